@@ -1,0 +1,49 @@
+package org.vfps.pseudonym;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.vfps.namespace.GenerationMethod;
+
+class PseudonymGeneratorsTest {
+
+  @ParameterizedTest
+  @EnumSource(GenerationMethod.class)
+  void everyMethodHasAGeneratorThatYieldsOutput(GenerationMethod method) {
+    int length = method.fixedLength().orElse(32);
+
+    PseudonymGenerator generator = PseudonymGenerators.forMethod(method);
+
+    assertThat(generator).isNotNull();
+    assertThat(generator.generate("test", length)).isNotEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(GenerationMethod.class)
+  void returnsTheSameInstanceOnEveryLookup(GenerationMethod method) {
+    assertThat(PseudonymGenerators.forMethod(method))
+        .isSameAs(PseudonymGenerators.forMethod(method));
+  }
+
+  @Test
+  void fixedLengthMethodsProduceTheirFixedLength() {
+    assertThat(PseudonymGenerators.forMethod(GenerationMethod.SHA256_HEX_ENCODED).generate("t", 64))
+        .hasSize(64);
+    assertThat(PseudonymGenerators.forMethod(GenerationMethod.UUID4).generate("t", 36)).hasSize(36);
+    assertThat(PseudonymGenerators.forMethod(GenerationMethod.UUID7).generate("t", 36)).hasSize(36);
+  }
+
+  @Test
+  void unspecifiedGeneratesLikeBase64Url() {
+    PseudonymGenerator unspecified = PseudonymGenerators.forMethod(GenerationMethod.UNSPECIFIED);
+
+    assertThat(unspecified)
+        .isSameAs(PseudonymGenerators.forMethod(GenerationMethod.SECURE_RANDOM_BASE64URL_ENCODED));
+    String value = unspecified.generate("test", 32);
+    assertThat(value).hasSize(54);
+    assertThat(Base64.getUrlDecoder().decode(value)).hasSize(40);
+  }
+}
