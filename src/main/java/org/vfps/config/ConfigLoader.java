@@ -1,0 +1,266 @@
+package org.vfps.config;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Loads the {@link VfpsConfig} in .NET order: the defaults in the class path resource {@value
+ * #DEFAULTS_RESOURCE}, then an optional settings file, then environment variables ({@code
+ * Pseudonymization__Caching__SizeLimit} sets {@code Pseudonymization:Caching:SizeLimit}). Keys
+ * match case-insensitively; environment variables that name no known key are ignored. Every value
+ * is checked here, so a bad one stops start-up with a {@link ConfigException} naming its key.
+ */
+public final class ConfigLoader {
+
+  /** The class path resource holding the defaults, in .NET {@code appsettings.json} shape. */
+  public static final String DEFAULTS_RESOURCE = "conf/appsettings.json";
+
+  private static final String CONNECTION_STRING = "ConnectionStrings:PostgreSQL";
+  private static final String INIT_ENTRY = "Init__v1__Namespaces__";
+  private static final List<String> SEED_FIELDS =
+      List.of(
+          "Name",
+          "Description",
+          "PseudonymGenerationMethod",
+          "PseudonymLength",
+          "PseudonymPrefix",
+          "PseudonymSuffix");
+
+  private ConfigLoader() {}
+
+  /** Loads the configuration from the defaults and this process's environment variables. */
+  public static VfpsConfig load() {
+    return load(System.getenv());
+  }
+
+  /**
+   * Loads the configuration from the defaults and {@code environment}, which also supplies the
+   * {@code PG*} fallbacks of the connection string.
+   *
+   * @throws ConfigException when a value is missing or invalid
+   */
+  public static VfpsConfig load(Map<String, String> environment) {
+    return load(environment, Optional.empty());
+  }
+
+  /**
+   * Loads the configuration from the defaults, then the JSON {@code settingsFile} (in {@code
+   * appsettings.json} shape, like {@code appsettings.Development.json}), then {@code environment}.
+   *
+   * @throws ConfigException when the file cannot be read or a value is missing or invalid
+   */
+  public static VfpsConfig load(Map<String, String> environment, Path settingsFile) {
+    return load(environment, Optional.of(settingsFile));
+  }
+
+  private static VfpsConfig load(Map<String, String> environment, Optional<Path> settingsFile) {
+    FlatSettings settings = new FlatSettings(readDefaults());
+    settingsFile.ifPresent(file -> settings.overlay(readFile(file)));
+    settings.overlayEnvironment(environment);
+    return new VfpsConfig(
+        database(settings, environment),
+        server(settings),
+        caching(settings),
+        initNamespaces(settings));
+  }
+
+  private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
+    String connectionString = settings.required(CONNECTION_STRING);
+    Optional<ConnectionSettings> connection = Optional.empty();
+    List<String> ignored = List.of();
+    if (!connectionString.isBlank()) {
+      try {
+        NpgsqlConnectionString.Parsed parsed =
+            NpgsqlConnectionString.parse(connectionString, environment);
+        connection = Optional.of(parsed.settings());
+        ignored = parsed.ignoredKeywords();
+      } catch (IllegalArgumentException e) {
+        // the parser's messages name keywords only, never the password or the string
+        throw new ConfigException(
+            FlatSettings.environmentName(CONNECTION_STRING) + ": " + e.getMessage());
+      }
+    }
+    return new DatabaseConfig(
+        connection,
+        path(settings, "Database:Embedded:DataDirectory"),
+        bool(settings, "ForceRunDatabaseMigrations"),
+        ignored);
+  }
+
+  private static ServerConfig server(FlatSettings settings) {
+    return new ServerConfig(
+        port(settings, "Http:Port"),
+        port(settings, "Grpc:Port"),
+        port(settings, "MetricsPort"),
+        bool(settings, "Grpc:Reflection:IsEnabled"));
+  }
+
+  private static CachingConfig caching(FlatSettings settings) {
+    String key = "Pseudonymization:Caching:SizeLimit";
+    String sizeLimit = settings.required(key);
+    if (!sizeLimit.strip().matches("[0-9]{1,18}") || Long.parseLong(sizeLimit.strip()) < 1) {
+      throw invalid(key, sizeLimit, "is not a positive integer");
+    }
+    return new CachingConfig(
+        bool(settings, "Pseudonymization:Caching:Namespaces:IsEnabled"),
+        bool(settings, "Pseudonymization:Caching:Pseudonyms:IsEnabled"),
+        Long.parseLong(sizeLimit.strip()),
+        positiveTimeSpan(settings, "Pseudonymization:Caching:AbsoluteExpiration"));
+  }
+
+  /** Groups {@code Init:v1:Namespaces:N:Field} by N, in index order. */
+  private static List<NamespaceSeed> initNamespaces(FlatSettings settings) {
+    Map<Integer, Map<String, String>> entries = new TreeMap<>();
+    settings
+        .withPrefix(FlatSettings.INIT_NAMESPACES)
+        .forEach(
+            (key, value) -> {
+              String[] parts = key.substring(FlatSettings.INIT_NAMESPACES.length()).split(":", -1);
+              if (parts.length != 2 || !parts[0].matches("[0-9]{1,9}")) {
+                throw new ConfigException(
+                    FlatSettings.environmentName(key)
+                        + ": expected "
+                        + INIT_ENTRY
+                        + "<index>__<setting>");
+              }
+              String field =
+                  SEED_FIELDS.stream()
+                      .filter(parts[1]::equalsIgnoreCase)
+                      .findFirst()
+                      .orElseThrow(
+                          () ->
+                              new ConfigException(
+                                  FlatSettings.environmentName(key)
+                                      + ": unknown setting (expected one of "
+                                      + String.join(", ", SEED_FIELDS)
+                                      + ")"));
+              entries
+                  .computeIfAbsent(Integer.parseInt(parts[0]), index -> new TreeMap<>())
+                  .put(field, value);
+            });
+    List<NamespaceSeed> seeds = new ArrayList<>();
+    entries.forEach((index, fields) -> seeds.add(seed(INIT_ENTRY + index, fields)));
+    return seeds;
+  }
+
+  private static NamespaceSeed seed(String entry, Map<String, String> fields) {
+    String name = fields.get("Name");
+    if (name == null) {
+      throw new ConfigException(entry + "__Name: missing (every namespace needs a name)");
+    }
+    if (name.isBlank()) {
+      throw new ConfigException(entry + "__Name: must not be blank");
+    }
+    String length = fields.get("PseudonymLength");
+    if (length == null) {
+      throw new ConfigException(
+          entry + "__PseudonymLength: missing (a non-negative integer is required)");
+    }
+    if (!length.strip().matches("[0-9]{1,18}")) {
+      throw new ConfigException(
+          entry + "__PseudonymLength: '" + length + "' is not a non-negative integer");
+    }
+    return new NamespaceSeed(
+        entry,
+        name,
+        fields.get("Description"),
+        fields.get("PseudonymGenerationMethod"),
+        Long.parseLong(length.strip()),
+        fields.get("PseudonymPrefix"),
+        fields.get("PseudonymSuffix"));
+  }
+
+  private static int port(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    String digits = value.strip();
+    if (!digits.matches("[0-9]{1,5}") || Integer.parseInt(digits) > ServerConfig.MAX_PORT) {
+      throw invalid(key, value, "is not a port number (0-" + ServerConfig.MAX_PORT + ")");
+    }
+    return Integer.parseInt(digits);
+  }
+
+  private static boolean bool(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    if (value.strip().equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (value.strip().equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw invalid(key, value, "is not a boolean (true or false)");
+  }
+
+  private static Duration positiveTimeSpan(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    Duration duration;
+    try {
+      duration = TimeSpans.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw invalid(key, value, "is not a .NET TimeSpan (e.g. 0.01:00:00): " + e.getMessage());
+    }
+    if (duration.isNegative() || duration.isZero()) {
+      throw invalid(key, value, "is not a positive duration");
+    }
+    return duration;
+  }
+
+  private static Path path(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    if (value.isBlank()) {
+      throw new ConfigException(FlatSettings.environmentName(key) + ": must not be blank");
+    }
+    try {
+      return Path.of(value.strip());
+    } catch (InvalidPathException e) {
+      throw invalid(key, value, "is not a valid path");
+    }
+  }
+
+  private static ConfigException invalid(String key, String value, String problem) {
+    return new ConfigException(FlatSettings.environmentName(key) + ": '" + value + "' " + problem);
+  }
+
+  private static JsonObject readDefaults() {
+    ClassLoader loader = ConfigLoader.class.getClassLoader();
+    try (InputStream in = loader.getResourceAsStream(DEFAULTS_RESOURCE)) {
+      if (in == null) {
+        throw new ConfigException(DEFAULTS_RESOURCE + ": not on the class path");
+      }
+      return json(new String(in.readAllBytes(), StandardCharsets.UTF_8), DEFAULTS_RESOURCE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonObject readFile(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new ConfigException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")");
+    }
+    return json(text, file.toString());
+  }
+
+  private static JsonObject json(String text, String source) {
+    try {
+      return new JsonObject(text);
+    } catch (DecodeException e) {
+      // the decoder's message may quote the file, and with it a connection string
+      throw new ConfigException(source + ": not a JSON object");
+    }
+  }
+}

@@ -1,0 +1,341 @@
+package org.vfps.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.vfps.config.ConnectionSettings.SslMode;
+
+class ConfigLoaderTest {
+
+  private static final String COMPOSE_CONNECTION_STRING =
+      "Host=postgresql:5432;Database=vfps;Timeout=60;Max Auto Prepare=5;Application Name=vfps;"
+          + "Maximum Pool Size=50;";
+
+  @Test
+  void loadsDefaultsWhenEnvironmentIsEmpty() {
+    VfpsConfig config = ConfigLoader.load(Map.of());
+
+    assertThat(config.database())
+        .isEqualTo(new DatabaseConfig(Optional.empty(), Path.of("./data/postgres"), false));
+    assertThat(config.server()).isEqualTo(new ServerConfig(8080, 8081, 8082, true));
+    assertThat(config.caching())
+        .isEqualTo(new CachingConfig(false, false, 65534, Duration.ofHours(1)));
+    assertThat(config.initNamespaces()).isEmpty();
+  }
+
+  @Test
+  void environmentOverridesDefaults() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "Http__Port", "9090",
+                "Grpc__Port", "0",
+                "MetricsPort", "0",
+                "Grpc__Reflection__IsEnabled", "FALSE",
+                "ForceRunDatabaseMigrations", "True",
+                "Database__Embedded__DataDirectory", "/var/lib/vfps",
+                "Pseudonymization__Caching__Namespaces__IsEnabled", "true",
+                "Pseudonymization__Caching__Pseudonyms__IsEnabled", "true",
+                "Pseudonymization__Caching__SizeLimit", "100",
+                "Pseudonymization__Caching__AbsoluteExpiration", "00:05:00"));
+
+    assertThat(config.server()).isEqualTo(new ServerConfig(9090, 0, 0, false));
+    assertThat(config.database().forceRunMigrations()).isTrue();
+    assertThat(config.database().embeddedDataDirectory()).isEqualTo(Path.of("/var/lib/vfps"));
+    assertThat(config.caching())
+        .isEqualTo(new CachingConfig(true, true, 100, Duration.ofMinutes(5)));
+  }
+
+  @Test
+  void environmentNamesMatchKeysCaseInsensitively() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "http__port", "9091",
+                "PSEUDONYMIZATION__CACHING__SIZELIMIT", "7",
+                "metricsport", "9100"));
+
+    assertThat(config.server().httpPort()).isEqualTo(9091);
+    assertThat(config.server().metricsPort()).isEqualTo(9100);
+    assertThat(config.caching().sizeLimit()).isEqualTo(7);
+  }
+
+  @Test
+  void ignoresEnvironmentVariablesThatNameNoKey() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "PATH", "/usr/bin:/bin",
+                "HOME", "/root",
+                "Http__Portx", "abc",
+                "Http__Port__Extra", "abc",
+                "Tracing__IsEnabled", "maybe"));
+
+    assertThat(config).isEqualTo(ConfigLoader.load(Map.of()));
+  }
+
+  @Test
+  void connectionStringFromEnvironmentUsesPgUserAndPassword() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "ConnectionStrings__PostgreSQL", COMPOSE_CONNECTION_STRING,
+                "PGUSER", "postgres",
+                "PGPASSWORD", "postgres"));
+
+    assertThat(config.database().connection())
+        .contains(
+            new ConnectionSettings(
+                "postgresql",
+                5432,
+                "vfps",
+                "postgres",
+                "postgres",
+                50,
+                Duration.ofSeconds(60),
+                SslMode.PREFER,
+                "vfps"));
+    assertThat(config.database().ignoredConnectionKeywords()).containsExactly("Max Auto Prepare");
+  }
+
+  @Test
+  void blankConnectionStringMeansEmbeddedDatabase() {
+    VfpsConfig config = ConfigLoader.load(Map.of("ConnectionStrings__PostgreSQL", "   "));
+
+    assertThat(config.database().connection()).isEmpty();
+  }
+
+  @Test
+  void connectionSettingsToStringHidesThePassword() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of("ConnectionStrings__PostgreSQL", "Host=h;Username=u;Password=s3cret-pw"));
+
+    assertThat(config.database().connection()).isPresent();
+    assertThat(config.database().connection().get().toString())
+        .doesNotContain("s3cret-pw")
+        .contains("password=****")
+        .contains("host=h");
+    assertThat(config.toString()).doesNotContain("s3cret-pw");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "MetricsPort|abc|MetricsPort: 'abc' is not a port number (0-65535)",
+        "Http__Port|65536|Http__Port: '65536' is not a port number (0-65535)",
+        "Grpc__Port|-1|Grpc__Port: '-1' is not a port number (0-65535)",
+        "Grpc__Reflection__IsEnabled|yes|Grpc__Reflection__IsEnabled: 'yes' is not a boolean"
+            + " (true or false)",
+        "ForceRunDatabaseMigrations|1|ForceRunDatabaseMigrations: '1' is not a boolean"
+            + " (true or false)",
+        "Pseudonymization__Caching__Namespaces__IsEnabled|on|Pseudonymization__Caching__Namespaces"
+            + "__IsEnabled: 'on' is not a boolean (true or false)",
+        "Pseudonymization__Caching__Pseudonyms__IsEnabled|no|Pseudonymization__Caching__Pseudonyms"
+            + "__IsEnabled: 'no' is not a boolean (true or false)",
+        "Pseudonymization__Caching__SizeLimit|0|Pseudonymization__Caching__SizeLimit: '0' is not a"
+            + " positive integer",
+        "Pseudonymization__Caching__SizeLimit|many|Pseudonymization__Caching__SizeLimit: 'many' is"
+            + " not a positive integer",
+        "Pseudonymization__Caching__AbsoluteExpiration|00:00:00|Pseudonymization__Caching__"
+            + "AbsoluteExpiration: '00:00:00' is not a positive duration",
+        "Database__Embedded__DataDirectory|''|Database__Embedded__DataDirectory: must not be blank"
+      })
+  void badValueNamesItsKey(String name, String value, String message) {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(name, value)))
+        .withMessage(message);
+  }
+
+  @Test
+  void badTimeSpanNamesItsKeyAndTheExpectedForm() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    Map.of("Pseudonymization__Caching__AbsoluteExpiration", "1 hour")))
+        .withMessageStartingWith(
+            "Pseudonymization__Caching__AbsoluteExpiration: '1 hour' is not a .NET TimeSpan"
+                + " (e.g. 0.01:00:00)");
+  }
+
+  @Test
+  void badKeyNameUsesTheCanonicalSpellingWhateverTheEnvironmentCase() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("METRICSPORT", "x")))
+        .withMessageStartingWith("MetricsPort: ");
+  }
+
+  @Test
+  void badConnectionStringNamesKeywordButNeverPasswordOrString() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    Map.of(
+                        "ConnectionStrings__PostgreSQL",
+                        "Host=h;Port=5x;Username=u;Password=s3cret-pw")))
+        .withMessage("ConnectionStrings__PostgreSQL: Port '5x' is not a port number (1-65535)")
+        .withMessageNotContaining("s3cret-pw");
+  }
+
+  @Test
+  void readsInitNamespacesFromEnvironmentInIndexOrder() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("Init__v1__Namespaces__1__Name", "second");
+    environment.put("Init__v1__Namespaces__1__PseudonymLength", "0");
+    environment.put("Init__v1__Namespaces__1__PseudonymGenerationMethod", "Uuid4");
+    environment.put("Init__v1__Namespaces__0__Name", "development");
+    environment.put("Init__v1__Namespaces__0__Description", "for trying it out");
+    environment.put(
+        "Init__v1__Namespaces__0__PseudonymGenerationMethod", "SecureRandomBase64UrlEncoded");
+    environment.put("Init__v1__Namespaces__0__PseudonymLength", "16");
+    environment.put("Init__v1__Namespaces__0__PseudonymPrefix", "dev-");
+    environment.put("Init__v1__Namespaces__0__PseudonymSuffix", "-x");
+
+    VfpsConfig config = ConfigLoader.load(environment);
+
+    assertThat(config.initNamespaces())
+        .containsExactly(
+            new NamespaceSeed(
+                "Init__v1__Namespaces__0",
+                "development",
+                "for trying it out",
+                "SecureRandomBase64UrlEncoded",
+                16,
+                "dev-",
+                "-x"),
+            new NamespaceSeed("Init__v1__Namespaces__1", "second", null, "Uuid4", 0, null, null));
+  }
+
+  @Test
+  void ordersInitNamespacesByNumericIndexAndMatchesNamesCaseInsensitively() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "INIT__V1__NAMESPACES__10__NAME", "ten",
+                "init__v1__namespaces__10__pseudonymlength", "10",
+                "Init__v1__Namespaces__2__Name", "two",
+                "Init__v1__Namespaces__2__PseudonymLength", "2"));
+
+    assertThat(config.initNamespaces())
+        .extracting(NamespaceSeed::key, NamespaceSeed::name, NamespaceSeed::pseudonymLength)
+        .containsExactly(
+            tuple("Init__v1__Namespaces__2", "two", 2L),
+            tuple("Init__v1__Namespaces__10", "ten", 10L));
+  }
+
+  @Test
+  void initNamespaceWithoutNameIsAnError() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () -> ConfigLoader.load(Map.of("Init__v1__Namespaces__0__PseudonymLength", "16")))
+        .withMessageStartingWith("Init__v1__Namespaces__0__Name: missing");
+  }
+
+  @Test
+  void initNamespaceWithoutLengthIsAnError() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("Init__v1__Namespaces__0__Name", "a")))
+        .withMessageStartingWith("Init__v1__Namespaces__0__PseudonymLength: missing");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"-1", "abc", "1.5", "''"})
+  void initNamespaceLengthMustBeANonNegativeInteger(String length) {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    Map.of(
+                        "Init__v1__Namespaces__3__Name",
+                        "a",
+                        "Init__v1__Namespaces__3__PseudonymLength",
+                        length)))
+        .withMessage(
+            "Init__v1__Namespaces__3__PseudonymLength: '"
+                + length
+                + "' is not a non-negative integer");
+  }
+
+  @Test
+  void unknownInitNamespaceSettingIsAnError() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    Map.of(
+                        "Init__v1__Namespaces__0__Name", "a",
+                        "Init__v1__Namespaces__0__PseudonymLength", "1",
+                        "Init__v1__Namespaces__0__PseudonymLenght", "2")))
+        .withMessageStartingWith("Init__v1__Namespaces__0__PseudonymLenght: unknown setting");
+  }
+
+  @Test
+  void settingsFileSitsBetweenDefaultsAndEnvironment(@TempDir Path directory) throws IOException {
+    Path file = directory.resolve("appsettings.Development.json");
+    Files.writeString(
+        file,
+        """
+        {
+          "MetricsPort": 0,
+          "Http": { "Port": 18080 },
+          "Unrelated": { "Key": "ignored" },
+          "Pseudonymization": { "Caching": { "Namespaces": { "IsEnabled": true } } },
+          "Init": { "v1": { "Namespaces": [
+            { "Name": "development", "PseudonymGenerationMethod": "SecureRandomBase64UrlEncoded",
+              "PseudonymLength": 16, "PseudonymPrefix": "dev-" }
+          ] } }
+        }
+        """);
+
+    VfpsConfig config = ConfigLoader.load(Map.of("Http__Port", "28080"), file);
+
+    assertThat(config.server().metricsPort()).isZero();
+    assertThat(config.server().httpPort()).isEqualTo(28080);
+    assertThat(config.caching().namespacesEnabled()).isTrue();
+    assertThat(config.initNamespaces())
+        .containsExactly(
+            new NamespaceSeed(
+                "Init__v1__Namespaces__0",
+                "development",
+                null,
+                "SecureRandomBase64UrlEncoded",
+                16,
+                "dev-",
+                null));
+  }
+
+  @Test
+  void unreadableSettingsFileIsAnErrorNamingTheFile(@TempDir Path directory) {
+    Path missing = directory.resolve("missing.json");
+
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(), missing))
+        .withMessageStartingWith(missing + ": cannot be read");
+  }
+
+  @Test
+  void malformedSettingsFileIsAnErrorThatDoesNotQuoteIt(@TempDir Path directory)
+      throws IOException {
+    Path file = directory.resolve("broken.json");
+    Files.writeString(file, "{\"ConnectionStrings\": {\"PostgreSQL\": \"Password=s3cret-pw\"");
+
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(), file))
+        .withMessage(file + ": not a JSON object");
+  }
+}
