@@ -1,0 +1,230 @@
+package org.vfps;
+
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.config.NamespaceSeed;
+import org.vfps.config.VfpsConfig;
+import org.vfps.error.ServiceException;
+import org.vfps.grpc.GrpcApiVerticle;
+import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.NamespaceDraft;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.PageTokens;
+import org.vfps.pseudonym.PseudonymService;
+import org.vfps.storage.Database;
+import org.vfps.storage.EmbeddedDatabase;
+import org.vfps.storage.Migrations;
+
+/**
+ * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
+ * shutdown. Used by {@link Main} and by the integration tests.
+ */
+public final class VfpsServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(VfpsServer.class);
+
+  private final Vertx vertx;
+  private final Database database;
+  private final EmbeddedDatabase embedded;
+  private final int grpcPort;
+
+  private VfpsServer(Vertx vertx, Database database, EmbeddedDatabase embedded, int grpcPort) {
+    this.vertx = vertx;
+    this.database = database;
+    this.embedded = embedded;
+    this.grpcPort = grpcPort;
+  }
+
+  /**
+   * Starts the service and returns once it listens; blocks the calling thread, so call it from
+   * {@code main} or a test, never from an event loop.
+   *
+   * @throws StartupException if any step fails; what was started is stopped again
+   */
+  public static VfpsServer start(VfpsConfig config) {
+    long started = System.nanoTime();
+    EmbeddedDatabase embedded = null;
+    Vertx vertx = null;
+    Database database = null;
+    try {
+      ConnectionSettings connection;
+      if (config.database().connection().isPresent()) {
+        connection = config.database().connection().get();
+      } else {
+        embedded = startEmbedded(config);
+        connection = embedded.connection();
+      }
+      if (embedded != null || config.database().forceRunMigrations()) {
+        migrate(connection);
+      }
+      vertx = Vertx.vertx(new VertxOptions());
+      database = Database.connect(vertx, connection);
+      PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
+      NamespaceService namespaces = new NamespaceService(database.namespaces(), Clock.systemUTC());
+      PseudonymService pseudonyms =
+          new PseudonymService(namespaces, database.pseudonyms(), pageTokens);
+      createInitialNamespaces(namespaces, config.initNamespaces());
+
+      Database db = database;
+      List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
+      vertx
+          .deployVerticle(
+              () -> {
+                GrpcApiVerticle verticle =
+                    new GrpcApiVerticle(
+                        config.server().grpcPort(),
+                        config.server().grpcReflectionEnabled(),
+                        namespaces,
+                        pseudonyms,
+                        () -> db.ping().map(true).otherwise(false));
+                grpcVerticles.add(verticle);
+                return verticle;
+              },
+              new DeploymentOptions().setInstances(eventLoops()))
+          .await();
+      int grpcPort = grpcVerticles.get(0).actualPort();
+      LOG.info(
+          "vfps {} started in {} ms: gRPC on port {}, database {}, reflection {}",
+          Main.version(),
+          (System.nanoTime() - started) / 1_000_000,
+          grpcPort,
+          embedded != null
+              ? "embedded (development only) in " + embedded.dataDirectory()
+              : connection.host() + ":" + connection.port() + "/" + connection.database(),
+          config.server().grpcReflectionEnabled() ? "on" : "off");
+      return new VfpsServer(vertx, database, embedded, grpcPort);
+    } catch (RuntimeException e) {
+      closeQuietly(vertx, database, embedded);
+      throw e instanceof StartupException startup
+          ? startup
+          : new StartupException("vfps could not start: " + e.getMessage(), e);
+    }
+  }
+
+  /** The port gRPC listens on. */
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(vertx, database, embedded);
+  }
+
+  /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */
+  private static int eventLoops() {
+    return VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
+  }
+
+  private static EmbeddedDatabase startEmbedded(VfpsConfig config) {
+    LOG.warn(
+        "No ConnectionStrings__PostgreSQL configured: starting an embedded PostgreSQL in {}. This"
+            + " is a development database; configure a PostgreSQL server for production.",
+        config.database().embeddedDataDirectory());
+    try {
+      return EmbeddedDatabase.start(config.database().embeddedDataDirectory());
+    } catch (RuntimeException e) {
+      throw new StartupException("The embedded PostgreSQL did not start: " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs the migrations; used at start-up and by the {@code migrate} command. */
+  static void migrate(ConnectionSettings connection) {
+    try {
+      int applied = Migrations.migrate(connection);
+      LOG.info("Database schema is up to date ({} migrations applied)", applied);
+    } catch (RuntimeException e) {
+      throw new StartupException(
+          "Migrating the database at "
+              + connection.host()
+              + ":"
+              + connection.port()
+              + "/"
+              + connection.database()
+              + " failed: "
+              + rootMessage(e),
+          e);
+    }
+  }
+
+  private static byte[] loadPageTokenKey(Database database) {
+    try {
+      return database.pageTokenKey().await();
+    } catch (RuntimeException e) {
+      throw new StartupException(
+          "The database is not ready: "
+              + rootMessage(e)
+              + ". Is it migrated? Run 'vfps migrate' or set ForceRunDatabaseMigrations=true.",
+          e);
+    }
+  }
+
+  private static void createInitialNamespaces(
+      NamespaceService namespaces, List<NamespaceSeed> seeds) {
+    for (NamespaceSeed seed : seeds) {
+      int method =
+          seed.generationMethod() == null
+              ? GenerationMethod.UNSPECIFIED.number()
+              : GenerationMethod.parse(seed.generationMethod())
+                  .orElseThrow(
+                      () ->
+                          new StartupException(
+                              seed.key()
+                                  + "__PseudonymGenerationMethod: '"
+                                  + seed.generationMethod()
+                                  + "' is not a generation method",
+                              null))
+                  .number();
+      NamespaceDraft draft =
+          new NamespaceDraft(
+              seed.name(),
+              seed.description(),
+              method,
+              seed.pseudonymLength(),
+              seed.prefix(),
+              seed.suffix());
+      try {
+        boolean created = namespaces.createIfAbsent(draft).await();
+        LOG.info(
+            "Initial namespace '{}' {}", seed.name(), created ? "created" : "exists, left as is");
+      } catch (ServiceException e) {
+        throw new StartupException(seed.key() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+
+  private static void closeQuietly(Vertx vertx, Database database, EmbeddedDatabase embedded) {
+    if (database != null) {
+      database.close();
+    }
+    if (vertx != null) {
+      try {
+        vertx.close().await();
+      } catch (RuntimeException e) {
+        LOG.warn("Vert.x did not close cleanly", e);
+      }
+    }
+    if (embedded != null) {
+      try {
+        embedded.close();
+      } catch (RuntimeException e) {
+        LOG.warn("The embedded PostgreSQL did not stop cleanly", e);
+      }
+    }
+  }
+}

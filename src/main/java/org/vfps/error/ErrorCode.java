@@ -1,0 +1,13 @@
+package org.vfps.error;
+
+/** Why a request failed, in the vocabulary of gRPC status codes that every edge maps from. */
+public enum ErrorCode {
+  INVALID_ARGUMENT,
+  OUT_OF_RANGE,
+  NOT_FOUND,
+  ALREADY_EXISTS,
+  /** The database cannot be reached right now; the same request may succeed later. */
+  UNAVAILABLE,
+  /** A bug or an unexpected database state; logged with its cause where it is mapped. */
+  INTERNAL
+}

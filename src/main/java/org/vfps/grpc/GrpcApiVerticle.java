@@ -1,0 +1,64 @@
+package org.vfps.grpc;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.grpc.reflection.ReflectionService;
+import io.vertx.grpc.server.GrpcProtocol;
+import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerOptions;
+import java.util.function.Supplier;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * Serves gRPC over cleartext HTTP/2 (h2c): the two vfps services, {@code grpc.health.v1.Health}
+ * (serving while the database answers) and, when enabled, server reflection. Deployed once per
+ * event loop; the instances share the port.
+ */
+public final class GrpcApiVerticle extends VerticleBase {
+
+  private final int port;
+  private final boolean reflection;
+  private final NamespaceService namespaces;
+  private final PseudonymService pseudonyms;
+  private final Supplier<Future<Boolean>> databaseHealthy;
+  private HttpServer server;
+
+  public GrpcApiVerticle(
+      int port,
+      boolean reflection,
+      NamespaceService namespaces,
+      PseudonymService pseudonyms,
+      Supplier<Future<Boolean>> databaseHealthy) {
+    this.port = port;
+    this.reflection = reflection;
+    this.namespaces = namespaces;
+    this.pseudonyms = pseudonyms;
+    this.databaseHealthy = databaseHealthy;
+  }
+
+  @Override
+  public Future<?> start() {
+    GrpcServer grpc =
+        GrpcServer.server(
+            vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
+    grpc.addService(NamespaceGrpcService.of(namespaces));
+    grpc.addService(PseudonymGrpcService.of(pseudonyms));
+    grpc.addService(new HealthChecks(vertx, databaseHealthy));
+    if (reflection) {
+      grpc.addService(ReflectionService.v1());
+    }
+    server =
+        vertx
+            .createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0"))
+            .requestHandler(grpc);
+    return server.listen();
+  }
+
+  /** The port the server listens on (useful when configured as 0). */
+  public int actualPort() {
+    return server.actualPort();
+  }
+}

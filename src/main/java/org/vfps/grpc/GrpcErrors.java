@@ -1,0 +1,83 @@
+package org.vfps.grpc;
+
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.server.GrpcServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.error.ServiceException;
+
+/** Ends a failed call with its gRPC status, message and trailers: the one mapping for gRPC. */
+final class GrpcErrors {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GrpcErrors.class);
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private GrpcErrors() {}
+
+  /** Sends the failure; unexpected failures are logged once here and answered as INTERNAL. */
+  static void fail(GrpcServerResponse<?, ?> response, String method, Throwable failure) {
+    if (!(failure instanceof ServiceException service)) {
+      LOG.error("{} failed unexpectedly", method, failure);
+      response.status(GrpcStatus.INTERNAL).statusMessage("Internal error.").end();
+      return;
+    }
+    GrpcStatus status = status(service);
+    if (status == GrpcStatus.INTERNAL) {
+      LOG.error("{} failed: {}", method, service.getMessage(), service.getCause());
+    } else if (status == GrpcStatus.UNAVAILABLE) {
+      LOG.warn("{} failed: {} ({})", method, service.getMessage(), describe(service.getCause()));
+    } else {
+      LOG.debug("{} rejected: {}", method, service.code());
+    }
+    for (Map.Entry<String, String> entry : service.metadata().entrySet()) {
+      response.trailers().set(entry.getKey(), asciiSafe(entry.getValue()));
+    }
+    response.status(status).statusMessage(service.getMessage()).end();
+  }
+
+  static GrpcStatus status(ServiceException failure) {
+    return switch (failure.code()) {
+      case INVALID_ARGUMENT -> GrpcStatus.INVALID_ARGUMENT;
+      case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
+      case NOT_FOUND -> GrpcStatus.NOT_FOUND;
+      case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
+      case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
+      case INTERNAL -> GrpcStatus.INTERNAL;
+    };
+  }
+
+  /**
+   * ASCII metadata values may hold only printable ASCII; anything else (a unicode namespace name)
+   * is percent-encoded in UTF-8, as gRPC encodes status messages.
+   */
+  static String asciiSafe(String value) {
+    StringBuilder safe = null;
+    byte[] bytes = null;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c > 0x7E || c == '%') {
+        bytes = value.getBytes(StandardCharsets.UTF_8);
+        break;
+      }
+    }
+    if (bytes == null) {
+      return value;
+    }
+    safe = new StringBuilder(bytes.length * 2);
+    for (byte b : bytes) {
+      int unsigned = b & 0xFF;
+      if (unsigned >= 0x20 && unsigned <= 0x7E && unsigned != '%') {
+        safe.append((char) unsigned);
+      } else {
+        safe.append('%').append(HEX[unsigned >> 4]).append(HEX[unsigned & 0xF]);
+      }
+    }
+    return safe.toString();
+  }
+
+  private static String describe(Throwable cause) {
+    return cause == null ? "no cause" : cause.getClass().getSimpleName();
+  }
+}

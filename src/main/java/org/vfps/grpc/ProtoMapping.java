@@ -1,0 +1,66 @@
+package org.vfps.grpc;
+
+import com.google.protobuf.Timestamp;
+import java.time.Instant;
+import org.vfps.api.v1.Meta;
+import org.vfps.api.v1.Namespace;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.Pseudonym;
+import org.vfps.namespace.NamespaceDraft;
+
+/** Domain values to proto messages and back; shared by every edge that speaks the protos. */
+public final class ProtoMapping {
+
+  private ProtoMapping() {}
+
+  /** The draft in a create request; the method stays a number so the domain can reject it. */
+  public static NamespaceDraft toDraft(NamespaceServiceCreateRequest request) {
+    return new NamespaceDraft(
+        request.getName(),
+        request.getDescription(),
+        request.getPseudonymGenerationMethodValue(),
+        Integer.toUnsignedLong(request.getPseudonymLength()),
+        request.hasPseudonymPrefix() ? request.getPseudonymPrefix() : null,
+        request.hasPseudonymSuffix() ? request.getPseudonymSuffix() : null);
+  }
+
+  /** Prefix and suffix are always set, as the .NET service sets them. */
+  public static Namespace toProto(org.vfps.namespace.Namespace namespace) {
+    return Namespace.newBuilder()
+        .setMeta(meta(namespace.createdAt(), namespace.lastUpdatedAt()))
+        .setName(namespace.name())
+        .setDescription(namespace.description())
+        .setPseudonymGenerationMethodValue(namespace.generationMethod().number())
+        .setPseudonymLength((int) namespace.pseudonymLength())
+        .setPseudonymPrefix(namespace.pseudonymPrefix())
+        .setPseudonymSuffix(namespace.pseudonymSuffix())
+        .build();
+  }
+
+  /** The original value is set only when the domain carries it (Create and Get, not List). */
+  public static Pseudonym toProto(org.vfps.pseudonym.Pseudonym pseudonym) {
+    Pseudonym.Builder builder =
+        Pseudonym.newBuilder()
+            .setMeta(meta(pseudonym.createdAt(), pseudonym.lastUpdatedAt()))
+            .setNamespace(pseudonym.namespace())
+            .setPseudonymValue(pseudonym.pseudonymValue());
+    if (pseudonym.originalValue() != null) {
+      builder.setOriginalValue(pseudonym.originalValue());
+    }
+    return builder.build();
+  }
+
+  private static Meta meta(Instant createdAt, Instant lastUpdatedAt) {
+    return Meta.newBuilder()
+        .setCreatedAt(timestamp(createdAt))
+        .setLastUpdatedAt(timestamp(lastUpdatedAt))
+        .build();
+  }
+
+  private static Timestamp timestamp(Instant instant) {
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
+  }
+}

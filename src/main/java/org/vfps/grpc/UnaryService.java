@@ -1,0 +1,66 @@
+package org.vfps.grpc;
+
+import com.google.protobuf.Descriptors;
+import io.vertx.core.Future;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.Service;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A gRPC service of unary methods, each a function from request to future response. Unlike the
+ * generated bindings it answers failures with their trailers (through {@link GrpcErrors}), and like
+ * them it carries the descriptor that reflection serves.
+ */
+final class UnaryService implements Service {
+
+  private final ServiceName name;
+  private final Descriptors.ServiceDescriptor descriptor;
+  private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
+
+  UnaryService(ServiceName name, Descriptors.ServiceDescriptor descriptor) {
+    this.name = name;
+    this.descriptor = descriptor;
+  }
+
+  /** Binds the method to the handler; a handler may fail its future or throw. */
+  <Req, Resp> UnaryService method(
+      ServiceMethod<Req, Resp> method, Function<Req, Future<Resp>> handler) {
+    String fullName = method.fullMethodName();
+    bindings.add(
+        server ->
+            server.callHandler(
+                method,
+                call ->
+                    call.last()
+                        .compose(handler)
+                        .onComplete(
+                            reply -> {
+                              if (reply.succeeded()) {
+                                call.response().end(reply.result());
+                              } else {
+                                GrpcErrors.fail(call.response(), fullName, reply.cause());
+                              }
+                            })));
+    return this;
+  }
+
+  @Override
+  public ServiceName name() {
+    return name;
+  }
+
+  @Override
+  public Descriptors.ServiceDescriptor descriptor() {
+    return descriptor;
+  }
+
+  @Override
+  public void bind(GrpcServer server) {
+    bindings.forEach(binding -> binding.accept(server));
+  }
+}

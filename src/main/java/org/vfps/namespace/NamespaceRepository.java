@@ -1,0 +1,25 @@
+package org.vfps.namespace;
+
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where namespaces are stored. Futures fail with {@link org.vfps.error.ServiceException}: {@code
+ * UNAVAILABLE} while the database cannot be reached, {@code INTERNAL} otherwise.
+ */
+public interface NamespaceRepository {
+
+  /** Stores a new namespace; fails with {@code ALREADY_EXISTS} if the name is taken. */
+  Future<Namespace> insert(Namespace namespace);
+
+  /** Stores the namespace unless one of that name exists; yields whether it was stored. */
+  Future<Boolean> insertIfAbsent(Namespace namespace);
+
+  Future<Optional<Namespace>> find(String name);
+
+  Future<List<Namespace>> findAll();
+
+  /** Deletes the namespace and, by cascade, its pseudonyms; yields whether it existed. */
+  Future<Boolean> delete(String name);
+}

@@ -1,0 +1,148 @@
+package org.vfps.pseudonym;
+
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.namespace.TextLimits;
+
+/**
+ * Creates pseudonyms, looks them up by value and lists them, with the rules of the .NET vfps.
+ * Thread-safe. Futures fail with {@link ServiceException}.
+ */
+public final class PseudonymService {
+
+  /** The page size when a client asks for none. */
+  public static final int DEFAULT_PAGE_SIZE = 25;
+
+  /** The largest page served; larger requests are served this many. */
+  public static final int MAX_PAGE_SIZE = 1000;
+
+  private final NamespaceService namespaces;
+  private final PseudonymRepository repository;
+  private final PageTokens pageTokens;
+
+  public PseudonymService(
+      NamespaceService namespaces, PseudonymRepository repository, PageTokens pageTokens) {
+    this.namespaces = namespaces;
+    this.repository = repository;
+    this.pageTokens = pageTokens;
+  }
+
+  /**
+   * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
+   * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
+   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value) or {@code INTERNAL}.
+   */
+  public Future<Pseudonym> create(String namespaceName, String originalValue) {
+    return namespaces
+        .get(namespaceName)
+        .compose(namespace -> upsertPseudonym(namespace, originalValue));
+  }
+
+  /**
+   * The pseudonym with that value, with its original value (the reverse lookup). Fails with {@code
+   * NOT_FOUND} if the namespace or the value does not exist.
+   */
+  public Future<Pseudonym> get(String namespaceName, String pseudonymValue) {
+    if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
+        || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+      return Future.failedFuture(pseudonymNotFound(namespaceName, pseudonymValue));
+    }
+    return repository
+        .findByValue(namespaceName, pseudonymValue)
+        .map(found -> found.orElseThrow(() -> pseudonymNotFound(namespaceName, pseudonymValue)));
+  }
+
+  /**
+   * A page of the namespace's pseudonyms, newest first, never with original values. A page size of
+   * 0 or less means {@value #DEFAULT_PAGE_SIZE}; above {@value #MAX_PAGE_SIZE} means {@value
+   * #MAX_PAGE_SIZE}. Fails with {@code NOT_FOUND} (namespace) or {@code INVALID_ARGUMENT} (a page
+   * token not issued for this namespace).
+   */
+  public Future<PseudonymPage> list(
+      String namespaceName, int pageSize, String pageToken, boolean includeTotalSize) {
+    int limit = pageSize <= 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
+    return namespaces
+        .get(namespaceName)
+        .compose(
+            namespace -> {
+              Optional<ListCursor> after =
+                  pageToken == null || pageToken.isEmpty()
+                      ? Optional.empty()
+                      : Optional.of(pageTokens.decode(namespace.name(), pageToken));
+              Future<List<PseudonymRepository.PageRow>> rows =
+                  repository.list(namespace.name(), limit + 1, after);
+              Future<OptionalLong> total =
+                  includeTotalSize
+                      ? repository.count(namespace.name()).map(OptionalLong::of)
+                      : Future.succeededFuture(OptionalLong.empty());
+              return Future.all(rows, total)
+                  .map(done -> toPage(namespace.name(), limit, rows.result(), total.result()));
+            });
+  }
+
+  private PseudonymPage toPage(
+      String namespace, int limit, List<PseudonymRepository.PageRow> rows, OptionalLong total) {
+    boolean more = rows.size() > limit;
+    List<PseudonymRepository.PageRow> page = more ? rows.subList(0, limit) : rows;
+    String next = more ? pageTokens.encode(namespace, page.get(limit - 1).cursor()) : "";
+    return new PseudonymPage(
+        namespace, page.stream().map(PseudonymRepository.PageRow::pseudonym).toList(), next, total);
+  }
+
+  private Future<Pseudonym> upsertPseudonym(Namespace namespace, String originalValue) {
+    Map<String, String> metadata = Map.of("namespace", namespace.name());
+    if (originalValue == null || originalValue.isBlank()) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
+    }
+    TextLimits.check(
+        "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+    PseudonymGenerator generator = PseudonymGenerators.forMethod(namespace.generationMethod());
+    Supplier<String> candidates =
+        () ->
+            namespace.pseudonymPrefix()
+                + generator.generate(originalValue, (int) namespace.pseudonymLength())
+                + namespace.pseudonymSuffix();
+    String first;
+    try {
+      first = candidates.get();
+    } catch (IllegalArgumentException e) {
+      // only a row written around the validation (e.g. by the .NET service) gets here
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The namespace's pseudonym length does not suit its generation method.",
+          metadata);
+    }
+    return repository.upsert(namespace.name(), originalValue, firstThen(first, candidates));
+  }
+
+  private static Supplier<String> firstThen(String first, Supplier<String> next) {
+    return new Supplier<>() {
+      private boolean used;
+
+      @Override
+      public String get() {
+        if (used) {
+          return next.get();
+        }
+        used = true;
+        return first;
+      }
+    };
+  }
+
+  private static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {
+    return new ServiceException(
+        ErrorCode.NOT_FOUND,
+        "The requested pseudonym does not exist in the namespace.",
+        Map.of("namespace", namespace, "pseudonym", pseudonymValue));
+  }
+}

@@ -1,0 +1,95 @@
+package org.vfps.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.SslMode;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.PseudonymRepository;
+
+/**
+ * The one connection pool of the process, shared by every verticle, and the repositories on it. The
+ * pool reconnects by itself: while PostgreSQL is away, statements fail with {@code UNAVAILABLE},
+ * and succeed again once it is back.
+ */
+public final class Database implements AutoCloseable {
+
+  private static final String PAGE_TOKEN_KEY = "page_token_key";
+
+  private final Pool pool;
+
+  private Database(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Builds the pool; connections are opened on first use. */
+  public static Database connect(Vertx vertx, ConnectionSettings settings) {
+    PgConnectOptions connect =
+        new PgConnectOptions()
+            .setHost(settings.host())
+            .setPort(settings.port())
+            .setDatabase(settings.database())
+            .setUser(settings.user())
+            .setPassword(settings.password())
+            .setSslMode(SslMode.valueOf(settings.sslMode().name()))
+            .setCachePreparedStatements(true)
+            .setPipeliningLimit(256);
+    if (settings.applicationName() != null) {
+      connect.addProperty("application_name", settings.applicationName());
+    }
+    PoolOptions pool =
+        new PoolOptions()
+            .setMaxSize(settings.maxPoolSize())
+            .setName("vfps")
+            .setConnectionTimeout((int) settings.connectTimeout().toMillis())
+            .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
+    NetClientOptions network =
+        new NetClientOptions().setConnectTimeout((int) settings.connectTimeout().toMillis());
+    return new Database(
+        PgBuilder.pool().with(pool).with(network).connectingTo(connect).using(vertx).build());
+  }
+
+  public NamespaceRepository namespaces() {
+    return new PgNamespaceRepository(pool);
+  }
+
+  public PseudonymRepository pseudonyms() {
+    return new PgPseudonymRepository(pool);
+  }
+
+  /** Succeeds when PostgreSQL answers a trivial statement. */
+  public Future<Void> ping() {
+    return pool.query("SELECT 1").execute().mapEmpty();
+  }
+
+  /**
+   * The 32-byte key that seals List page tokens, created by the first replica that asks and then
+   * shared by all through the database.
+   */
+  public Future<byte[]> pageTokenKey() {
+    byte[] candidate = new byte[32];
+    new SecureRandom().nextBytes(candidate);
+    return pool.preparedQuery(
+            "INSERT INTO vfps_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+        .execute(Tuple.of(PAGE_TOKEN_KEY, Buffer.buffer(candidate)))
+        .compose(
+            inserted ->
+                pool.preparedQuery("SELECT value FROM vfps_secrets WHERE name = $1")
+                    .execute(Tuple.of(PAGE_TOKEN_KEY)))
+        .map(rows -> rows.iterator().next().getBuffer("value").getBytes());
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

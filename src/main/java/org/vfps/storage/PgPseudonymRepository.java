@@ -1,0 +1,177 @@
+package org.vfps.storage;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.ListCursor;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymRepository;
+
+/** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
+public final class PgPseudonymRepository implements PseudonymRepository {
+
+  /** Runs of the upsert that may come back empty under a concurrent insert of the same pair. */
+  private static final int UPSERT_ATTEMPTS = 3;
+
+  /** Candidates tried when a random candidate is already another value's pseudonym. */
+  private static final int CANDIDATE_ATTEMPTS = 5;
+
+  private static final String UNIQUE_PSEUDONYM_INDEX =
+      "ux_pseudonyms_namespace_name_pseudonym_value";
+
+  private final Pool pool;
+
+  public PgPseudonymRepository(Pool pool) {
+    this.pool = pool;
+  }
+
+  @Override
+  public Future<Pseudonym> upsert(
+      String namespace, String originalValue, Supplier<String> candidates) {
+    return upsert(namespace, originalValue, candidates, candidates.get(), 1, 1);
+  }
+
+  private Future<Pseudonym> upsert(
+      String namespace,
+      String originalValue,
+      Supplier<String> candidates,
+      String candidate,
+      int attempt,
+      int candidateAttempt) {
+    return pool.preparedQuery(PseudonymQueries.UPSERT)
+        .execute(Tuple.of(namespace, originalValue, candidate))
+        .transform(
+            done -> {
+              if (done.succeeded()) {
+                RowSet<Row> rows = done.result();
+                if (rows.size() > 0) {
+                  Row row = rows.iterator().next();
+                  return Future.succeededFuture(
+                      toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
+                }
+                if (attempt < UPSERT_ATTEMPTS) {
+                  return upsert(
+                      namespace,
+                      originalValue,
+                      candidates,
+                      candidate,
+                      attempt + 1,
+                      candidateAttempt);
+                }
+                return Future.failedFuture(upsertFailed(namespace, null));
+              }
+              Throwable failure = done.cause();
+              if (PgFailures.violates(
+                  failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX)) {
+                return candidateAttempt < CANDIDATE_ATTEMPTS
+                    ? upsert(
+                        namespace,
+                        originalValue,
+                        candidates,
+                        candidates.get(),
+                        attempt,
+                        candidateAttempt + 1)
+                    : Future.failedFuture(upsertFailed(namespace, failure));
+              }
+              if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
+                return Future.failedFuture(NamespaceService.notFound(namespace));
+              }
+              return Future.failedFuture(PgFailures.translate(failure, metadata(namespace)));
+            });
+  }
+
+  @Override
+  public Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue) {
+    return pool.preparedQuery(PseudonymQueries.FIND_BY_VALUE)
+        .execute(Tuple.of(namespace, pseudonymValue))
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            rows -> {
+              if (rows.size() == 0) {
+                return Optional.empty();
+              }
+              Row row = rows.iterator().next();
+              return Optional.of(
+                  toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row));
+            });
+  }
+
+  @Override
+  public Future<List<PageRow>> list(String namespace, int limit, Optional<ListCursor> after) {
+    Future<RowSet<Row>> rows =
+        after
+            .map(
+                cursor ->
+                    pool.preparedQuery(PseudonymQueries.NEXT_PAGE)
+                        .execute(
+                            Tuple.of(
+                                namespace,
+                                OffsetDateTime.ofInstant(cursor.createdAt(), ZoneOffset.UTC),
+                                cursor.originalValue(),
+                                limit)))
+            .orElseGet(
+                () ->
+                    pool.preparedQuery(PseudonymQueries.FIRST_PAGE)
+                        .execute(Tuple.of(namespace, limit)));
+    return rows.recover(failure -> failed(failure, namespace))
+        .map(
+            page -> {
+              List<PageRow> result = new ArrayList<>(page.size());
+              for (Row row : page) {
+                Pseudonym pseudonym =
+                    toPseudonym(namespace, null, row.getString("pseudonym_value"), row);
+                result.add(
+                    new PageRow(
+                        pseudonym,
+                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"))));
+              }
+              return result;
+            });
+  }
+
+  @Override
+  public Future<Long> count(String namespace) {
+    return pool.preparedQuery(PseudonymQueries.COUNT)
+        .execute(Tuple.of(namespace))
+        .recover(failure -> failed(failure, namespace))
+        .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  private static Pseudonym toPseudonym(
+      String namespace, String originalValue, String pseudonymValue, Row row) {
+    return new Pseudonym(
+        namespace,
+        originalValue,
+        pseudonymValue,
+        row.getOffsetDateTime("created_at").toInstant(),
+        row.getOffsetDateTime("last_updated_at").toInstant());
+  }
+
+  private static ServiceException upsertFailed(String namespace, Throwable cause) {
+    return new ServiceException(
+        ErrorCode.INTERNAL,
+        "Failed to upsert the pseudonym for namespace '" + namespace + "' after several retries.",
+        metadata(namespace),
+        cause);
+  }
+
+  private static <T> Future<T> failed(Throwable failure, String namespace) {
+    return Future.failedFuture(PgFailures.translate(failure, metadata(namespace)));
+  }
+
+  private static Map<String, String> metadata(String namespace) {
+    return Map.of("namespace", namespace);
+  }
+}

@@ -1,0 +1,49 @@
+package org.vfps.storage;
+
+/** The SQL of {@link PgPseudonymRepository}. */
+final class PseudonymQueries {
+
+  private PseudonymQueries() {}
+
+  /**
+   * Inserts the candidate unless the pair exists and returns the stored row either way: the new row
+   * from the insert, or the existing one from the select. Under a concurrent insert of the same
+   * pair, both halves can come back empty (the select's snapshot predates the other commit); the
+   * caller then runs it again.
+   */
+  static final String UPSERT =
+      """
+      WITH inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, created_at, last_updated_at)
+        VALUES ($1, $2, $3, now(), now())
+        ON CONFLICT (namespace_name, original_value) DO NOTHING
+        RETURNING pseudonym_value, created_at, last_updated_at
+      )
+      SELECT pseudonym_value, created_at, last_updated_at FROM inserted
+      UNION ALL
+      SELECT pseudonym_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value = $2""";
+
+  static final String FIND_BY_VALUE =
+      """
+      SELECT original_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND pseudonym_value = $2
+      LIMIT 1""";
+
+  static final String FIRST_PAGE =
+      """
+      SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1
+      ORDER BY created_at DESC, original_value DESC
+      LIMIT $2""";
+
+  static final String NEXT_PAGE =
+      """
+      SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND (created_at, original_value) < ($2, $3)
+      ORDER BY created_at DESC, original_value DESC
+      LIMIT $4""";
+
+  static final String COUNT = "SELECT count(*) FROM pseudonyms WHERE namespace_name = $1";
+}

@@ -1,0 +1,163 @@
+package org.vfps;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.UUID;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.vfps.config.ConfigLoader;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.storage.Migrations;
+
+/**
+ * The one PostgreSQL of a test JVM: the server named by {@code VFPS_TEST_DATABASE_URL} (a {@code
+ * postgresql://} URI; {@code .ci/run} sets it), else a Testcontainers PostgreSQL where Docker runs,
+ * else an embedded PostgreSQL. The shared database is migrated once; tests keep apart by using
+ * their own namespace names or {@link #freshDatabase()}.
+ */
+public final class TestPostgres {
+
+  private static ConnectionSettings shared;
+
+  private TestPostgres() {}
+
+  /** The migrated shared database, started on first use. */
+  public static synchronized ConnectionSettings database() {
+    if (shared == null) {
+      shared = startServer();
+      Migrations.migrate(shared);
+    }
+    return shared;
+  }
+
+  /** The shared database as a {@code postgresql://} URI, as a user would configure it. */
+  public static String uri() {
+    return uri(database());
+  }
+
+  public static String uri(ConnectionSettings settings) {
+    return "postgresql://"
+        + settings.user()
+        + (settings.password() == null ? "" : ":" + settings.password())
+        + "@"
+        + settings.host()
+        + ":"
+        + settings.port()
+        + "/"
+        + settings.database();
+  }
+
+  /** A new, empty and unmigrated database on the same server. */
+  public static ConnectionSettings freshDatabase() {
+    ConnectionSettings server = database();
+    String name = "vfps_test_" + UUID.randomUUID().toString().replace("-", "");
+    execute(server, "CREATE DATABASE " + name);
+    return new ConnectionSettings(
+        server.host(),
+        server.port(),
+        name,
+        server.user(),
+        server.password(),
+        server.maxPoolSize(),
+        server.connectTimeout(),
+        server.sslMode(),
+        server.applicationName());
+  }
+
+  /** Runs a query whose first column of its first row is a number, e.g. a count. */
+  public static long queryLong(ConnectionSettings settings, String sql, String... parameters) {
+    try (Connection connection = connect(settings);
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setString(i + 1, parameters[i]);
+      }
+      try (ResultSet result = statement.executeQuery()) {
+        result.next();
+        return result.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The number of pseudonyms stored for the namespace in the shared database. */
+  public static long pseudonymCount(String namespace) {
+    return queryLong(
+        database(), "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", namespace);
+  }
+
+  /** Runs SQL statements over JDBC, for setting up what the service itself would never write. */
+  public static void execute(ConnectionSettings settings, String... statements) {
+    try (Connection connection = connect(settings);
+        Statement statement = connection.createStatement()) {
+      for (String sql : statements) {
+        statement.execute(sql);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static Connection connect(ConnectionSettings settings) throws SQLException {
+    String url =
+        "jdbc:postgresql://" + settings.host() + ":" + settings.port() + "/" + settings.database();
+    return DriverManager.getConnection(url, settings.user(), settings.password());
+  }
+
+  private static ConnectionSettings startServer() {
+    String url = System.getenv("VFPS_TEST_DATABASE_URL");
+    if (url != null && !url.isBlank()) {
+      return settingsOf(url);
+    }
+    if (DockerClientFactory.instance().isDockerAvailable()) {
+      PostgreSQLContainer container = new PostgreSQLContainer("postgres:17-alpine");
+      container.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+      return settingsOf(
+          "postgresql://"
+              + container.getUsername()
+              + ":"
+              + container.getPassword()
+              + "@"
+              + container.getHost()
+              + ":"
+              + container.getFirstMappedPort()
+              + "/"
+              + container.getDatabaseName());
+    }
+    try {
+      EmbeddedPostgres postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(Files.createTempDirectory("vfps-test-pg"))
+              .start();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(postgres)));
+      return settingsOf("postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ConnectionSettings settingsOf(String uri) {
+    return ConfigLoader.load(Map.of("ConnectionStrings__PostgreSQL", uri))
+        .database()
+        .connection()
+        .orElseThrow();
+  }
+
+  private static void closeQuietly(EmbeddedPostgres postgres) {
+    try {
+      postgres.close();
+    } catch (IOException ignored) {
+      // the JVM is exiting
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package org.vfps.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.health.v1.HealthCheckRequest;
+import io.vertx.grpc.health.v1.HealthCheckResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient;
+import org.vfps.GrpcTestClient.Reply;
+import org.vfps.TcpProxy;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.config.ConnectionSettings;
+
+/** The service rides out a lost database: UNAVAILABLE while it is away, serving once it is back. */
+class DatabaseOutageIT {
+
+  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_CHECK =
+      ServiceMethod.client(
+          ServiceName.create("grpc.health.v1", "Health"),
+          "Check",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+
+  @Test
+  void callsFailAsUnavailableWhileTheDatabaseIsAwayAndSucceedAfter() {
+    ConnectionSettings database = TestPostgres.database();
+    try (TcpProxy proxy = new TcpProxy(database.host(), database.port())) {
+      String connectionString =
+          "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
+              .formatted(
+                  proxy.port(),
+                  database.database(),
+                  database.user(),
+                  database.password() == null ? "" : database.password());
+      try (VfpsServer server =
+              TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
+          GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+        String namespace = "outage-" + UUID.randomUUID();
+        client.ok(
+            NamespaceServiceGrpcClient.Create,
+            NamespaceServiceCreateRequest.newBuilder()
+                .setName(namespace)
+                .setPseudonymLength(8)
+                .build());
+        Supplier<Reply<?>> create =
+            () ->
+                client.call(
+                    PseudonymServiceGrpcClient.Create,
+                    PseudonymServiceCreateRequest.newBuilder()
+                        .setNamespace(namespace)
+                        .setOriginalValue("during-outage")
+                        .build());
+        assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+
+        proxy.cut();
+        Reply<?> during = create.get();
+        assertThat(during.status()).isEqualTo(GrpcStatus.UNAVAILABLE);
+        assertThat(during.message()).doesNotContain("during-outage");
+        assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+
+        proxy.open();
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        Reply<?> after = create.get();
+        while (after.status() != GrpcStatus.OK && Instant.now().isBefore(deadline)) {
+          after = create.get();
+        }
+        assertThat(after.status()).isEqualTo(GrpcStatus.OK);
+        assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
+      }
+    }
+  }
+
+  private static HealthCheckResponse.ServingStatus health(GrpcTestClient client) {
+    return client.ok(HEALTH_CHECK, HealthCheckRequest.getDefaultInstance()).getStatus();
+  }
+}

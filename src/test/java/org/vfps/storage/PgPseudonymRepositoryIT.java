@@ -1,0 +1,93 @@
+package org.vfps.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.Vertx;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.vfps.TestPostgres;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Pseudonym;
+
+class PgPseudonymRepositoryIT {
+
+  private static Vertx vertx;
+  private static Database database;
+
+  @BeforeAll
+  static void connect() {
+    vertx = Vertx.vertx();
+    database = Database.connect(vertx, TestPostgres.database());
+  }
+
+  @AfterAll
+  static void close() {
+    database.close();
+    vertx.close().await();
+  }
+
+  private static String namespace() {
+    String name = "repository-" + UUID.randomUUID();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO namespaces VALUES ('" + name + "', '', 5, 4, '', '', now(), now())");
+    return name;
+  }
+
+  private static Supplier<String> candidates(String... values) {
+    Iterator<String> iterator = List.of(values).iterator();
+    return iterator::next;
+  }
+
+  @Test
+  void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne() {
+    String namespace = namespace();
+    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+
+    Pseudonym b =
+        database.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
+
+    assertThat(b.pseudonymValue()).isEqualTo("fresh");
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+  }
+
+  @Test
+  void anExistingPairKeepsItsPseudonymWhateverTheCandidate() {
+    String namespace = namespace();
+    Pseudonym first = database.pseudonyms().upsert(namespace, "a", candidates("one")).await();
+
+    Pseudonym again = database.pseudonyms().upsert(namespace, "a", candidates("two")).await();
+
+    assertThat(again).isEqualTo(first);
+  }
+
+  @Test
+  void givesUpAsInternalWhenEveryCandidateIsTaken() {
+    String namespace = namespace();
+    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+
+    assertThatThrownBy(() -> database.pseudonyms().upsert(namespace, "b", () -> "taken").await())
+        .isInstanceOfSatisfying(
+            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
+  }
+
+  @Test
+  void upsertIntoAMissingNamespaceIsNotFound() {
+    assertThatThrownBy(
+            () ->
+                database
+                    .pseudonyms()
+                    .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
+                    .await())
+        .isInstanceOfSatisfying(
+            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+  }
+}
