@@ -39,10 +39,12 @@ public final class Database implements AutoCloseable {
             .setPort(settings.port())
             .setDatabase(settings.database())
             .setUser(settings.user())
-            .setPassword(settings.password())
             .setSslMode(SslMode.valueOf(settings.sslMode().name()))
             .setCachePreparedStatements(true)
             .setPipeliningLimit(256);
+    if (settings.password() != null) {
+      connect.setPassword(settings.password());
+    }
     if (settings.applicationName() != null) {
       connect.addProperty("application_name", settings.applicationName());
     }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The README's first run, checked: the jar started with no database configured (so it runs its
+# embedded PostgreSQL), as an ordinary user, answers grpcurl; after a restart it still knows the
+# pseudonym it made.
+set -euo pipefail
+jar=$(realpath "$1")
+root=$(pwd)
+
+if ! command -v grpcurl >/dev/null; then
+  export GOBIN="${GOBIN:-$HOME/go/bin}"
+  export PATH="$GOBIN:$PATH"
+  command -v grpcurl >/dev/null || go install github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
+fi
+
+user=vfps-first-run
+id "$user" >/dev/null 2>&1 || useradd --create-home --shell /usr/sbin/nologin "$user"
+home=$(mktemp -d /tmp/vfps-first-run.XXXXXX)
+install -d -o "$user" "$home" "$home/tmp"
+install -o "$user" -m 0644 "$jar" "$home/vfps.jar"
+pid=""
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  rm -rf "$home"
+}
+trap cleanup EXIT
+
+start() {
+  (cd "$home" && exec runuser -u "$user" -- env -i PATH="$PATH" HOME="$home" \
+    "$JAVA_HOME/bin/java" -Djava.io.tmpdir="$home/tmp" -jar vfps.jar >>"$home/vfps.log" 2>&1) &
+  pid=$!
+  for _ in $(seq 1 120); do
+    if grpcurl -plaintext 127.0.0.1:8081 grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then break; fi
+    sleep 1
+  done
+  cat "$home/vfps.log"
+  echo "vfps did not start" >&2
+  exit 1
+}
+
+stop() {
+  kill "$pid"
+  wait "$pid" || true
+  pid=""
+}
+
+protos=(-import-path "$root/src/main/proto" -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
+
+start
+grep -q "development database" "$home/vfps.log"
+grpcurl -plaintext "${protos[@]}" -d '{"name": "first-run", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
+  127.0.0.1:8081 vfps.api.v1.NamespaceService/Create
+first=$(grpcurl -plaintext "${protos[@]}" -d '{"namespace": "first-run", "originalValue": "hello world"}' \
+  127.0.0.1:8081 vfps.api.v1.PseudonymService/Create)
+echo "$first"
+value=$(echo "$first" | sed -n 's/.*"pseudonymValue": "\([^"]*\)".*/\1/p')
+[ "${#value}" -eq 54 ] || { echo "unexpected pseudonym: $value" >&2; exit 1; }
+stop
+
+start
+again=$(grpcurl -plaintext -d '{"namespace": "first-run", "originalValue": "hello world"}' \
+  127.0.0.1:8081 vfps.api.v1.PseudonymService/Create)
+echo "$again"
+echo "$again" | grep -q "\"$value\"" || { cat "$home/vfps.log"; echo "pseudonym changed after restart" >&2; exit 1; }
+stop
+test "$(stat -c %U "$home/data/postgres")" = "$user"
+echo "first run: OK (embedded PostgreSQL, user $user, pseudonym kept across a restart)"
