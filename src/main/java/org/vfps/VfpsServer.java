@@ -57,6 +57,13 @@ public final class VfpsServer implements AutoCloseable {
       ConnectionSettings connection;
       if (config.database().connection().isPresent()) {
         connection = config.database().connection().get();
+        if (!config.database().ignoredConnectionKeywords().isEmpty()) {
+          // the count only: a malformed string could put part of a password into a keyword
+          LOG.info(
+              "{} keywords of ConnectionStrings__PostgreSQL have no meaning for vfps and are"
+                  + " ignored",
+              config.database().ignoredConnectionKeywords().size());
+        }
       } else {
         embedded = startEmbedded(config);
         connection = embedded.connection();

@@ -30,10 +30,34 @@ final class PgFailures {
     }
     if (isUnavailable(failure)) {
       return new ServiceException(
-          ErrorCode.UNAVAILABLE, "The database is not available.", metadata, failure);
+          ErrorCode.UNAVAILABLE, "The database is not available.", metadata, loggable(failure));
     }
     return new ServiceException(
-        ErrorCode.INTERNAL, "The database failed to process the request.", metadata, failure);
+        ErrorCode.INTERNAL,
+        "The database failed to process the request.",
+        metadata,
+        loggable(failure));
+  }
+
+  /**
+   * What of a failure may reach the log. A server error's message or detail can quote the row it
+   * rejected, original value included, so only its SQLSTATE and constraint are kept.
+   */
+  static Throwable loggable(Throwable failure) {
+    if (failure instanceof PgException pg) {
+      return new SanitizedDatabaseError(
+          "PostgreSQL error "
+              + pg.getSqlState()
+              + (pg.getConstraint() == null ? "" : " on " + pg.getConstraint()));
+    }
+    return failure;
+  }
+
+  /** A database error with every value removed. */
+  static final class SanitizedDatabaseError extends RuntimeException {
+    SanitizedDatabaseError(String message) {
+      super(message, null, false, true);
+    }
   }
 
   private static boolean isUnavailable(Throwable failure) {

@@ -83,7 +83,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                         candidates.get(),
                         attempt,
                         candidateAttempt + 1)
-                    : Future.failedFuture(upsertFailed(namespace, failure));
+                    : Future.failedFuture(upsertFailed(namespace, PgFailures.loggable(failure)));
               }
               if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
                 return Future.failedFuture(NamespaceService.notFound(namespace));

@@ -1,0 +1,92 @@
+package org.vfps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.vfps.config.ConnectionSettings;
+
+/** The packaged jar as users run it: {@code java -jar vfps.jar [serve|migrate]}. */
+class CommandLineIT {
+
+  record Run(int exitCode, String output) {}
+
+  static Run run(Map<String, String> environment, String... arguments)
+      throws IOException, InterruptedException {
+    String jar = System.getProperty("vfps.jar", "target/vfps.jar");
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
+    command.addAll(List.of(arguments));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("the command did not end: " + output);
+    }
+    return new Run(process.exitValue(), output);
+  }
+
+  @Test
+  void migrateMigratesAndExitsZero() throws Exception {
+    ConnectionSettings fresh = TestPostgres.freshDatabase();
+
+    Run first = run(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(fresh)), "migrate");
+    Run second = run(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(fresh)), "migrate");
+
+    assertThat(first.exitCode()).as(first.output()).isZero();
+    assertThat(first.output()).contains("3 migrations applied");
+    assertThat(second.exitCode()).as(second.output()).isZero();
+    assertThat(second.output()).contains("0 migrations applied");
+    assertThat(TestPostgres.queryLong(fresh, "SELECT count(*) FROM vfps_secrets")).isZero();
+  }
+
+  @Test
+  void migrateOfAnUnreachableDatabaseExitsNonZeroWithoutThePassword() throws Exception {
+    int closedPort = TestService.freePort();
+    Run run =
+        run(
+            Map.of(
+                "ConnectionStrings__PostgreSQL",
+                "Host=127.0.0.1;Port=" + closedPort + ";Database=vfps;Username=u;Password=s3cr3t"),
+            "migrate");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.output())
+        .contains("Migrating the database at 127.0.0.1:" + closedPort + "/vfps failed")
+        .doesNotContain("s3cr3t");
+  }
+
+  @Test
+  void migrateWithoutADatabaseExplainsWhatToSet() throws Exception {
+    Run run = run(Map.of(), "migrate");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.output()).contains("ConnectionStrings__PostgreSQL");
+  }
+
+  @Test
+  void anInvalidSettingStopsTheStartNamingTheKey() throws Exception {
+    Run run = run(Map.of("MetricsPort", "eighty"), "serve");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.output()).contains("MetricsPort").contains("eighty");
+  }
+
+  @Test
+  void anUnknownCommandPrintsUsage() throws Exception {
+    Run run = run(Map.of(), "frobnicate");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.output()).contains("usage");
+  }
+}

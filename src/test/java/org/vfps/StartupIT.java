@@ -1,0 +1,145 @@
+package org.vfps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vfps.api.v1.Namespace;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGetRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymGenerationMethod;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+
+class StartupIT {
+
+  @Test
+  void initialNamespacesAreCreatedAndExistingOnesLeftAlone() {
+    String existing = "init-existing-" + UUID.randomUUID();
+    String fresh = "init-fresh-" + UUID.randomUUID();
+    try (VfpsServer server = TestService.start();
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      client.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(existing)
+              .setPseudonymLength(8)
+              .setDescription("made by a client")
+              .build());
+    }
+
+    Map<String, String> env =
+        Map.of(
+            "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+            "Init__v1__Namespaces__0__Name", existing,
+            "Init__v1__Namespaces__0__PseudonymLength", "16",
+            "Init__v1__Namespaces__1__Name", fresh,
+            "Init__v1__Namespaces__1__PseudonymGenerationMethod", "FullRandomHexEncoded",
+            "Init__v1__Namespaces__1__PseudonymLength", "12",
+            "Init__v1__Namespaces__1__PseudonymPrefix", "dev-");
+    try (VfpsServer server = TestService.start(env);
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      Namespace kept = get(client, existing);
+      assertThat(kept.getDescription()).isEqualTo("made by a client");
+      assertThat(kept.getPseudonymLength()).isEqualTo(8);
+
+      Namespace created = get(client, fresh);
+      assertThat(created.getPseudonymGenerationMethod())
+          .isEqualTo(PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED);
+      assertThat(created.getPseudonymLength()).isEqualTo(12);
+      assertThat(created.getPseudonymPrefix()).isEqualTo("dev-");
+    }
+  }
+
+  @Test
+  void anInvalidInitialNamespaceStopsTheStartNamingItsKey() {
+    Map<String, String> env =
+        Map.of(
+            "ConnectionStrings__PostgreSQL",
+            TestPostgres.uri(),
+            "Init__v1__Namespaces__0__Name",
+            "init-bad-" + UUID.randomUUID(),
+            "Init__v1__Namespaces__0__PseudonymGenerationMethod",
+            "Uuid4",
+            "Init__v1__Namespaces__0__PseudonymLength",
+            "16");
+
+    assertThatThrownBy(() -> TestService.start(env))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("Init__v1__Namespaces__0")
+        .hasMessageContaining("36");
+  }
+
+  @Test
+  void anUnmigratedDatabaseIsNamedAsSuchAtStart() {
+    String uri = TestPostgres.uri(TestPostgres.freshDatabase());
+
+    assertThatThrownBy(() -> TestService.start(Map.of("ConnectionStrings__PostgreSQL", uri)))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("migrate");
+  }
+
+  @Test
+  void forceRunDatabaseMigrationsMigratesAtStart() {
+    String uri = TestPostgres.uri(TestPostgres.freshDatabase());
+
+    try (VfpsServer server =
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL", uri, "ForceRunDatabaseMigrations", "true"));
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      client.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName("migrated")
+              .setPseudonymLength(8)
+              .build());
+    }
+  }
+
+  @Test
+  void withoutAConnectionStringAnEmbeddedDatabaseKeepsItsDataAcrossRestarts(@TempDir Path dir) {
+    Path data = dir.resolve("postgres");
+    Map<String, String> env = Map.of("Database__Embedded__DataDirectory", data.toString());
+    String pseudonym;
+    try (VfpsServer server = TestService.start(env);
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      client.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder().setName("dev").setPseudonymLength(8).build());
+      pseudonym = create(client);
+    }
+    assertThat(Files.isDirectory(data)).isTrue();
+
+    try (VfpsServer server = TestService.start(env);
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      assertThat(create(client)).isEqualTo(pseudonym);
+    }
+  }
+
+  private static String create(GrpcTestClient client) {
+    return client
+        .ok(
+            PseudonymServiceGrpcClient.Create,
+            PseudonymServiceCreateRequest.newBuilder()
+                .setNamespace("dev")
+                .setOriginalValue("kept")
+                .build())
+        .getPseudonym()
+        .getPseudonymValue();
+  }
+
+  private static Namespace get(GrpcTestClient client, String name) {
+    return client
+        .ok(
+            NamespaceServiceGrpcClient.Get,
+            NamespaceServiceGetRequest.newBuilder().setName(name).build())
+        .getNamespace();
+  }
+}

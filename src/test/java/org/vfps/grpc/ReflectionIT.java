@@ -1,0 +1,63 @@
+package org.vfps.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.reflection.v1.ServerReflectionRequest;
+import io.vertx.grpc.reflection.v1.ServerReflectionResponse;
+import io.vertx.grpc.reflection.v1.ServiceResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient;
+import org.vfps.GrpcTestClient.Reply;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+
+class ReflectionIT {
+
+  static final ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> REFLECTION =
+      ServiceMethod.client(
+          ServiceName.create("grpc.reflection.v1", "ServerReflection"),
+          "ServerReflectionInfo",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
+
+  static final ServerReflectionRequest LIST_SERVICES =
+      ServerReflectionRequest.newBuilder().setListServices("").build();
+
+  @Test
+  void reflectionListsTheServicesByDefault() {
+    try (VfpsServer server = TestService.start();
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      ServerReflectionResponse response = client.ok(REFLECTION, LIST_SERVICES);
+
+      assertThat(response.getListServicesResponse().getServiceList())
+          .extracting(ServiceResponse::getName)
+          .contains(
+              "vfps.api.v1.NamespaceService",
+              "vfps.api.v1.PseudonymService",
+              "grpc.health.v1.Health");
+    }
+  }
+
+  @Test
+  void reflectionCanBeTurnedOff() {
+    try (VfpsServer server =
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL",
+                    TestPostgres.uri(),
+                    "Grpc__Reflection__IsEnabled",
+                    "false"));
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      Reply<ServerReflectionResponse> reply = client.call(REFLECTION, LIST_SERVICES);
+
+      assertThat(reply.status()).isEqualTo(GrpcStatus.UNIMPLEMENTED);
+    }
+  }
+}
