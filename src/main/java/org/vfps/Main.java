@@ -1,5 +1,6 @@
 package org.vfps;
 
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.config.ConfigException;
@@ -16,11 +17,24 @@ public final class Main {
 
   private Main() {}
 
+  private static final String USAGE = "usage: vfps [serve|migrate] [--config appsettings.json]";
+
   public static void main(String[] args) {
-    String command = args.length == 0 ? "serve" : args[0];
+    String command = "serve";
+    Path settingsFile = null;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--config") && i + 1 < args.length) {
+        settingsFile = Path.of(args[++i]);
+      } else if (i == 0 && !args[i].startsWith("-")) {
+        command = args[i];
+      } else {
+        usage();
+        return;
+      }
+    }
     VfpsConfig config;
     try {
-      config = ConfigLoader.load();
+      config = settingsFile == null ? ConfigLoader.load() : ConfigLoader.load(settingsFile);
     } catch (ConfigException e) {
       LOG.error("Invalid configuration: {}", e.getMessage());
       System.exit(2);
@@ -29,11 +43,13 @@ public final class Main {
     switch (command) {
       case "serve" -> serve(config);
       case "migrate" -> migrate(config);
-      default -> {
-        System.err.println("usage: vfps [serve|migrate]");
-        System.exit(2);
-      }
+      default -> usage();
     }
+  }
+
+  private static void usage() {
+    System.err.println(USAGE);
+    System.exit(2);
   }
 
   private static void serve(VfpsConfig config) {

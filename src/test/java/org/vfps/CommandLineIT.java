@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.vfps.config.ConnectionSettings;
 
 /** The packaged jar as users run it: {@code java -jar vfps.jar [serve|migrate]}. */
@@ -80,6 +82,20 @@ class CommandLineIT {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.output()).contains("MetricsPort").contains("eighty");
+  }
+
+  @Test
+  void aSettingsFileIsReadBetweenDefaultsAndEnvironment(@TempDir Path dir) throws Exception {
+    Path settings = dir.resolve("appsettings.json");
+    Files.writeString(settings, "{\"MetricsPort\": \"not-a-port\"}");
+
+    Run fromFile = run(Map.of(), "serve", "--config", settings.toString());
+    Run overridden = run(Map.of("MetricsPort", "-1"), "serve", "--config", settings.toString());
+
+    assertThat(fromFile.exitCode()).isEqualTo(2);
+    assertThat(fromFile.output()).contains("MetricsPort").contains("not-a-port");
+    assertThat(overridden.exitCode()).isEqualTo(2);
+    assertThat(overridden.output()).contains("'-1'");
   }
 
   @Test

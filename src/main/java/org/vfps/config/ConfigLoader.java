@@ -47,6 +47,13 @@ public final class ConfigLoader {
   }
 
   /**
+   * Loads the configuration from the defaults, the settings file and this process's environment.
+   */
+  public static VfpsConfig load(Path settingsFile) {
+    return load(System.getenv(), settingsFile);
+  }
+
+  /**
    * Loads the configuration from the defaults and {@code environment}, which also supplies the
    * {@code PG*} fallbacks of the connection string.
    *
