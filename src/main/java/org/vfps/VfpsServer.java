@@ -8,6 +8,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.cache.CachingNamespaceRepository;
+import org.vfps.cache.CachingPseudonymRepository;
+import org.vfps.cache.VfpsCache;
+import org.vfps.cluster.CacheInvalidationVerticle;
+import org.vfps.cluster.ClusterMembership;
+import org.vfps.cluster.EventBusNamespaceEvents;
+import org.vfps.cluster.HazelcastCluster;
+import org.vfps.config.CachingConfig;
+import org.vfps.config.ClusterConfig;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
@@ -15,8 +24,10 @@ import org.vfps.error.ServiceException;
 import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.NamespaceDraft;
+import org.vfps.namespace.NamespaceRepository;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PageTokens;
+import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
@@ -71,12 +82,41 @@ public final class VfpsServer implements AutoCloseable {
       if (embedded != null || config.database().forceRunMigrations()) {
         migrate(connection);
       }
-      vertx = Vertx.vertx(new VertxOptions());
+      ClusterMembership membership;
+      if (config.cluster().enabled()) {
+        HazelcastCluster.ClusteredVertx clustered = joinCluster(config.cluster());
+        vertx = clustered.vertx();
+        membership = clustered.membership();
+      } else {
+        vertx = Vertx.vertx(new VertxOptions());
+        membership = ClusterMembership.alone();
+      }
       database = Database.connect(vertx, connection);
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
-      NamespaceService namespaces = new NamespaceService(database.namespaces(), Clock.systemUTC());
+      CachingConfig caching = config.caching();
+      VfpsCache cache =
+          caching.namespacesEnabled() || caching.pseudonymsEnabled()
+              ? new VfpsCache(caching.sizeLimit(), caching.absoluteExpiration())
+              : null;
+      NamespaceRepository namespaceRepository =
+          caching.namespacesEnabled()
+              ? new CachingNamespaceRepository(database.namespaces(), cache)
+              : database.namespaces();
+      PseudonymRepository pseudonymRepository =
+          caching.pseudonymsEnabled()
+              ? new CachingPseudonymRepository(database.pseudonyms(), cache)
+              : database.pseudonyms();
+      NamespaceService namespaces =
+          new NamespaceService(
+              namespaceRepository,
+              new EventBusNamespaceEvents(
+                  vertx, membership, cache != null, config.cluster().evictionTimeout()),
+              Clock.systemUTC());
       PseudonymService pseudonyms =
-          new PseudonymService(namespaces, database.pseudonyms(), pageTokens);
+          new PseudonymService(namespaces, pseudonymRepository, pageTokens);
+      if (cache != null) {
+        vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
+      }
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
@@ -98,14 +138,19 @@ public final class VfpsServer implements AutoCloseable {
           .await();
       int grpcPort = grpcVerticles.get(0).actualPort();
       LOG.info(
-          "vfps {} started in {} ms: gRPC on port {}, database {}, reflection {}",
+          "vfps {} started in {} ms: gRPC on port {}, database {}, reflection {}, cluster {},"
+              + " caches {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
           embedded != null
               ? "embedded (development only) in " + embedded.dataDirectory()
               : connection.host() + ":" + connection.port() + "/" + connection.database(),
-          config.server().grpcReflectionEnabled() ? "on" : "off");
+          config.server().grpcReflectionEnabled() ? "on" : "off",
+          config.cluster().enabled()
+              ? "'" + config.cluster().name() + "' with " + membership.nodeIds().size() + " members"
+              : "off",
+          describe(caching));
       return new VfpsServer(vertx, database, embedded, grpcPort);
     } catch (RuntimeException e) {
       closeQuietly(vertx, database, embedded);
@@ -128,6 +173,35 @@ public final class VfpsServer implements AutoCloseable {
   /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */
   private static int eventLoops() {
     return VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
+  }
+
+  private static HazelcastCluster.ClusteredVertx joinCluster(ClusterConfig cluster) {
+    long started = System.nanoTime();
+    try {
+      HazelcastCluster.ClusteredVertx clustered =
+          HazelcastCluster.join(cluster, new VertxOptions());
+      LOG.info(
+          "Joined cluster '{}' in {} ms ({} members)",
+          cluster.name(),
+          (System.nanoTime() - started) / 1_000_000,
+          clustered.membership().nodeIds().size());
+      return clustered;
+    } catch (RuntimeException e) {
+      throw new StartupException("Joining cluster '" + cluster.name() + "' failed: " + e, e);
+    }
+  }
+
+  private static String describe(CachingConfig caching) {
+    if (!caching.namespacesEnabled() && !caching.pseudonymsEnabled()) {
+      return "off";
+    }
+    return (caching.namespacesEnabled() ? "namespaces " : "")
+        + (caching.pseudonymsEnabled() ? "pseudonyms " : "")
+        + "(up to "
+        + caching.sizeLimit()
+        + " entries, "
+        + caching.absoluteExpiration()
+        + ")";
   }
 
   private static EmbeddedDatabase startEmbedded(VfpsConfig config) {

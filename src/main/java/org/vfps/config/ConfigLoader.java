@@ -81,7 +81,8 @@ public final class ConfigLoader {
         database(settings, environment),
         server(settings),
         caching(settings),
-        initNamespaces(settings));
+        initNamespaces(settings),
+        cluster(settings));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -126,6 +127,35 @@ public final class ConfigLoader {
         bool(settings, "Pseudonymization:Caching:Pseudonyms:IsEnabled"),
         Long.parseLong(sizeLimit.strip()),
         positiveTimeSpan(settings, "Pseudonymization:Caching:AbsoluteExpiration"));
+  }
+
+  private static ClusterConfig cluster(FlatSettings settings) {
+    String name = settings.required("Cluster:Name").strip();
+    if (name.isEmpty()) {
+      throw new ConfigException(
+          FlatSettings.environmentName("Cluster:Name") + ": must not be blank");
+    }
+    String membersKey = "Cluster:Members";
+    List<String> members = new ArrayList<>();
+    for (String member : settings.required(membersKey).split(",")) {
+      String address = member.strip();
+      if (address.isEmpty()) {
+        continue;
+      }
+      if (!address.matches("[^:\\s]+(:[0-9]{1,5})?")) {
+        throw invalid(membersKey, address, "is not a host or host:port");
+      }
+      members.add(address);
+    }
+    return new ClusterConfig(
+        bool(settings, "Cluster:IsEnabled"),
+        name,
+        port(settings, "Cluster:Port"),
+        members,
+        settings.required("Cluster:Kubernetes:ServiceDns").strip(),
+        settings.required("Cluster:Host").strip(),
+        port(settings, "Cluster:EventBus:Port"),
+        positiveTimeSpan(settings, "Cluster:EvictionTimeout"));
   }
 
   /** Groups {@code Init:v1:Namespaces:N:Field} by N, in index order. */

@@ -13,12 +13,14 @@ public record VfpsConfig(
     DatabaseConfig database,
     ServerConfig server,
     CachingConfig caching,
-    List<NamespaceSeed> initNamespaces) {
+    List<NamespaceSeed> initNamespaces,
+    ClusterConfig cluster) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(caching, "caching");
     initNamespaces = List.copyOf(initNamespaces);
+    Objects.requireNonNull(cluster, "cluster");
   }
 }

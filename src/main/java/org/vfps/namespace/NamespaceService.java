@@ -21,10 +21,12 @@ public final class NamespaceService {
   static final String NOT_FOUND_MESSAGE = "The requested pseudonym namespace does not exist.";
 
   private final NamespaceRepository repository;
+  private final NamespaceEvents events;
   private final Clock clock;
 
-  public NamespaceService(NamespaceRepository repository, Clock clock) {
+  public NamespaceService(NamespaceRepository repository, NamespaceEvents events, Clock clock) {
     this.repository = repository;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -37,13 +39,20 @@ public final class NamespaceService {
    */
   public Future<Namespace> create(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insert);
+        .compose(repository::insert)
+        .onSuccess(created -> events.created(created.name()));
   }
 
   /** Creates the namespace unless one of that name exists; yields whether it was created. */
   public Future<Boolean> createIfAbsent(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insertIfAbsent);
+        .compose(repository::insertIfAbsent)
+        .onSuccess(
+            created -> {
+              if (created) {
+                events.created(draft.name());
+              }
+            });
   }
 
   /** The namespace of that name; fails with {@code NOT_FOUND} if there is none. */
@@ -59,20 +68,17 @@ public final class NamespaceService {
     return repository.findAll();
   }
 
-  /** Deletes the namespace and all its pseudonyms; fails with {@code NOT_FOUND} if absent. */
+  /**
+   * Deletes the namespace and all its pseudonyms; fails with {@code NOT_FOUND} if absent. Completes
+   * after the deletion is committed and every replica has evicted the namespace from its caches.
+   */
   public Future<Void> delete(String name) {
     if (!TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)) {
       return Future.failedFuture(notFound(name));
     }
     return repository
         .delete(name)
-        .map(
-            existed -> {
-              if (!existed) {
-                throw notFound(name);
-              }
-              return null;
-            });
+        .compose(existed -> existed ? events.deleted(name) : Future.failedFuture(notFound(name)));
   }
 
   /** The failure for a namespace that does not exist, with its name as metadata. */

@@ -33,6 +33,51 @@ class ConfigLoaderTest {
     assertThat(config.caching())
         .isEqualTo(new CachingConfig(false, false, 65534, Duration.ofHours(1)));
     assertThat(config.initNamespaces()).isEmpty();
+    assertThat(config.cluster())
+        .isEqualTo(
+            new ClusterConfig(
+                false, "vfps", 5701, java.util.List.of(), "", "", 0, Duration.ofSeconds(5)));
+  }
+
+  @Test
+  void clusterSettingsComeFromTheEnvironment() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "Cluster__IsEnabled", "true",
+                "Cluster__Name", "vfps-prod",
+                "Cluster__Port", "15701",
+                "Cluster__Members", " 10.0.0.1:5701, vfps-1 ,",
+                "Cluster__Kubernetes__ServiceDns", "vfps-headless.default.svc.cluster.local",
+                "Cluster__Host", "127.0.0.1",
+                "Cluster__EventBus__Port", "15801",
+                "Cluster__EvictionTimeout", "00:00:01.5"));
+
+    assertThat(config.cluster())
+        .isEqualTo(
+            new ClusterConfig(
+                true,
+                "vfps-prod",
+                15701,
+                java.util.List.of("10.0.0.1:5701", "vfps-1"),
+                "vfps-headless.default.svc.cluster.local",
+                "127.0.0.1",
+                15801,
+                Duration.ofMillis(1500)));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "Cluster__IsEnabled, yes",
+    "Cluster__Port, 70000",
+    "Cluster__Members, 'a b:1'",
+    "Cluster__EvictionTimeout, 5s",
+    "Cluster__Name, ' '"
+  })
+  void badClusterSettingsNameTheirKey(String key, String value) {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(key, value)))
+        .withMessageStartingWith(key + ":");
   }
 
   @Test

@@ -1,0 +1,96 @@
+package org.vfps.cache;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The one cache of a replica: at most {@code maximumSize} entries of either kind (one budget, as
+ * the .NET service shares one memory cache), each expiring {@code expireAfterWrite} after it was
+ * stored. Loads are cached as they start, so an eviction that happens while a load is in flight
+ * wins: the load's result is handed to its callers but not kept. Failed loads and loads that yield
+ * {@code null} are not kept. Thread-safe.
+ */
+public final class VfpsCache {
+
+  private final AsyncCache<Object, Object> cache;
+
+  public VfpsCache(long maximumSize, Duration expireAfterWrite) {
+    this(maximumSize, expireAfterWrite, Ticker.systemTicker());
+  }
+
+  VfpsCache(long maximumSize, Duration expireAfterWrite, Ticker ticker) {
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumSize(maximumSize)
+            .expireAfterWrite(expireAfterWrite)
+            .ticker(ticker)
+            .executor(Runnable::run)
+            .recordStats()
+            .buildAsync();
+  }
+
+  /**
+   * The cached value, or the loader's, which is then cached unless it is {@code null} or fails.
+   * Completes on the caller's Vert.x context.
+   */
+  @SuppressWarnings("unchecked")
+  <V> Future<V> get(Object key, Supplier<Future<V>> loader) {
+    Context context = Vertx.currentContext();
+    var value =
+        cache.get(
+            key,
+            (ignored, executor) ->
+                loader.get().map(v -> (Object) v).toCompletionStage().toCompletableFuture());
+    if (value.isDone() && !value.isCompletedExceptionally()) {
+      return Future.succeededFuture((V) value.join());
+    }
+    return (Future<V>)
+        (context == null
+            ? Future.fromCompletionStage(value)
+            : Future.fromCompletionStage(value, context));
+  }
+
+  /** Removes the namespace and every pseudonym of it, loads in flight included. */
+  public void evictNamespace(String namespace) {
+    cache
+        .asMap()
+        .keySet()
+        .removeIf(
+            key ->
+                key instanceof PseudonymKey pseudonym
+                    ? pseudonym.namespace().equals(namespace)
+                    : key.equals(new NamespaceKey(namespace)));
+  }
+
+  /** Removes everything, e.g. after this replica may have missed evictions. */
+  public void clear() {
+    cache.synchronous().invalidateAll();
+  }
+
+  /** Runs pending maintenance (expiry, size eviction) now rather than on later accesses. */
+  void cleanUp() {
+    cache.synchronous().cleanUp();
+  }
+
+  /** Entries, hits and misses since start, for the cache metrics. */
+  public Counts counts() {
+    CacheStats stats = cache.synchronous().stats();
+    return new Counts(cache.synchronous().estimatedSize(), stats.hitCount(), stats.missCount());
+  }
+
+  /** What the cache metrics report. */
+  public record Counts(long entries, long hits, long misses) {}
+
+  /** The key of a namespace. */
+  record NamespaceKey(String name) {}
+
+  /** The key of the pseudonym of an original value. */
+  record PseudonymKey(String namespace, String originalValue) {}
+}

@@ -1,0 +1,53 @@
+package org.vfps.cluster;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.EventBus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.cache.VfpsCache;
+
+/**
+ * Keeps this replica's cache coherent: evicts a namespace and its pseudonyms when any replica
+ * creates or deletes it, confirms evictions a deleting replica asks for, and clears the whole cache
+ * when the membership changes, since this replica may have missed events meanwhile.
+ */
+public final class CacheInvalidationVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CacheInvalidationVerticle.class);
+
+  private final VfpsCache cache;
+  private final ClusterMembership membership;
+
+  public CacheInvalidationVerticle(VfpsCache cache, ClusterMembership membership) {
+    this.cache = cache;
+    this.membership = membership;
+  }
+
+  @Override
+  public Future<?> start() {
+    EventBus eventBus = vertx.eventBus();
+    membership.onChange(
+        () -> {
+          LOG.info("Cluster membership changed: clearing the cache");
+          cache.clear();
+        });
+    return Future.all(
+        eventBus
+            .<String>consumer(
+                EventBusNamespaceEvents.CREATED, message -> cache.evictNamespace(message.body()))
+            .completion(),
+        eventBus
+            .<String>consumer(
+                EventBusNamespaceEvents.DELETED, message -> cache.evictNamespace(message.body()))
+            .completion(),
+        eventBus
+            .<String>consumer(
+                EventBusNamespaceEvents.evictAddress(membership.localNodeId()),
+                message -> {
+                  cache.evictNamespace(message.body());
+                  message.reply(membership.localNodeId());
+                })
+            .completion());
+  }
+}

@@ -1,0 +1,109 @@
+package org.vfps.cluster;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.LifecycleEvent;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.spi.cluster.hazelcast.ConfigUtil;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.List;
+import org.vfps.config.ClusterConfig;
+
+/**
+ * Builds a clustered Vert.x on Hazelcast from {@link ClusterConfig}: members found by a fixed list
+ * or a Kubernetes headless service; multicast, cloud auto-detection and phone-home off, so nothing
+ * reaches outside the deployment.
+ */
+public final class HazelcastCluster implements ClusterMembership {
+
+  private final HazelcastClusterManager manager;
+
+  private HazelcastCluster(HazelcastClusterManager manager) {
+    this.manager = manager;
+  }
+
+  /** Joins the cluster; blocks until this replica is a member. */
+  public static ClusteredVertx join(ClusterConfig cluster, VertxOptions options) {
+    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(cluster));
+    EventBusOptions eventBus = options.getEventBusOptions().setPort(cluster.eventBusPort());
+    if (!cluster.host().isEmpty()) {
+      eventBus.setHost(cluster.host());
+    }
+    Vertx vertx =
+        Vertx.builder().with(options).withClusterManager(manager).buildClustered().await();
+    return new ClusteredVertx(vertx, new HazelcastCluster(manager));
+  }
+
+  /** A clustered Vert.x and its membership. */
+  public record ClusteredVertx(Vertx vertx, ClusterMembership membership) {}
+
+  static Config hazelcastConfig(ClusterConfig cluster) {
+    // Vert.x's default keeps the maps and multimaps its event bus needs
+    Config config = ConfigUtil.loadConfig();
+    config.setClusterName(cluster.name());
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.logging.type", "slf4j");
+    config.setProperty("hazelcast.wait.seconds.before.join", "0");
+    // Vert.x leaves the cluster when it closes; Hazelcast's own hook would race it
+    config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    NetworkConfig network = config.getNetworkConfig();
+    network.setPort(cluster.port()).setPortAutoIncrement(true);
+    if (!cluster.host().isEmpty()) {
+      network.getInterfaces().setEnabled(true).addInterface(cluster.host());
+    }
+    JoinConfig join = network.getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    if (!cluster.kubernetesServiceDns().isEmpty()) {
+      join.getTcpIpConfig().setEnabled(false);
+      join.getKubernetesConfig()
+          .setEnabled(true)
+          .setProperty("service-dns", cluster.kubernetesServiceDns());
+    } else {
+      join.getTcpIpConfig().setEnabled(true).setMembers(cluster.members());
+    }
+    return config;
+  }
+
+  @Override
+  public String localNodeId() {
+    return manager.getNodeId();
+  }
+
+  @Override
+  public List<String> nodeIds() {
+    return manager.getNodes();
+  }
+
+  @Override
+  public void onChange(Runnable action) {
+    var instance = manager.getHazelcastInstance();
+    instance
+        .getCluster()
+        .addMembershipListener(
+            new MembershipListener() {
+              @Override
+              public void memberAdded(MembershipEvent event) {
+                action.run();
+              }
+
+              @Override
+              public void memberRemoved(MembershipEvent event) {
+                action.run();
+              }
+            });
+    instance
+        .getLifecycleService()
+        .addLifecycleListener(
+            event -> {
+              if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+                action.run();
+              }
+            });
+  }
+}

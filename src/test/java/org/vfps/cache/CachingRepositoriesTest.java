@@ -1,0 +1,225 @@
+package org.vfps.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.ListCursor;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymRepository;
+
+class CachingRepositoriesTest {
+
+  private final AtomicLong nanos = new AtomicLong();
+  private final Ticker ticker = nanos::get;
+  private final VfpsCache cache = new VfpsCache(100, Duration.ofMinutes(10), ticker);
+  private final CountingNamespaces namespaceStore = new CountingNamespaces();
+  private final CountingPseudonyms pseudonymStore = new CountingPseudonyms();
+  private final CachingNamespaceRepository namespaces =
+      new CachingNamespaceRepository(namespaceStore, cache);
+  private final CachingPseudonymRepository pseudonyms =
+      new CachingPseudonymRepository(pseudonymStore, cache);
+
+  private static Namespace namespace(String name) {
+    Instant now = Instant.parse("2026-11-30T00:00:00Z");
+    return new Namespace(name, "", GenerationMethod.UUID4, 36, "", "", now, now);
+  }
+
+  @Test
+  void aFoundNamespaceIsServedFromTheCacheAfterwards() {
+    namespaceStore.rows.put("a", namespace("a"));
+
+    assertThat(namespaces.find("a").result()).contains(namespace("a"));
+    namespaceStore.rows.clear();
+    assertThat(namespaces.find("a").result()).contains(namespace("a"));
+
+    assertThat(namespaceStore.finds).isEqualTo(1);
+    assertThat(cache.counts()).isEqualTo(new VfpsCache.Counts(1, 1, 1));
+  }
+
+  @Test
+  void aMissIsNotCached() {
+    assertThat(namespaces.find("later").result()).isEmpty();
+    namespaceStore.rows.put("later", namespace("later"));
+
+    assertThat(namespaces.find("later").result()).contains(namespace("later"));
+    assertThat(namespaceStore.finds).isEqualTo(2);
+  }
+
+  @Test
+  void entriesExpireAfterTheConfiguredTime() {
+    namespaceStore.rows.put("a", namespace("a"));
+    namespaces.find("a");
+
+    nanos.addAndGet(Duration.ofMinutes(10).toNanos() - 1);
+    namespaces.find("a");
+    assertThat(namespaceStore.finds).isEqualTo(1);
+
+    nanos.addAndGet(2);
+    namespaces.find("a");
+    assertThat(namespaceStore.finds).isEqualTo(2);
+  }
+
+  @Test
+  void theCacheHoldsAtMostItsSizeLimit() {
+    VfpsCache small = new VfpsCache(10, Duration.ofMinutes(10), ticker);
+    CachingPseudonymRepository cached = new CachingPseudonymRepository(pseudonymStore, small);
+    for (int i = 0; i < 50; i++) {
+      cached.upsert("ns", "value-" + i, () -> "candidate");
+    }
+
+    small.cleanUp();
+    assertThat(small.counts().entries()).isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void aRepeatedCreateIsServedFromTheCache() {
+    Pseudonym first = pseudonyms.upsert("ns", "x", () -> "p1").result();
+    Pseudonym second = pseudonyms.upsert("ns", "x", () -> "p2").result();
+
+    assertThat(second).isEqualTo(first);
+    assertThat(pseudonymStore.upserts).isEqualTo(1);
+  }
+
+  @Test
+  void evictingANamespaceDropsItAndAllItsPseudonymsOnly() {
+    namespaceStore.rows.put("a", namespace("a"));
+    namespaceStore.rows.put("b", namespace("b"));
+    namespaces.find("a");
+    namespaces.find("b");
+    pseudonyms.upsert("a", "x", () -> "p");
+    pseudonyms.upsert("a", "y", () -> "q");
+    pseudonyms.upsert("b", "x", () -> "r");
+
+    cache.evictNamespace("a");
+
+    assertThat(cache.counts().entries()).isEqualTo(2);
+    namespaces.find("a");
+    namespaces.find("b");
+    pseudonyms.upsert("a", "x", () -> "p");
+    pseudonyms.upsert("b", "x", () -> "r");
+    assertThat(namespaceStore.finds).isEqualTo(3);
+    assertThat(pseudonymStore.upserts).isEqualTo(4);
+  }
+
+  @Test
+  void anEvictionDuringALoadWinsOverTheLoadsResult() {
+    Promise<Optional<Namespace>> slow = Promise.promise();
+    namespaceStore.next = slow.future();
+
+    Future<Optional<Namespace>> inFlight = namespaces.find("a");
+    cache.evictNamespace("a");
+    slow.complete(Optional.of(namespace("a")));
+
+    assertThat(inFlight.result()).contains(namespace("a"));
+    assertThat(cache.counts().entries()).isZero();
+    namespaceStore.rows.put("a", namespace("a"));
+    namespaces.find("a");
+    assertThat(namespaceStore.finds).isEqualTo(2);
+  }
+
+  @Test
+  void failedLoadsAreNotCached() {
+    namespaceStore.next = Future.failedFuture(new IllegalStateException("database away"));
+    assertThat(namespaces.find("a").failed()).isTrue();
+
+    namespaceStore.rows.put("a", namespace("a"));
+    assertThat(namespaces.find("a").result()).contains(namespace("a"));
+  }
+
+  @Test
+  void deletingThroughTheRepositoryEvictsTheNamespace() {
+    namespaceStore.rows.put("a", namespace("a"));
+    namespaces.find("a");
+    pseudonyms.upsert("a", "x", () -> "p");
+
+    namespaces.delete("a");
+
+    assertThat(cache.counts().entries()).isZero();
+  }
+
+  /** Namespaces in a map, counting lookups; {@code next} overrides the next lookup's result. */
+  static final class CountingNamespaces implements NamespaceRepository {
+    final Map<String, Namespace> rows = new HashMap<>();
+    int finds;
+    Future<Optional<Namespace>> next;
+
+    @Override
+    public Future<Namespace> insert(Namespace namespace) {
+      rows.put(namespace.name(), namespace);
+      return Future.succeededFuture(namespace);
+    }
+
+    @Override
+    public Future<Boolean> insertIfAbsent(Namespace namespace) {
+      return Future.succeededFuture(rows.putIfAbsent(namespace.name(), namespace) == null);
+    }
+
+    @Override
+    public Future<Optional<Namespace>> find(String name) {
+      finds++;
+      if (next != null) {
+        Future<Optional<Namespace>> result = next;
+        next = null;
+        return result;
+      }
+      return Future.succeededFuture(Optional.ofNullable(rows.get(name)));
+    }
+
+    @Override
+    public Future<List<Namespace>> findAll() {
+      return Future.succeededFuture(new ArrayList<>(rows.values()));
+    }
+
+    @Override
+    public Future<Boolean> delete(String name) {
+      return Future.succeededFuture(rows.remove(name) != null);
+    }
+  }
+
+  /** Pseudonyms that keep the first candidate per pair, counting upserts. */
+  static final class CountingPseudonyms implements PseudonymRepository {
+    final Map<String, Pseudonym> rows = new HashMap<>();
+    int upserts;
+
+    @Override
+    public Future<Pseudonym> upsert(
+        String namespace, String originalValue, Supplier<String> candidates) {
+      upserts++;
+      Instant now = Instant.parse("2026-11-30T00:00:00Z");
+      return Future.succeededFuture(
+          rows.computeIfAbsent(
+              namespace + "/" + originalValue,
+              key -> new Pseudonym(namespace, originalValue, candidates.get(), now, now)));
+    }
+
+    @Override
+    public Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue) {
+      return Future.succeededFuture(Optional.empty());
+    }
+
+    @Override
+    public Future<List<PageRow>> list(String namespace, int limit, Optional<ListCursor> after) {
+      return Future.succeededFuture(List.of());
+    }
+
+    @Override
+    public Future<Long> count(String namespace) {
+      return Future.succeededFuture(0L);
+    }
+  }
+}
