@@ -32,6 +32,7 @@ import org.vfps.pseudonym.PseudonymService;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
+import org.vfps.storage.UpsertTimer;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -104,8 +105,8 @@ public final class VfpsServer implements AutoCloseable {
               : database.namespaces();
       PseudonymRepository pseudonymRepository =
           caching.pseudonymsEnabled()
-              ? new CachingPseudonymRepository(database.pseudonyms(), cache)
-              : database.pseudonyms();
+              ? new CachingPseudonymRepository(database.pseudonyms(UpsertTimer.NONE), cache)
+              : database.pseudonyms(UpsertTimer.NONE);
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,

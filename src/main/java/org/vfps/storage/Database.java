@@ -64,8 +64,9 @@ public final class Database implements AutoCloseable {
     return new PgNamespaceRepository(pool);
   }
 
-  public PseudonymRepository pseudonyms() {
-    return new PgPseudonymRepository(pool);
+  /** The pseudonym repository; its upserts are timed into {@code timer}. */
+  public PseudonymRepository pseudonyms(UpsertTimer timer) {
+    return new PgPseudonymRepository(pool, timer);
   }
 
   /** Succeeds when PostgreSQL answers a trivial statement. */

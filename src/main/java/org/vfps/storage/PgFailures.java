@@ -20,6 +20,13 @@ final class PgFailures {
         && (constraint == null || constraint.equals(pg.getConstraint()));
   }
 
+  /** Whether the database refused the rows (a constraint), as opposed to failing to run. */
+  static boolean isRejection(Throwable failure) {
+    return failure instanceof PgException pg
+        && pg.getSqlState() != null
+        && pg.getSqlState().startsWith("23");
+  }
+
   /**
    * The service failure for a failed statement: {@code UNAVAILABLE} when the database cannot be
    * reached or is shutting down, {@code INTERNAL} (keeping the cause for the log) otherwise.

@@ -1,5 +1,6 @@
 package org.vfps.storage;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -32,13 +33,30 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       "ux_pseudonyms_namespace_name_pseudonym_value";
 
   private final Pool pool;
+  private final UpsertTimer timer;
+  private final ThreadLocal<WriteCoalescer> coalescers;
 
-  public PgPseudonymRepository(Pool pool) {
+  public PgPseudonymRepository(Pool pool, UpsertTimer timer) {
     this.pool = pool;
+    this.timer = timer;
+    this.coalescers =
+        ThreadLocal.withInitial(() -> new WriteCoalescer(pool, this::upsertAlone, timer));
   }
 
+  /**
+   * On an event loop, the upsert joins that loop's {@link WriteCoalescer}; elsewhere it runs on its
+   * own.
+   */
   @Override
   public Future<Pseudonym> upsert(
+      String namespace, String originalValue, Supplier<String> candidates) {
+    return Context.isOnEventLoopThread()
+        ? coalescers.get().upsert(namespace, originalValue, candidates)
+        : upsertAlone(namespace, originalValue, candidates);
+  }
+
+  /** The single-row upsert, with candidate regeneration on collisions. */
+  Future<Pseudonym> upsertAlone(
       String namespace, String originalValue, Supplier<String> candidates) {
     return upsert(namespace, originalValue, candidates, candidates.get(), 1, 1);
   }
@@ -50,10 +68,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       String candidate,
       int attempt,
       int candidateAttempt) {
+    long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT)
         .execute(Tuple.of(namespace, originalValue, candidate))
         .transform(
             done -> {
+              timer.single(System.nanoTime() - started);
               if (done.succeeded()) {
                 RowSet<Row> rows = done.result();
                 if (rows.size() > 0) {

@@ -25,6 +25,33 @@ final class PseudonymQueries {
       SELECT pseudonym_value, created_at, last_updated_at FROM pseudonyms
       WHERE namespace_name = $1 AND original_value = $2""";
 
+  /**
+   * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
+   * pairs and candidates as three parallel arrays (distinct pairs only). It returns the stored row
+   * of every pair, new or existing; a pair that a concurrent insert hid from the select is missing,
+   * and the caller upserts it again on its own.
+   */
+  static final String UPSERT_BATCH =
+      """
+      WITH input (namespace_name, original_value, pseudonym_value) AS (
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+      ),
+      inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, created_at, last_updated_at)
+        SELECT namespace_name, original_value, pseudonym_value, now(), now() FROM input
+        ON CONFLICT (namespace_name, original_value) DO NOTHING
+        RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
+      )
+      SELECT namespace_name, original_value, pseudonym_value, created_at, last_updated_at
+      FROM inserted
+      UNION ALL
+      SELECT p.namespace_name, p.original_value, p.pseudonym_value, p.created_at,
+        p.last_updated_at
+      FROM pseudonyms p
+      JOIN input i
+        ON p.namespace_name = i.namespace_name AND p.original_value = i.original_value""";
+
   static final String FIND_BY_VALUE =
       """
       SELECT original_value, created_at, last_updated_at FROM pseudonyms

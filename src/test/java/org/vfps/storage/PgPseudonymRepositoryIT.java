@@ -49,10 +49,13 @@ class PgPseudonymRepositoryIT {
   @Test
   void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne() {
     String namespace = namespace();
-    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+    database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("taken")).await();
 
     Pseudonym b =
-        database.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
+        database
+            .pseudonyms(UpsertTimer.NONE)
+            .upsert(namespace, "b", candidates("taken", "fresh"))
+            .await();
 
     assertThat(b.pseudonymValue()).isEqualTo("fresh");
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
@@ -61,9 +64,11 @@ class PgPseudonymRepositoryIT {
   @Test
   void anExistingPairKeepsItsPseudonymWhateverTheCandidate() {
     String namespace = namespace();
-    Pseudonym first = database.pseudonyms().upsert(namespace, "a", candidates("one")).await();
+    Pseudonym first =
+        database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("one")).await();
 
-    Pseudonym again = database.pseudonyms().upsert(namespace, "a", candidates("two")).await();
+    Pseudonym again =
+        database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("two")).await();
 
     assertThat(again).isEqualTo(first);
   }
@@ -71,9 +76,11 @@ class PgPseudonymRepositoryIT {
   @Test
   void givesUpAsInternalWhenEveryCandidateIsTaken() {
     String namespace = namespace();
-    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+    database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("taken")).await();
 
-    assertThatThrownBy(() -> database.pseudonyms().upsert(namespace, "b", () -> "taken").await())
+    assertThatThrownBy(
+            () ->
+                database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "b", () -> "taken").await())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
@@ -84,7 +91,7 @@ class PgPseudonymRepositoryIT {
     assertThatThrownBy(
             () ->
                 database
-                    .pseudonyms()
+                    .pseudonyms(UpsertTimer.NONE)
                     .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
                     .await())
         .isInstanceOfSatisfying(

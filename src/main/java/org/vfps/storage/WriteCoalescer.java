@@ -1,0 +1,174 @@
+package org.vfps.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.vfps.pseudonym.Pseudonym;
+
+/**
+ * Turns concurrent single upserts into multi-row statements. A request that arrives while nothing
+ * is in flight is sent at once; requests that arrive while a statement is in flight wait for it and
+ * then go together as the next statement ({@link PseudonymQueries#UPSERT_BATCH}), so one round trip
+ * and one commit serve many requests, and no timer adds latency at low load. Batches are bounded in
+ * rows and bytes, and a pair asked for twice is sent once.
+ *
+ * <p>A batch that the database rejects (a namespace deleted meanwhile, a candidate that collides
+ * with another value's pseudonym) is retried one request at a time, so that only the requests at
+ * fault fail, each with its own status; a batch that cannot reach the database fails all its
+ * requests with {@code UNAVAILABLE}. Every future completes after its row is committed.
+ *
+ * <p>Not thread-safe: one instance serves one event loop, and is used only on its thread.
+ */
+final class WriteCoalescer {
+
+  /** At most this many pairs in one statement. */
+  static final int MAX_ROWS = 512;
+
+  /** At most about this many bytes of values in one statement. */
+  static final int MAX_BYTES = 1 << 20;
+
+  private final Pool pool;
+  private final SingleUpsert single;
+  private final UpsertTimer timer;
+  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+  private boolean inFlight;
+
+  /** The one-request path: the single-row upsert with candidate regeneration. */
+  interface SingleUpsert {
+    Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates);
+  }
+
+  WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer) {
+    this.pool = pool;
+    this.single = single;
+    this.timer = timer;
+  }
+
+  Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates) {
+    Request request =
+        new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
+    waiting.add(request);
+    if (!inFlight) {
+      sendNext();
+    }
+    return request.result.future();
+  }
+
+  private void sendNext() {
+    if (waiting.isEmpty()) {
+      return;
+    }
+    Map<Pair, List<Request>> batch = new HashMap<>();
+    int bytes = 0;
+    while (!waiting.isEmpty() && batch.size() < MAX_ROWS && bytes < MAX_BYTES) {
+      Request request = waiting.poll();
+      List<Request> same = batch.computeIfAbsent(request.pair, pair -> new ArrayList<>(1));
+      if (same.isEmpty()) {
+        bytes += request.pair.namespace().length() + request.pair.originalValue().length();
+      }
+      same.add(request);
+    }
+    inFlight = true;
+    Future<?> sent = batch.size() == 1 ? sendOne(batch) : sendBatch(batch);
+    sent.onComplete(
+        done -> {
+          inFlight = false;
+          sendNext();
+        });
+  }
+
+  /** A lone request takes the single-row statement: no arrays to build or unnest. */
+  private Future<Pseudonym> sendOne(Map<Pair, List<Request>> batch) {
+    Map.Entry<Pair, List<Request>> only = batch.entrySet().iterator().next();
+    Pair pair = only.getKey();
+    return Future.<Pseudonym>succeededFuture()
+        .compose(
+            ignored ->
+                single.upsert(
+                    pair.namespace(), pair.originalValue(), only.getValue().get(0).candidates))
+        .onComplete(done -> only.getValue().forEach(request -> request.result.handle(done)));
+  }
+
+  private Future<?> sendBatch(Map<Pair, List<Request>> batch) {
+    int size = batch.size();
+    String[] namespaces = new String[size];
+    String[] originals = new String[size];
+    String[] candidates = new String[size];
+    int i = 0;
+    try {
+      for (Map.Entry<Pair, List<Request>> entry : batch.entrySet()) {
+        namespaces[i] = entry.getKey().namespace();
+        originals[i] = entry.getKey().originalValue();
+        candidates[i] = entry.getValue().get(0).candidates.get();
+        i++;
+      }
+    } catch (RuntimeException e) {
+      // a generator failed: let every request find its own way, and its own failure
+      batch.forEach(this::retryAlone);
+      return Future.succeededFuture();
+    }
+    long started = System.nanoTime();
+    return pool.preparedQuery(PseudonymQueries.UPSERT_BATCH)
+        .execute(Tuple.of(namespaces, originals, candidates))
+        .onComplete(
+            done -> {
+              timer.batch(System.nanoTime() - started, size);
+              if (done.succeeded()) {
+                complete(batch, done.result());
+              } else if (PgFailures.isRejection(done.cause())) {
+                batch.forEach(this::retryAlone);
+              } else {
+                Throwable failure = done.cause();
+                batch.forEach(
+                    (pair, requests) ->
+                        requests.forEach(
+                            request ->
+                                request.result.fail(
+                                    PgFailures.translate(
+                                        failure, Map.of("namespace", pair.namespace())))));
+              }
+            });
+  }
+
+  private void complete(Map<Pair, List<Request>> batch, RowSet<Row> rows) {
+    for (Row row : rows) {
+      Pair pair = new Pair(row.getString("namespace_name"), row.getString("original_value"));
+      List<Request> requests = batch.remove(pair);
+      if (requests == null) {
+        continue;
+      }
+      Pseudonym stored =
+          new Pseudonym(
+              pair.namespace(),
+              pair.originalValue(),
+              row.getString("pseudonym_value"),
+              row.getOffsetDateTime("created_at").toInstant(),
+              row.getOffsetDateTime("last_updated_at").toInstant());
+      requests.forEach(request -> request.result.complete(stored));
+    }
+    // pairs a concurrent insert hid from this statement's snapshot
+    batch.forEach(this::retryAlone);
+  }
+
+  private void retryAlone(Pair pair, List<Request> requests) {
+    Future.<Pseudonym>succeededFuture()
+        .compose(
+            ignored ->
+                single.upsert(pair.namespace(), pair.originalValue(), requests.get(0).candidates))
+        .onComplete(done -> requests.forEach(request -> request.result.handle(done)));
+  }
+
+  /** What is upserted: a namespace and an original value. */
+  private record Pair(String namespace, String originalValue) {}
+
+  private record Request(Pair pair, Supplier<String> candidates, Promise<Pseudonym> result) {}
+}

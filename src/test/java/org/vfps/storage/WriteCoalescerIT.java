@@ -1,0 +1,226 @@
+package org.vfps.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.vfps.TcpProxy;
+import org.vfps.TestPostgres;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymRepository;
+
+/** The write coalescer keeps every promise of the single upsert while batching. */
+class WriteCoalescerIT {
+
+  private final Vertx vertx = Vertx.vertx();
+  private final List<Integer> batches = new CopyOnWriteArrayList<>();
+  private final UpsertTimer recording =
+      new UpsertTimer() {
+        @Override
+        public void single(long nanos) {}
+
+        @Override
+        public void batch(long nanos, int rows) {
+          batches.add(rows);
+        }
+      };
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  private static String namespace() {
+    String name = "coalescer-" + UUID.randomUUID();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO namespaces VALUES ('" + name + "', '', 5, 16, '', '', now(), now())");
+    return name;
+  }
+
+  /** The values in turn, then the last one again and again. */
+  private static Supplier<String> candidates(String... values) {
+    Iterator<String> iterator = List.of(values).iterator();
+    String last = values[values.length - 1];
+    return () -> iterator.hasNext() ? iterator.next() : last;
+  }
+
+  private static Supplier<String> random() {
+    return () -> UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+  }
+
+  /** Submits the upserts in one turn of one event loop, so all but the first wait as a batch. */
+  private static List<Future<Pseudonym>> onOneEventLoop(
+      Context context, List<Supplier<Future<Pseudonym>>> upserts) {
+    Promise<List<Future<Pseudonym>>> submitted = Promise.promise();
+    context.runOnContext(
+        ignored -> submitted.complete(upserts.stream().map(Supplier::get).toList()));
+    List<Future<Pseudonym>> futures = submitted.future().await();
+    Future.join(futures).otherwiseEmpty().await();
+    return futures;
+  }
+
+  @Test
+  void overlappingConcurrentCreatesStoreOneRowPerValueAndAgree() {
+    Database database = Database.connect(vertx, TestPostgres.database());
+    PseudonymRepository repository = database.pseudonyms(recording);
+    String namespace = namespace();
+    List<Future<Pseudonym>> all = new ArrayList<>();
+    for (int loop = 0; loop < 4; loop++) {
+      Context context = vertx.getOrCreateContext();
+      List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        String original = "value-" + (i % 40);
+        upserts.add(() -> repository.upsert(namespace, original, random()));
+      }
+      all.addAll(onOneEventLoop(context, upserts));
+    }
+
+    assertThat(all).allMatch(Future::succeeded);
+    assertThat(
+            all.stream()
+                .map(Future::result)
+                .collect(Collectors.groupingBy(Pseudonym::originalValue))
+                .values())
+        .hasSize(40)
+        .allSatisfy(
+            same -> assertThat(same.stream().map(Pseudonym::pseudonymValue).distinct()).hasSize(1));
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(40);
+    assertThat(batches).as("requests went out in multi-row statements").isNotEmpty();
+    assertThat(batches).allMatch(rows -> rows <= 40);
+    database.close();
+  }
+
+  @Test
+  void aBatchTheDatabaseRejectsFailsOnlyTheRequestsAtFault() {
+    Database database = Database.connect(vertx, TestPostgres.database());
+    PseudonymRepository repository = database.pseudonyms(recording);
+    String namespace = namespace();
+    repository.upsert(namespace, "owner", candidates("taken")).await();
+    String missing = "missing-" + UUID.randomUUID();
+
+    List<Future<Pseudonym>> results =
+        onOneEventLoop(
+            vertx.getOrCreateContext(),
+            List.of(
+                () -> repository.upsert(namespace, "first", candidates("p-first")),
+                () -> repository.upsert(namespace, "a", candidates("p-a")),
+                () -> repository.upsert(missing, "b", candidates("p-b")),
+                () -> repository.upsert(namespace, "c", candidates("taken", "p-c")),
+                () -> repository.upsert(namespace, "d", candidates("p-d"))));
+
+    assertThat(batches).containsExactly(4);
+    assertThat(results.get(0).result().pseudonymValue()).isEqualTo("p-first");
+    assertThat(results.get(1).result().pseudonymValue()).isEqualTo("p-a");
+    assertThat(results.get(2).cause())
+        .isInstanceOfSatisfying(
+            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+    assertThat(results.get(3).result().pseudonymValue()).isEqualTo("p-c");
+    assertThat(results.get(4).result().pseudonymValue()).isEqualTo("p-d");
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(5);
+    database.close();
+  }
+
+  @Test
+  void nothingIsAcknowledgedBeforeCommitAndALostConnectionFailsAsUnavailable() throws Exception {
+    ConnectionSettings direct = TestPostgres.database();
+    String namespace = namespace();
+    try (TcpProxy proxy = new TcpProxy(direct.host(), direct.port());
+        Connection locker =
+            DriverManager.getConnection(
+                "jdbc:postgresql://%s:%d/%s"
+                    .formatted(direct.host(), direct.port(), direct.database()),
+                direct.user(),
+                direct.password())) {
+      ConnectionSettings viaProxy =
+          new ConnectionSettings(
+              "127.0.0.1",
+              proxy.port(),
+              direct.database(),
+              direct.user(),
+              direct.password(),
+              4,
+              Duration.ofSeconds(2),
+              direct.sslMode(),
+              "vfps-coalescer-it");
+      Database database = Database.connect(vertx, viaProxy);
+      PseudonymRepository repository = database.pseudonyms(recording);
+      repository.upsert(namespace, "warm-up", random()).await();
+
+      locker.setAutoCommit(false);
+      try (Statement statement = locker.createStatement()) {
+        statement.execute("LOCK TABLE pseudonyms IN EXCLUSIVE MODE");
+      }
+      Context context = vertx.getOrCreateContext();
+      Promise<List<Future<Pseudonym>>> submitted = Promise.promise();
+      context.runOnContext(
+          ignored -> {
+            List<Future<Pseudonym>> futures = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+              futures.add(repository.upsert(namespace, "blocked-" + i, random()));
+            }
+            submitted.complete(futures);
+          });
+      List<Future<Pseudonym>> blocked = submitted.future().await();
+      awaitStatementWaitingForLock();
+      assertThat(blocked)
+          .as("nothing acknowledged while uncommitted")
+          .noneMatch(Future::isComplete);
+
+      proxy.cut();
+      Future.join(blocked).otherwiseEmpty().await();
+      assertThat(blocked)
+          .allSatisfy(
+              future ->
+                  assertThat(future.cause())
+                      .isInstanceOfSatisfying(
+                          ServiceException.class,
+                          e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE)));
+      locker.rollback();
+
+      proxy.open();
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+      Future<Pseudonym> after = repository.upsert(namespace, "after", random());
+      Future.join(List.of(after)).otherwiseEmpty().await();
+      while (after.failed() && Instant.now().isBefore(deadline)) {
+        after = repository.upsert(namespace, "after", random());
+        Future.join(List.of(after)).otherwiseEmpty().await();
+      }
+      assertThat(after.succeeded()).isTrue();
+      database.close();
+    }
+  }
+
+  private static void awaitStatementWaitingForLock() {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+    while (TestPostgres.queryLong(
+                TestPostgres.database(),
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?"
+                    + " AND wait_event_type = 'Lock'",
+                "vfps-coalescer-it")
+            == 0
+        && Instant.now().isBefore(deadline)) {
+      Thread.onSpinWait();
+    }
+    assertThat(Instant.now()).as("the upsert reached the lock").isBefore(deadline);
+  }
+}
