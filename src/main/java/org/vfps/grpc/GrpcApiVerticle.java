@@ -49,6 +49,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     grpc.addService(new HealthChecks(vertx, databaseHealthy));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
+      grpc.addService(new LegacyReflection());
     }
     server =
         vertx

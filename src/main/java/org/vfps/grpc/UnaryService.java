@@ -24,7 +24,7 @@ final class UnaryService implements Service {
 
   UnaryService(ServiceName name, Descriptors.ServiceDescriptor descriptor) {
     this.name = name;
-    this.descriptor = descriptor;
+    this.descriptor = JsonNamedDescriptors.of(descriptor);
   }
 
   /** Binds the method to the handler; a handler may fail its future or throw. */
