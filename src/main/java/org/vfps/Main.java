@@ -17,7 +17,8 @@ public final class Main {
 
   private Main() {}
 
-  private static final String USAGE = "usage: vfps [serve|migrate] [--config appsettings.json]";
+  private static final String USAGE =
+      "usage: vfps [serve|migrate|train] [--config appsettings.json]";
 
   public static void main(String[] args) {
     String command = "serve";
@@ -43,7 +44,18 @@ public final class Main {
     switch (command) {
       case "serve" -> serve(config);
       case "migrate" -> migrate(config);
+      case "train" -> train();
       default -> usage();
+    }
+  }
+
+  private static void train() {
+    try {
+      AotTraining.run();
+      System.exit(0);
+    } catch (Exception e) {
+      LOG.error("The training run failed", e);
+      System.exit(1);
     }
   }
 

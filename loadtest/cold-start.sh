@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Cold start, measured: RUNS times (default 9) start the service against an already migrated
+# database, wait until gRPC listens, send a first and a second Create, stop it. Prints the median
+# time from exec to listening and to the first answer, and the median latency of the first and
+# second request, for the plain jar and for the jar with the build's AOT cache (bin/vfps).
+#
+#   loadtest/cold-start.sh            # both modes
+#   RUNS=15 MODES=aot loadtest/cold-start.sh
+#
+# Needs a local PostgreSQL (database vfps_coldstart is created through `runuser -u postgres psql`,
+# or ADMIN_PSQL), ghz and grpcurl on PATH, the jar and cache from ./mvnw package on JDK 25, python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-9}
+MODES=${MODES:-jar aot}
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+export JAVA_HOME
+ADMIN_PSQL=${ADMIN_PSQL:-runuser -u postgres -- psql}
+PORT=${PORT:-48181}
+export PATH="$HOME/go/bin:$PATH"
+work=$(mktemp -d /tmp/vfps-cold.XXXXXX)
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<'SQL'
+DROP DATABASE IF EXISTS vfps_coldstart;
+SELECT 'CREATE ROLE vfps_bench LOGIN PASSWORD ''vfps_bench'''
+WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_bench') \gexec
+CREATE DATABASE vfps_coldstart OWNER vfps_bench;
+SQL
+export ConnectionStrings__PostgreSQL="Host=127.0.0.1;Database=vfps_coldstart;Username=vfps_bench;Password=vfps_bench"
+export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
+"$JAVA_HOME/bin/java" -jar target/vfps.jar migrate >"$work/migrate.log" 2>&1
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+start() { # mode
+  if [ "$1" = aot ]; then
+    bin/vfps >"$work/vfps.log" 2>&1 &
+  else
+    "$JAVA_HOME/bin/java" -jar target/vfps.jar >"$work/vfps.log" 2>&1 &
+  fi
+  pid=$!
+}
+
+stop() {
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  pid=""
+}
+
+# one run to create the namespace and save the descriptors, so ghz needs no reflection later
+start jar
+for _ in $(seq 1 200); do grpcurl -plaintext "127.0.0.1:$PORT" list >/dev/null 2>&1 && break; sleep 0.1; done
+grpcurl -plaintext -d '{"name": "cold", "pseudonymLength": 16}' "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null
+grpcurl -plaintext -protoset-out "$work/vfps.protoset" "127.0.0.1:$PORT" describe vfps.api.v1.PseudonymService >/dev/null
+stop
+
+create() { # name -> ghz JSON
+  ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+    -n 1 -c 1 -d "{\"namespace\": \"cold\", \"originalValue\": \"$1\"}" -O json "127.0.0.1:$PORT"
+}
+
+echo "mode,listening_ms,first_answer_ms,first_request_ms,second_request_ms" >"$work/runs.csv"
+for mode in $MODES; do
+  for run in $(seq 1 "$RUNS"); do
+    t0=$(now_ms)
+    start "$mode"
+    until (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do sleep 0.005; done
+    listening=$(($(now_ms) - t0))
+    first=$(create "run-$mode-$run-a")
+    answered=$(($(now_ms) - t0))
+    second=$(create "run-$mode-$run-b")
+    stop
+    python3 - "$mode" "$listening" "$answered" "$first" "$second" >>"$work/runs.csv" <<'PY'
+import json, sys
+mode, listening, answered, first, second = sys.argv[1:]
+def latency(report):
+    data = json.loads(report)
+    if (data.get("statusCodeDistribution") or {}).get("OK") != 1:
+        raise SystemExit(f"a Create failed: {data.get('errorDistribution')}")
+    return data["average"] / 1e6
+print(f"{mode},{listening},{answered},{latency(first):.1f},{latency(second):.1f}")
+PY
+  done
+done
+
+python3 - "$work/runs.csv" "$RUNS" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(f"\nmedians of {sys.argv[2]} runs (ms): exec -> listening, exec -> first answer, first and second Create latency\n")
+print("| mode | listening | first answer | first request | second request |")
+print("|---|---:|---:|---:|---:|")
+for mode in dict.fromkeys(r["mode"] for r in rows):
+    runs = [r for r in rows if r["mode"] == mode]
+    med = lambda key: statistics.median(float(r[key]) for r in runs)
+    label = "java -jar" if mode == "jar" else "bin/vfps (AOT cache)"
+    print(f"| {label} | {med('listening_ms'):.0f} | {med('first_answer_ms'):.0f} | "
+          f"{med('first_request_ms'):.1f} | {med('second_request_ms'):.1f} |")
+PY
