@@ -64,7 +64,12 @@ public final class HttpApiVerticle extends VerticleBase {
         vertx
             .createHttpServer(
                 new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
-            .requestHandler(router);
+            .requestHandler(
+                request -> {
+                  if (!HttpErrors.rejectMalformedUri(request)) {
+                    router.handle(request);
+                  }
+                });
     return server.listen();
   }
 

@@ -1,6 +1,8 @@
 package org.vfps.http;
 
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -42,7 +44,42 @@ final class HttpErrors {
       rc.response().reset();
       return;
     }
-    rc.response()
+    send(rc.response(), reply);
+  }
+
+  /**
+   * Answers a request whose path holds a percent sign not followed by two hex digits, or whose
+   * query string does not decode, which the router cannot even match; returns whether it did.
+   */
+  static boolean rejectMalformedUri(HttpServerRequest request) {
+    String problem = null;
+    String path = request.path();
+    for (int i = path.indexOf('%'); i >= 0 && problem == null; i = path.indexOf('%', i + 1)) {
+      if (i + 2 >= path.length() || !isHex(path.charAt(i + 1)) || !isHex(path.charAt(i + 2))) {
+        problem = "The path holds a malformed percent escape.";
+      }
+    }
+    if (problem == null) {
+      try {
+        request.params();
+      } catch (IllegalArgumentException e) {
+        problem = "The query string holds a malformed percent escape.";
+      }
+    }
+    if (problem == null) {
+      return false;
+    }
+    LOG.debug("{} rejected: {}", request.method(), problem);
+    send(request.response(), new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, problem));
+    return true;
+  }
+
+  private static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  private static void send(HttpServerResponse response, ErrorReply reply) {
+    response
         .setStatusCode(reply.httpStatus())
         .putHeader(HttpHeaders.CONTENT_TYPE, RestRoutes.JSON)
         .end(reply.body().toBuffer());

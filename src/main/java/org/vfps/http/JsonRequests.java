@@ -32,16 +32,16 @@ final class JsonRequests implements RequestExtractor {
       RoutingContext rc, Operation operation) {
     rc.put(RestRoutes.OPERATION_KEY, operation.getOperationId());
     Buffer body = rc.body().buffer();
-    if (operation.getRequestBody() == null) {
-      return RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body));
+    if (operation.getRequestBody() != null) {
+      Optional<String> problem = problem(rc.request().getHeader(HttpHeaders.CONTENT_TYPE), body);
+      if (problem.isPresent()) {
+        return Future.failedFuture(new ServiceException(ErrorCode.INVALID_ARGUMENT, problem.get()));
+      }
     }
-    Optional<String> problem = problem(rc.request().getHeader(HttpHeaders.CONTENT_TYPE), body);
-    if (problem.isPresent()) {
-      return Future.failedFuture(new ServiceException(ErrorCode.INVALID_ARGUMENT, problem.get()));
-    }
+    Future<ValidatableRequest> extracted =
+        RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body));
     // the validator knows only the media type the contract names, so it is shown that one
-    return RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body))
-        .map(AsJson::new);
+    return operation.getRequestBody() == null ? extracted : extracted.map(AsJson::new);
   }
 
   /**

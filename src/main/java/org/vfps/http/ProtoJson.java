@@ -61,6 +61,12 @@ final class ProtoJson {
    */
   static <B extends Message.Builder> B read(JsonObject json, B builder) {
     JsonObject known = withoutUnknownFields(json, builder.getDescriptorForType());
+    if (hasUnpairedSurrogate(known)) {
+      // a JSON escape such as \uD800 alone is no character, and UTF-8 cannot carry it
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The request body is not valid: a string holds an unpaired surrogate escape.");
+    }
     try {
       PARSER.merge(known.encode(), builder);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
@@ -68,6 +74,36 @@ final class ProtoJson {
           ErrorCode.INVALID_ARGUMENT, "The request body is not valid: " + reason(e) + ".");
     }
     return builder;
+  }
+
+  private static boolean hasUnpairedSurrogate(Object value) {
+    if (value instanceof String text) {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (value instanceof JsonObject object) {
+      for (Map.Entry<String, Object> entry : object) {
+        if (hasUnpairedSurrogate(entry.getKey()) || hasUnpairedSurrogate(entry.getValue())) {
+          return true;
+        }
+      }
+    } else if (value instanceof JsonArray array) {
+      for (Object item : array) {
+        if (hasUnpairedSurrogate(item)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The reason of a parse failure, without the parser's class names. */
