@@ -2,16 +2,13 @@ package org.vfps.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.function.Supplier;
 import org.vfps.fhir.FhirOperations;
-import org.vfps.fhir.FhirReply;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -51,7 +48,7 @@ public final class HttpApiVerticle extends VerticleBase {
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms()).bind(builder);
-    bindFhir(builder);
+    new FhirRoutes(dependencies.fhir()).bind(builder);
 
     Router router = builder.createRouter();
     new Probes(dependencies.startup(), dependencies.databaseHealthy()).mount(vertx, router);
@@ -76,35 +73,5 @@ public final class HttpApiVerticle extends VerticleBase {
   /** The port the server listens on (useful when configured as 0). */
   public int actualPort() {
     return server.actualPort();
-  }
-
-  /**
-   * The FHIR operations answer with their own bodies, failures included, never through the REST
-   * mapping.
-   */
-  private void bindFhir(RouterBuilder builder) {
-    FhirOperations fhir = dependencies.fhir();
-    builder
-        .getRoute("Fhir_CreatePseudonym")
-        .setDoValidation(false)
-        .addHandler(
-            rc ->
-                fhir.createPseudonym(
-                        rc.request().getHeader(HttpHeaders.CONTENT_TYPE), rc.body().buffer())
-                    .onSuccess(reply -> send(rc, reply))
-                    .onFailure(rc::fail))
-        .addFailureHandler(rc -> send(rc, fhir.routerFailure(rc.statusCode(), rc.failure())));
-    builder
-        .getRoute("Fhir_Metadata")
-        .setDoValidation(false)
-        .addHandler(rc -> send(rc, fhir.metadata()))
-        .addFailureHandler(rc -> send(rc, fhir.routerFailure(rc.statusCode(), rc.failure())));
-  }
-
-  private static void send(RoutingContext rc, FhirReply reply) {
-    rc.response()
-        .setStatusCode(reply.status())
-        .putHeader(HttpHeaders.CONTENT_TYPE, FhirReply.CONTENT_TYPE)
-        .end(reply.body());
   }
 }
