@@ -113,7 +113,10 @@ final class ProtoJson {
       cause = cause.getCause();
     }
     String message = cause.getMessage();
-    return message == null ? "malformed JSON" : message;
+    if (message == null) {
+      return "malformed JSON";
+    }
+    return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
   }
 
   /** The fields of {@code json} that name a field of the message, recursively. */
