@@ -29,7 +29,8 @@ start() {
     "$JAVA_HOME/bin/java" -Djava.io.tmpdir="$home/tmp" -jar vfps.jar >>"$home/vfps.log" 2>&1) &
   pid=$!
   for _ in $(seq 1 120); do
-    if grpcurl -plaintext 127.0.0.1:8081 grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
+    if curl -fsS 127.0.0.1:8080/readyz >/dev/null 2>&1 \
+      && grpcurl -plaintext 127.0.0.1:8081 grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
       return 0
     fi
     if ! kill -0 "$pid" 2>/dev/null; then break; fi
@@ -57,6 +58,14 @@ first=$(grpcurl -plaintext "${protos[@]}" -d '{"namespace": "first-run", "origin
 echo "$first"
 value=$(echo "$first" | sed -n 's/.*"pseudonymValue": "\([^"]*\)".*/\1/p')
 [ "${#value}" -eq 54 ] || { echo "unexpected pseudonym: $value" >&2; exit 1; }
+# the HTTP front door of the same jar: probes, REST and FHIR answer with that pseudonym
+curl -fsS 127.0.0.1:8080/readyz
+curl -fsS -X POST -H 'Content-Type: application/json' -d '{"originalValue": "hello world"}' \
+  127.0.0.1:8080/v1/namespaces/first-run/pseudonyms | grep -q "\"$value\""
+curl -fsS -X POST -H 'Content-Type: application/fhir+json' \
+  -d '{"resourceType": "Parameters", "parameter": [{"name": "namespace", "valueString": "first-run"}, {"name": "originalValue", "valueString": "hello world"}]}' \
+  '127.0.0.1:8080/v1/fhir/$create-pseudonym' | grep -q "$value"
+curl -fsS 127.0.0.1:8080/ | grep -qi swagger
 stop
 
 start

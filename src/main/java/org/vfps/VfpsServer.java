@@ -1,11 +1,14 @@
 package org.vfps;
 
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.cache.CachingNamespaceRepository;
@@ -21,7 +24,10 @@ import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
 import org.vfps.error.ServiceException;
+import org.vfps.fhir.FhirOperations;
 import org.vfps.grpc.GrpcApiVerticle;
+import org.vfps.http.ApiContract;
+import org.vfps.http.HttpApiVerticle;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.namespace.NamespaceRepository;
@@ -46,12 +52,15 @@ public final class VfpsServer implements AutoCloseable {
   private final Database database;
   private final EmbeddedDatabase embedded;
   private final int grpcPort;
+  private final int httpPort;
 
-  private VfpsServer(Vertx vertx, Database database, EmbeddedDatabase embedded, int grpcPort) {
+  private VfpsServer(
+      Vertx vertx, Database database, EmbeddedDatabase embedded, int grpcPort, int httpPort) {
     this.vertx = vertx;
     this.database = database;
     this.embedded = embedded;
     this.grpcPort = grpcPort;
+    this.httpPort = httpPort;
   }
 
   /**
@@ -92,6 +101,9 @@ public final class VfpsServer implements AutoCloseable {
         vertx = Vertx.vertx(new VertxOptions());
         membership = ClusterMembership.alone();
       }
+      // the REST contract and HAPI's first parse each take most of a second: they run on workers,
+      // side by side with the rest of the start, and only the HTTP listener waits for them
+      Future<ApiContract> loadingContract = ApiContract.load(vertx);
       database = Database.connect(vertx, connection);
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
       CachingConfig caching = config.caching();
@@ -115,12 +127,16 @@ public final class VfpsServer implements AutoCloseable {
               Clock.systemUTC());
       PseudonymService pseudonyms =
           new PseudonymService(namespaces, pseudonymRepository, pageTokens);
+      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms);
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
       }
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
+      Supplier<Future<Boolean>> databaseHealthy = () -> db.ping().map(true).otherwise(false);
+      Promise<Void> startup = Promise.promise();
+
       List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -131,19 +147,44 @@ public final class VfpsServer implements AutoCloseable {
                         config.server().grpcReflectionEnabled(),
                         namespaces,
                         pseudonyms,
-                        () -> db.ping().map(true).otherwise(false));
+                        databaseHealthy);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
               new DeploymentOptions().setInstances(eventLoops()))
           .await();
+      ApiContract contract = loadingContract.await();
+      FhirOperations fhir = startingFhir.await();
+      HttpApiVerticle.Dependencies http =
+          new HttpApiVerticle.Dependencies(
+              config.server().httpPort(),
+              config.server().httpMaxRequestBodyBytes(),
+              contract,
+              namespaces,
+              pseudonyms,
+              fhir,
+              startup.future(),
+              databaseHealthy);
+      List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
+      vertx
+          .deployVerticle(
+              () -> {
+                HttpApiVerticle verticle = new HttpApiVerticle(http);
+                httpVerticles.add(verticle);
+                return verticle;
+              },
+              new DeploymentOptions().setInstances(eventLoops()))
+          .await();
       int grpcPort = grpcVerticles.get(0).actualPort();
+      int httpPort = httpVerticles.get(0).actualPort();
+      startup.complete();
       LOG.info(
-          "vfps {} started in {} ms: gRPC on port {}, database {}, reflection {}, cluster {},"
-              + " caches {}",
+          "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, database {}, reflection {},"
+              + " cluster {}, caches {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
+          httpPort,
           embedded != null
               ? "embedded (development only) in " + embedded.dataDirectory()
               : connection.host() + ":" + connection.port() + "/" + connection.database(),
@@ -152,7 +193,7 @@ public final class VfpsServer implements AutoCloseable {
               ? "'" + config.cluster().name() + "' with " + membership.nodeIds().size() + " members"
               : "off",
           describe(caching));
-      return new VfpsServer(vertx, database, embedded, grpcPort);
+      return new VfpsServer(vertx, database, embedded, grpcPort, httpPort);
     } catch (RuntimeException e) {
       closeQuietly(vertx, database, embedded);
       throw e instanceof StartupException startup
@@ -164,6 +205,11 @@ public final class VfpsServer implements AutoCloseable {
   /** The port gRPC listens on. */
   public int grpcPort() {
     return grpcPort;
+  }
+
+  /** The port HTTP (REST, FHIR, probes, docs) listens on. */
+  public int httpPort() {
+    return httpPort;
   }
 
   @Override

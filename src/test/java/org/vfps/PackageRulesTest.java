@@ -79,6 +79,31 @@ class PackageRulesTest {
   }
 
   @Test
+  void theHttpAndFhirEdgesReachNeitherStorageNorConfiguration() throws IOException {
+    for (String pkg : List.of("http", "fhir")) {
+      assertThat(imports(pkg))
+          .as(pkg)
+          .noneMatch(importing("org.vfps.storage.", "org.vfps.config.", "io.vertx.sqlclient."));
+    }
+  }
+
+  @Test
+  void theFhirEdgeKnowsNoHttpLibraryAndNoOtherEdge() throws IOException {
+    assertThat(imports("fhir"))
+        .noneMatch(
+            importing(
+                "io.vertx.ext.web.", "org.vfps.http.", "org.vfps.grpc.", "com.google.protobuf."));
+  }
+
+  @Test
+  void onlyTheFhirEdgeUsesHapi() throws IOException {
+    for (String pkg : List.of("http", "grpc", "namespace", "pseudonym", "storage", "config")) {
+      assertThat(imports(pkg)).as(pkg).noneMatch(importing("ca.uhn.", "org.hl7."));
+    }
+    assertThat(imports("fhir")).anyMatch(importing("ca.uhn.fhir."));
+  }
+
+  @Test
   void theRulesSeeImports() throws IOException {
     assertThat(imports("storage")).anyMatch(importing("io.vertx.sqlclient."));
   }

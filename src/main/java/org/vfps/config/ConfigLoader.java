@@ -113,7 +113,8 @@ public final class ConfigLoader {
         port(settings, "Http:Port"),
         port(settings, "Grpc:Port"),
         port(settings, "MetricsPort"),
-        bool(settings, "Grpc:Reflection:IsEnabled"));
+        bool(settings, "Grpc:Reflection:IsEnabled"),
+        positiveInt(settings, "Http:MaxRequestBodyBytes"));
   }
 
   private static CachingConfig caching(FlatSettings settings) {
@@ -225,6 +226,17 @@ public final class ConfigLoader {
     String digits = value.strip();
     if (!digits.matches("[0-9]{1,5}") || Integer.parseInt(digits) > ServerConfig.MAX_PORT) {
       throw invalid(key, value, "is not a port number (0-" + ServerConfig.MAX_PORT + ")");
+    }
+    return Integer.parseInt(digits);
+  }
+
+  private static int positiveInt(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    String digits = value.strip();
+    if (!digits.matches("[0-9]{1,10}")
+        || Long.parseLong(digits) < 1
+        || Long.parseLong(digits) > Integer.MAX_VALUE) {
+      throw invalid(key, value, "is not a positive integer (1-" + Integer.MAX_VALUE + ")");
     }
     return Integer.parseInt(digits);
   }

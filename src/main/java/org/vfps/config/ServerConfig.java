@@ -8,9 +8,15 @@ package org.vfps.config;
  * @param grpcPort gRPC over h2c ({@code Grpc__Port})
  * @param metricsPort Prometheus {@code /metrics} ({@code MetricsPort}); 0 means off
  * @param grpcReflectionEnabled gRPC server reflection ({@code Grpc__Reflection__IsEnabled})
+ * @param httpMaxRequestBodyBytes the largest request body the HTTP listener reads; larger ones are
+ *     answered with 413 ({@code Http__MaxRequestBodyBytes})
  */
 public record ServerConfig(
-    int httpPort, int grpcPort, int metricsPort, boolean grpcReflectionEnabled) {
+    int httpPort,
+    int grpcPort,
+    int metricsPort,
+    boolean grpcReflectionEnabled,
+    int httpMaxRequestBodyBytes) {
 
   /** The largest TCP port number. */
   static final int MAX_PORT = 65_535;
@@ -19,6 +25,10 @@ public record ServerConfig(
     requirePort(httpPort, "httpPort");
     requirePort(grpcPort, "grpcPort");
     requirePort(metricsPort, "metricsPort");
+    if (httpMaxRequestBodyBytes < 1) {
+      throw new IllegalArgumentException(
+          "httpMaxRequestBodyBytes must be positive: " + httpMaxRequestBodyBytes);
+    }
   }
 
   private static void requirePort(int port, String name) {

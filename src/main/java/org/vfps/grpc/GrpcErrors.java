@@ -8,8 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.error.ServiceException;
 
-/** Ends a failed call with its gRPC status, message and trailers: the one mapping for gRPC. */
-final class GrpcErrors {
+/**
+ * Ends a failed call with its gRPC status, message and trailers: the one mapping for gRPC. The REST
+ * edge answers with the same status codes, through {@link #status}.
+ */
+public final class GrpcErrors {
 
   private static final Logger LOG = LoggerFactory.getLogger(GrpcErrors.class);
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -37,7 +40,8 @@ final class GrpcErrors {
     response.status(status).statusMessage(service.getMessage()).end();
   }
 
-  static GrpcStatus status(ServiceException failure) {
+  /** The gRPC status of a failure: the one mapping from {@code ErrorCode} to a status code. */
+  public static GrpcStatus status(ServiceException failure) {
     return switch (failure.code()) {
       case INVALID_ARGUMENT -> GrpcStatus.INVALID_ARGUMENT;
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;

@@ -3,7 +3,6 @@ package org.vfps.grpc;
 import io.vertx.grpc.server.Service;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
 import org.vfps.api.v1.NamespaceServiceDeleteResponse;
-import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
 import org.vfps.namespace.NamespaceService;
@@ -39,17 +38,7 @@ final class NamespaceGrpcService {
                                 .build()))
         .method(
             NamespaceServiceGrpcService.GetAll,
-            request ->
-                namespaces
-                    .getAll()
-                    .map(
-                        all -> {
-                          NamespaceServiceGetAllResponse.Builder response =
-                              NamespaceServiceGetAllResponse.newBuilder();
-                          all.forEach(
-                              namespace -> response.addNamespaces(ProtoMapping.toProto(namespace)));
-                          return response.build();
-                        }))
+            request -> namespaces.getAll().map(ProtoMapping::toGetAllResponse))
         .method(
             NamespaceServiceGrpcService.Delete,
             request ->

@@ -2,11 +2,15 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import org.vfps.api.v1.Meta;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.Pseudonym;
+import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.namespace.NamespaceDraft;
+import org.vfps.pseudonym.PseudonymPage;
 
 /** Domain values to proto messages and back; shared by every edge that speaks the protos. */
 public final class ProtoMapping {
@@ -48,6 +52,25 @@ public final class ProtoMapping {
       builder.setOriginalValue(pseudonym.originalValue());
     }
     return builder.build();
+  }
+
+  /** Every namespace, in the order given. */
+  public static NamespaceServiceGetAllResponse toGetAllResponse(
+      List<org.vfps.namespace.Namespace> namespaces) {
+    NamespaceServiceGetAllResponse.Builder response = NamespaceServiceGetAllResponse.newBuilder();
+    namespaces.forEach(namespace -> response.addNamespaces(toProto(namespace)));
+    return response.build();
+  }
+
+  /** A page of pseudonyms; {@code total_size} is set only when the page carries it. */
+  public static PseudonymServiceListResponse toListResponse(PseudonymPage page) {
+    PseudonymServiceListResponse.Builder response =
+        PseudonymServiceListResponse.newBuilder()
+            .setNamespace(page.namespace())
+            .setNextPageToken(page.nextPageToken());
+    page.totalSize().ifPresent(response::setTotalSize);
+    page.pseudonyms().forEach(pseudonym -> response.addPseudonyms(toProto(pseudonym)));
+    return response.build();
   }
 
   private static Meta meta(Instant createdAt, Instant lastUpdatedAt) {

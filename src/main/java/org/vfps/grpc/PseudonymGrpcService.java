@@ -4,7 +4,6 @@ import io.vertx.grpc.server.Service;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
-import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.pseudonym.PseudonymService;
 
 /** {@code vfps.api.v1.PseudonymService} on {@link PseudonymService}. */
@@ -45,18 +44,6 @@ final class PseudonymGrpcService {
                         request.getPageSize(),
                         request.getPageToken(),
                         request.getIncludeTotalSize())
-                    .map(
-                        page -> {
-                          PseudonymServiceListResponse.Builder response =
-                              PseudonymServiceListResponse.newBuilder()
-                                  .setNamespace(page.namespace())
-                                  .setNextPageToken(page.nextPageToken());
-                          page.totalSize().ifPresent(response::setTotalSize);
-                          page.pseudonyms()
-                              .forEach(
-                                  pseudonym ->
-                                      response.addPseudonyms(ProtoMapping.toProto(pseudonym)));
-                          return response.build();
-                        }));
+                    .map(ProtoMapping::toListResponse));
   }
 }

@@ -29,7 +29,7 @@ class ConfigLoaderTest {
 
     assertThat(config.database())
         .isEqualTo(new DatabaseConfig(Optional.empty(), Path.of("./data/postgres"), false));
-    assertThat(config.server()).isEqualTo(new ServerConfig(8080, 8081, 8082, true));
+    assertThat(config.server()).isEqualTo(new ServerConfig(8080, 8081, 8082, true, 1_048_576));
     assertThat(config.caching())
         .isEqualTo(new CachingConfig(false, false, 65534, Duration.ofHours(1)));
     assertThat(config.initNamespaces()).isEmpty();
@@ -96,11 +96,18 @@ class ConfigLoaderTest {
                 "Pseudonymization__Caching__SizeLimit", "100",
                 "Pseudonymization__Caching__AbsoluteExpiration", "00:05:00"));
 
-    assertThat(config.server()).isEqualTo(new ServerConfig(9090, 0, 0, false));
+    assertThat(config.server()).isEqualTo(new ServerConfig(9090, 0, 0, false, 1_048_576));
     assertThat(config.database().forceRunMigrations()).isTrue();
     assertThat(config.database().embeddedDataDirectory()).isEqualTo(Path.of("/var/lib/vfps"));
     assertThat(config.caching())
         .isEqualTo(new CachingConfig(true, true, 100, Duration.ofMinutes(5)));
+  }
+
+  @Test
+  void requestBodyLimitComesFromTheEnvironment() {
+    VfpsConfig config = ConfigLoader.load(Map.of("Http__MaxRequestBodyBytes", "65536"));
+
+    assertThat(config.server().httpMaxRequestBodyBytes()).isEqualTo(65_536);
   }
 
   @Test
@@ -183,6 +190,12 @@ class ConfigLoaderTest {
         "MetricsPort|abc|MetricsPort: 'abc' is not a port number (0-65535)",
         "Http__Port|65536|Http__Port: '65536' is not a port number (0-65535)",
         "Grpc__Port|-1|Grpc__Port: '-1' is not a port number (0-65535)",
+        "Http__MaxRequestBodyBytes|0|Http__MaxRequestBodyBytes: '0' is not a positive integer"
+            + " (1-2147483647)",
+        "Http__MaxRequestBodyBytes|2147483648|Http__MaxRequestBodyBytes: '2147483648' is not a"
+            + " positive integer (1-2147483647)",
+        "Http__MaxRequestBodyBytes|1MiB|Http__MaxRequestBodyBytes: '1MiB' is not a positive"
+            + " integer (1-2147483647)",
         "Grpc__Reflection__IsEnabled|yes|Grpc__Reflection__IsEnabled: 'yes' is not a boolean"
             + " (true or false)",
         "ForceRunDatabaseMigrations|1|ForceRunDatabaseMigrations: '1' is not a boolean"

@@ -1,0 +1,77 @@
+package org.vfps.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.function.Supplier;
+import org.vfps.fhir.FhirOperations;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * Serves HTTP/1.1: the REST routes of the contract, the FHIR operations, the probes and the API
+ * docs. Deployed once per event loop; the instances share the port.
+ */
+public final class HttpApiVerticle extends VerticleBase {
+
+  /**
+   * What the HTTP listener needs.
+   *
+   * @param maxRequestBodyBytes larger bodies are answered with 413
+   * @param startup completes when the service's start-up is finished (for {@code /readyz})
+   * @param databaseHealthy whether PostgreSQL answers
+   */
+  public record Dependencies(
+      int port,
+      int maxRequestBodyBytes,
+      ApiContract contract,
+      NamespaceService namespaces,
+      PseudonymService pseudonyms,
+      FhirOperations fhir,
+      Future<?> startup,
+      Supplier<Future<Boolean>> databaseHealthy) {}
+
+  private final Dependencies dependencies;
+  private HttpServer server;
+
+  public HttpApiVerticle(Dependencies dependencies) {
+    this.dependencies = dependencies;
+  }
+
+  @Override
+  public Future<?> start() {
+    RouterBuilder builder =
+        RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
+    builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
+    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms()).bind(builder);
+    new FhirRoutes(dependencies.fhir()).bind(builder);
+
+    Router router = builder.createRouter();
+    new Probes(dependencies.startup(), dependencies.databaseHealthy()).mount(vertx, router);
+    new ApiDocs(dependencies.contract()).mount(router);
+    router.route().failureHandler(HttpErrors::handle);
+    router.errorHandler(404, HttpErrors::handle);
+    router.errorHandler(405, HttpErrors::handle);
+
+    server =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
+            .requestHandler(
+                request -> {
+                  if (!HttpErrors.rejectMalformedUri(request)) {
+                    router.handle(request);
+                  }
+                });
+    return server.listen();
+  }
+
+  /** The port the server listens on (useful when configured as 0). */
+  public int actualPort() {
+    return server.actualPort();
+  }
+}

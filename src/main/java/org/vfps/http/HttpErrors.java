@@ -1,0 +1,168 @@
+package org.vfps.http;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+import io.vertx.grpc.common.GrpcStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.error.ServiceException;
+import org.vfps.grpc.GrpcErrors;
+
+/**
+ * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
+ * contract rejected, or an unexpected throwable becomes an HTTP status and the body {@code {"code":
+ * <gRPC status code>, "message": "...", "details": []}}, with the gRPC-to-HTTP status table of the
+ * .NET transcoding.
+ */
+final class HttpErrors {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
+
+  /** What a failed request is answered with. */
+  record ErrorReply(int httpStatus, GrpcStatus code, String message) {
+
+    JsonObject body() {
+      return new JsonObject()
+          .put("code", code.code)
+          .put("message", message)
+          .put("details", new JsonArray());
+    }
+  }
+
+  private HttpErrors() {}
+
+  /** The router's failure handler and its 404 and 405 handler. */
+  static void handle(RoutingContext rc) {
+    ErrorReply reply = reply(rc.statusCode(), rc.failure());
+    log(rc, reply);
+    if (rc.response().headWritten()) {
+      rc.response().reset();
+      return;
+    }
+    send(rc.response(), reply);
+  }
+
+  /**
+   * Answers a request whose path holds a percent sign not followed by two hex digits, or whose
+   * query string does not decode, which the router cannot even match; returns whether it did.
+   */
+  static boolean rejectMalformedUri(HttpServerRequest request) {
+    String problem = null;
+    String path = request.path();
+    for (int i = path.indexOf('%'); i >= 0 && problem == null; i = path.indexOf('%', i + 1)) {
+      if (i + 2 >= path.length() || !isHex(path.charAt(i + 1)) || !isHex(path.charAt(i + 2))) {
+        problem = "The path holds a malformed percent escape.";
+      }
+    }
+    if (problem == null) {
+      try {
+        request.params();
+      } catch (IllegalArgumentException e) {
+        problem = "The query string holds a malformed percent escape.";
+      }
+    }
+    if (problem == null) {
+      return false;
+    }
+    LOG.debug("{} rejected: {}", request.method(), problem);
+    send(request.response(), new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, problem));
+    return true;
+  }
+
+  private static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  private static void send(HttpServerResponse response, ErrorReply reply) {
+    response
+        .setStatusCode(reply.httpStatus())
+        .putHeader(HttpHeaders.CONTENT_TYPE, RestRoutes.JSON)
+        .end(reply.body().toBuffer());
+  }
+
+  /**
+   * Maps a failure; {@code statusCode} is the router's (404 no route, 405 wrong method, 413 body
+   * too large, 400 rejected by the contract), used when {@code failure} is not a {@link
+   * ServiceException}.
+   */
+  static ErrorReply reply(int statusCode, Throwable failure) {
+    if (failure instanceof ServiceException service) {
+      GrpcStatus code = GrpcErrors.status(service);
+      return new ErrorReply(httpStatus(code), code, service.getMessage());
+    }
+    int status = failure instanceof HttpException http ? http.getStatusCode() : statusCode;
+    return switch (status) {
+      case 400 -> new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, badRequestMessage(failure));
+      case 404 -> new ErrorReply(404, GrpcStatus.NOT_FOUND, "No resource has this path.");
+      case 405 ->
+          new ErrorReply(405, GrpcStatus.UNIMPLEMENTED, "The path does not allow this method.");
+      case 413 ->
+          new ErrorReply(
+              413,
+              GrpcStatus.RESOURCE_EXHAUSTED,
+              "The request body is larger than the limit (Http__MaxRequestBodyBytes).");
+      default ->
+          status >= 400 && status < 500
+              ? new ErrorReply(status, GrpcStatus.INVALID_ARGUMENT, "The request is not valid.")
+              : new ErrorReply(500, GrpcStatus.INTERNAL, "Internal error.");
+    };
+  }
+
+  /** The HTTP status of a gRPC status, as the .NET JSON transcoding maps it. */
+  static int httpStatus(GrpcStatus code) {
+    return switch (code) {
+      case OK -> 200;
+      case CANCELLED -> 408;
+      case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE -> 400;
+      case DEADLINE_EXCEEDED -> 504;
+      case NOT_FOUND -> 404;
+      case ALREADY_EXISTS, ABORTED -> 409;
+      case PERMISSION_DENIED -> 403;
+      case RESOURCE_EXHAUSTED -> 429;
+      case UNIMPLEMENTED -> 501;
+      case UNAVAILABLE -> 503;
+      case UNAUTHENTICATED -> 401;
+      case UNKNOWN, INTERNAL, DATA_LOSS -> 500;
+    };
+  }
+
+  /** The contract validator's message says which parameter or body part is wrong. */
+  private static String badRequestMessage(Throwable failure) {
+    if (failure instanceof HttpException http && http.getPayload() != null) {
+      return http.getPayload();
+    }
+    return "The request is not valid.";
+  }
+
+  /**
+   * Logs by operation, not by path: a path is the client's text, and a careless client may have put
+   * an original value into one.
+   */
+  private static void log(RoutingContext rc, ErrorReply reply) {
+    String operation = rc.get(RestRoutes.OPERATION_KEY);
+    String request =
+        rc.request().method() + " " + (operation == null ? "(no operation)" : operation);
+    if (reply.code() == GrpcStatus.INTERNAL) {
+      Throwable failure = rc.failure();
+      Throwable cause =
+          failure instanceof ServiceException service && service.getCause() != null
+              ? service.getCause()
+              : failure;
+      LOG.error("{} failed: {}", request, reply.message(), cause);
+    } else if (reply.code() == GrpcStatus.UNAVAILABLE) {
+      Throwable cause = rc.failure() == null ? null : rc.failure().getCause();
+      LOG.warn(
+          "{} failed: {} ({})",
+          request,
+          reply.message(),
+          cause == null ? "no cause" : cause.getClass().getSimpleName());
+    } else {
+      LOG.debug("{} rejected: {} {}", request, reply.httpStatus(), reply.code());
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package org.vfps.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The probes: {@code /livez} (the event loop answers), {@code /readyz} (start-up is finished and
+ * PostgreSQL answers) and {@code /healthz} (every check). Each answers 200 when all its checks are
+ * up and 503 otherwise, with a JSON body naming every check, and is never cached.
+ */
+final class Probes {
+
+  /** How long the database may take to answer before it counts as down. */
+  static final long DATABASE_TIMEOUT_MILLIS = 2_000;
+
+  // longer than the database timeout, so that a slow database is DOWN (503), never a timed-out
+  // procedure, which the handler would answer with 500
+  private static final long PROCEDURE_TIMEOUT_MILLIS = DATABASE_TIMEOUT_MILLIS + 1_000;
+
+  private final Handler<Promise<Status>> process;
+  private final Handler<Promise<Status>> startup;
+  private final Handler<Promise<Status>> database;
+
+  /**
+   * @param startup completes when start-up is finished
+   * @param databaseHealthy whether PostgreSQL answers; the same check as gRPC health's
+   */
+  Probes(Future<?> startup, Supplier<Future<Boolean>> databaseHealthy) {
+    this.process = promise -> promise.complete(Status.OK());
+    this.startup =
+        promise ->
+            promise.complete(
+                startup.succeeded()
+                    ? Status.OK()
+                    : Status.KO(new JsonObject().put("reason", "start-up is not finished")));
+    this.database =
+        promise ->
+            databaseHealthy
+                .get()
+                .timeout(DATABASE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .otherwise(false)
+                .onComplete(
+                    answered ->
+                        promise.complete(
+                            answered.result()
+                                ? Status.OK()
+                                : Status.KO(
+                                    new JsonObject().put("reason", "PostgreSQL does not answer"))));
+  }
+
+  void mount(Vertx vertx, Router router) {
+    mount(
+        router,
+        "/livez",
+        HealthChecks.create(vertx).register("process", PROCEDURE_TIMEOUT_MILLIS, process));
+    mount(
+        router,
+        "/readyz",
+        HealthChecks.create(vertx)
+            .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+            .register("database", PROCEDURE_TIMEOUT_MILLIS, database));
+    mount(
+        router,
+        "/healthz",
+        HealthChecks.create(vertx)
+            .register("process", PROCEDURE_TIMEOUT_MILLIS, process)
+            .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+            .register("database", PROCEDURE_TIMEOUT_MILLIS, database));
+  }
+
+  private static void mount(Router router, String path, HealthChecks checks) {
+    router
+        .get(path)
+        .handler(
+            rc -> {
+              rc.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+              rc.next();
+            })
+        .handler(HealthCheckHandler.createWithHealthChecks(checks));
+  }
+}

@@ -1,0 +1,176 @@
+package org.vfps.http;
+
+import com.google.protobuf.Message;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.openapi.validation.RequestParameter;
+import io.vertx.openapi.validation.ValidatedRequest;
+import java.util.Map;
+import java.util.function.Function;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceCreateResponse;
+import org.vfps.api.v1.NamespaceServiceDeleteResponse;
+import org.vfps.api.v1.NamespaceServiceGetResponse;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.api.v1.PseudonymServiceGetResponse;
+import org.vfps.grpc.ProtoMapping;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * The seven RPCs on the routes of their {@code google.api.http} rules, bound to the operations of
+ * the contract: path variables and query parameters (by proto or JSON name) and the JSON body
+ * become the request, the domain service answers, and the reply goes out as protobuf JSON. A
+ * failure goes to the router's failure handler, {@link HttpErrors}.
+ */
+final class RestRoutes {
+
+  /** The content type of every REST reply, errors included. */
+  static final String JSON = "application/json; charset=utf-8";
+
+  /** Where a request's operation id is kept for the failure log. */
+  static final String OPERATION_KEY = "vfps.operation";
+
+  private final NamespaceService namespaces;
+  private final PseudonymService pseudonyms;
+
+  RestRoutes(NamespaceService namespaces, PseudonymService pseudonyms) {
+    this.namespaces = namespaces;
+    this.pseudonyms = pseudonyms;
+  }
+
+  void bind(RouterBuilder builder) {
+    on(
+        builder,
+        "NamespaceService_Create",
+        rc -> {
+          NamespaceServiceCreateRequest request =
+              ProtoJson.read(body(rc), NamespaceServiceCreateRequest.newBuilder()).build();
+          return namespaces
+              .create(ProtoMapping.toDraft(request))
+              .map(
+                  created ->
+                      NamespaceServiceCreateResponse.newBuilder()
+                          .setNamespace(ProtoMapping.toProto(created))
+                          .build());
+        });
+    on(
+        builder,
+        "NamespaceService_GetAll",
+        rc -> namespaces.getAll().map(ProtoMapping::toGetAllResponse));
+    on(
+        builder,
+        "NamespaceService_Get",
+        rc ->
+            namespaces
+                .get(rc.pathParam("name"))
+                .map(
+                    found ->
+                        NamespaceServiceGetResponse.newBuilder()
+                            .setNamespace(ProtoMapping.toProto(found))
+                            .build()));
+    on(
+        builder,
+        "NamespaceService_Delete",
+        rc ->
+            namespaces
+                .delete(rc.pathParam("name"))
+                .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()));
+    on(
+        builder,
+        "PseudonymService_Create",
+        rc -> {
+          // the path variable wins over a namespace in the body, as in the .NET transcoding
+          PseudonymServiceCreateRequest request =
+              ProtoJson.read(body(rc), PseudonymServiceCreateRequest.newBuilder())
+                  .setNamespace(rc.pathParam("namespace"))
+                  .build();
+          return pseudonyms
+              .create(request.getNamespace(), request.getOriginalValue())
+              .map(
+                  created ->
+                      PseudonymServiceCreateResponse.newBuilder()
+                          .setPseudonym(ProtoMapping.toProto(created))
+                          .build());
+        });
+    on(
+        builder,
+        "PseudonymService_Get",
+        rc ->
+            pseudonyms
+                .get(rc.pathParam("namespace"), rc.pathParam("pseudonym_value"))
+                .map(
+                    found ->
+                        PseudonymServiceGetResponse.newBuilder()
+                            .setPseudonym(ProtoMapping.toProto(found))
+                            .build()));
+    on(
+        builder,
+        "PseudonymService_List",
+        rc -> {
+          Map<String, RequestParameter> query = validated(rc).getQuery();
+          // the token is read raw: the validator would turn one that looks like a number into one
+          String pageToken = rc.queryParams().get("page_token");
+          if (pageToken == null) {
+            pageToken = rc.queryParams().get("pageToken");
+          }
+          return pseudonyms
+              .list(
+                  rc.pathParam("namespace"),
+                  either(query, "page_size", "pageSize").getInteger(0),
+                  pageToken == null ? "" : pageToken,
+                  either(query, "include_total_size", "includeTotalSize").getBoolean(false))
+              .map(ProtoMapping::toListResponse);
+        });
+  }
+
+  /**
+   * Binds an operation: the handler may throw or fail its future; either ends in the failure
+   * handler.
+   */
+  private static void on(
+      RouterBuilder builder,
+      String operationId,
+      Function<RoutingContext, Future<? extends Message>> handler) {
+    builder
+        .getRoute(operationId)
+        .addHandler(
+            rc ->
+                Future.<Void>succeededFuture()
+                    .compose(ignored -> handler.apply(rc))
+                    .onComplete(
+                        reply -> {
+                          if (reply.succeeded()) {
+                            rc.response()
+                                .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+                                .end(ProtoJson.writeBuffer(reply.result()));
+                          } else {
+                            rc.fail(reply.cause());
+                          }
+                        }));
+  }
+
+  private static ValidatedRequest validated(RoutingContext rc) {
+    return rc.get(RouterBuilder.KEY_META_DATA_VALIDATED_REQUEST);
+  }
+
+  /** The validated body; the contract makes it a JSON object. */
+  private static JsonObject body(RoutingContext rc) {
+    return validated(rc).getBody().getJsonObject();
+  }
+
+  /** The parameter given by its proto name, else the one given by its JSON name. */
+  private static RequestParameter either(
+      Map<String, RequestParameter> query, String protoName, String jsonName) {
+    RequestParameter byProtoName = query.get(protoName);
+    if (byProtoName != null && !byProtoName.isNull()) {
+      return byProtoName;
+    }
+    RequestParameter byJsonName = query.get(jsonName);
+    return byJsonName != null ? byJsonName : byProtoName;
+  }
+}

@@ -1,0 +1,127 @@
+package org.vfps.fhir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The checks {@code $create-pseudonym} makes before it calls the service, and metadata. */
+class FhirOperationsTest {
+
+  // no service: every request here must be answered before one would be called
+  private static FhirOperations operations;
+
+  @BeforeAll
+  static void createContext() {
+    operations =
+        new FhirOperations(
+            FhirOperations.newContext(),
+            null,
+            Clock.fixed(Instant.parse("2026-11-30T02:09:04.5Z"), ZoneOffset.UTC));
+  }
+
+  private static FhirReply create(String contentType, String body) {
+    return operations
+        .createPseudonym(
+            contentType, body == null ? null : Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)))
+        .result();
+  }
+
+  private static JsonObject issue(FhirReply reply) {
+    JsonObject outcome = new JsonObject(reply.body());
+    assertThat(outcome.getString("resourceType")).isEqualTo("OperationOutcome");
+    return outcome.getJsonArray("issue").getJsonObject(0);
+  }
+
+  @Test
+  void metadataIsDatedNowInUtcWithoutAZone() {
+    FhirReply reply = operations.metadata();
+
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(new JsonObject(reply.body()).getString("date")).isEqualTo("2026-11-30T02:09:04");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"application/xml", "text/plain", "application/fhir+json; charset=latin1"})
+  void otherContentTypesAre415NotSupported(String contentType) {
+    FhirReply reply = create(contentType, "{\"resourceType\": \"Parameters\"}");
+
+    assertThat(reply.status()).isEqualTo(415);
+    assertThat(issue(reply).getString("code")).isEqualTo("not-supported");
+  }
+
+  @Test
+  void aMissingBodyIsMalformed() {
+    for (String body : new String[] {null, "", "  \n"}) {
+      FhirReply reply = create("application/fhir+json", body);
+
+      assertThat(reply.status()).isEqualTo(400);
+      assertThat(issue(reply).getString("diagnostics"))
+          .isEqualTo("Received malformed or missing resource");
+    }
+  }
+
+  @Test
+  void anUnparseableBodyIsMalformedWithoutQuotingIt() {
+    FhirReply reply =
+        create(
+            "application/json", "{\"resourceType\": \"Parameters\", \"parameter\": [secret-value");
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.body()).doesNotContain("secret-value");
+  }
+
+  @Test
+  void anotherResourceTypeIsMalformed() {
+    FhirReply reply = create("application/json", "{\"resourceType\": \"Patient\"}");
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(issue(reply).getString("diagnostics")).contains("Parameters", "Patient");
+  }
+
+  @Test
+  void missingDuplicateOrBlankParametersAreNamed() {
+    FhirReply missing = create("application/json", "{\"resourceType\": \"Parameters\"}");
+    FhirReply duplicate =
+        create(
+            "application/json",
+            """
+            {"resourceType": "Parameters", "parameter": [
+              {"name": "namespace", "valueString": "a"}, {"name": "namespace", "valueString": "b"},
+              {"name": "originalValue", "valueString": "x"}]}
+            """);
+    FhirReply blank =
+        create(
+            "application/json",
+            """
+            {"resourceType": "Parameters", "parameter": [
+              {"name": "namespace", "valueString": "a"},
+              {"name": "originalValue", "valueString": " \\t "}]}
+            """);
+
+    assertThat(missing.status()).isEqualTo(400);
+    assertThat(issue(missing).getString("diagnostics")).contains("'namespace'", "'originalValue'");
+    assertThat(duplicate.status()).isEqualTo(400);
+    assertThat(issue(duplicate).getString("diagnostics"))
+        .contains("'namespace' must be given once");
+    assertThat(blank.status()).isEqualTo(400);
+    assertThat(issue(blank).getString("diagnostics")).contains("'originalValue' is blank");
+    assertThat(issue(blank).getString("code")).isEqualTo("processing");
+  }
+
+  @Test
+  void aBodyOverTheLimitIsTooCostly() {
+    FhirReply reply = operations.routerFailure(413, null);
+
+    assertThat(reply.status()).isEqualTo(413);
+    assertThat(issue(reply).getString("code")).isEqualTo("too-costly");
+  }
+}

@@ -1,0 +1,129 @@
+package org.vfps.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.api.AnnotationsProto;
+import com.google.api.HttpRule;
+import com.google.protobuf.Descriptors.MethodDescriptor;
+import com.google.protobuf.Descriptors.ServiceDescriptor;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.vfps.api.v1.NamespaceServiceGrpcService;
+import org.vfps.api.v1.PseudonymServiceGrpcService;
+
+/**
+ * The REST contract and the protos' {@code google.api.http} rules cannot drift apart: every rule
+ * has its operation (method, path, body) in the contract, and every REST operation of the contract
+ * has its rule.
+ */
+class ContractMatchesProtosTest {
+
+  private static final List<ServiceDescriptor> SERVICES =
+      List.of(
+          NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
+          PseudonymServiceGrpcService.SERVICE_DESCRIPTOR);
+
+  /** An HTTP rule or a contract operation: method, path template, and whether it takes a body. */
+  record Route(String method, String path, boolean body, String operationId) {}
+
+  private static JsonObject contract() throws IOException {
+    try (InputStream in =
+        ContractMatchesProtosTest.class
+            .getClassLoader()
+            .getResourceAsStream(ApiContract.RESOURCE)) {
+      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  private static Set<Route> rules() {
+    Set<Route> rules = new TreeSet<>(Comparator.comparing(Route::toString));
+    for (ServiceDescriptor service : SERVICES) {
+      for (MethodDescriptor method : service.getMethods()) {
+        HttpRule rule = method.getOptions().getExtension(AnnotationsProto.http);
+        String path =
+            switch (rule.getPatternCase()) {
+              case GET -> rule.getGet();
+              case POST -> rule.getPost();
+              case PUT -> rule.getPut();
+              case DELETE -> rule.getDelete();
+              case PATCH -> rule.getPatch();
+              default -> throw new AssertionError(method.getFullName() + " has no HTTP rule");
+            };
+        rules.add(
+            new Route(
+                rule.getPatternCase().name(),
+                path,
+                !rule.getBody().isEmpty(),
+                service.getName() + "_" + method.getName()));
+      }
+    }
+    return rules;
+  }
+
+  private static Set<Route> restOperations() throws IOException {
+    Set<Route> operations = new TreeSet<>(Comparator.comparing(Route::toString));
+    JsonObject paths = contract().getJsonObject("paths");
+    for (String path : paths.fieldNames()) {
+      if (path.startsWith("/v1/fhir/")) {
+        continue;
+      }
+      JsonObject item = paths.getJsonObject(path);
+      for (String method : List.of("get", "post", "put", "delete", "patch")) {
+        JsonObject operation = item.getJsonObject(method);
+        if (operation != null) {
+          operations.add(
+              new Route(
+                  method.toUpperCase(Locale.ROOT),
+                  path,
+                  operation.containsKey("requestBody"),
+                  operation.getString("operationId")));
+        }
+      }
+    }
+    return operations;
+  }
+
+  @Test
+  void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
+    Set<Route> rules = rules();
+
+    assertThat(rules).hasSize(7);
+    assertThat(restOperations()).containsExactlyElementsOf(rules);
+  }
+
+  @Test
+  void everyPathVariableIsAPathParameterOfTheContract() throws IOException {
+    JsonObject paths = contract().getJsonObject("paths");
+    for (Route rule : rules()) {
+      JsonObject item = paths.getJsonObject(rule.path());
+      Set<String> declared = new TreeSet<>();
+      item.getJsonArray("parameters", new JsonArray())
+          .forEach(parameter -> declared.add(((JsonObject) parameter).getString("name")));
+      Set<String> variables = new TreeSet<>();
+      Matcher matcher = Pattern.compile("\\{([^}]+)}").matcher(rule.path());
+      while (matcher.find()) {
+        variables.add(matcher.group(1));
+      }
+      assertThat(declared).as(rule.path()).isEqualTo(variables);
+    }
+  }
+
+  @Test
+  void theFhirOperationsAreInTheContract() throws IOException {
+    JsonObject paths = contract().getJsonObject("paths");
+
+    assertThat(paths.getJsonObject("/v1/fhir/$create-pseudonym").getJsonObject("post")).isNotNull();
+    assertThat(paths.getJsonObject("/v1/fhir/metadata").getJsonObject("get")).isNotNull();
+  }
+}

@@ -1,0 +1,422 @@
+package org.vfps.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient;
+import org.vfps.HttpTestClient;
+import org.vfps.HttpTestClient.Response;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+import org.vfps.api.v1.NamespaceServiceGetRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceGetRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+
+/** The REST routes against the real service and PostgreSQL, compared field by field. */
+class RestApiIT {
+
+  private static final String SECURE_RANDOM =
+      "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED";
+
+  private static VfpsServer server;
+  private static HttpTestClient http;
+
+  @BeforeAll
+  static void start() {
+    server = TestService.start();
+    http = new HttpTestClient(server.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+    server.close();
+  }
+
+  static String uniqueName() {
+    return "rest-" + UUID.randomUUID();
+  }
+
+  static String path(String segment) {
+    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static JsonObject createNamespace(String name, int length) {
+    Response created =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymGenerationMethod", SECURE_RANDOM)
+                .put("pseudonymLength", length)
+                .encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return created.json().getJsonObject("namespace");
+  }
+
+  private static JsonObject createPseudonym(String namespace, String originalValue) {
+    Response created =
+        http.postJson(
+            "/v1/namespaces/" + path(namespace) + "/pseudonyms",
+            new JsonObject().put("originalValue", originalValue).encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return created.json().getJsonObject("pseudonym");
+  }
+
+  /** An RFC 3339 UTC timestamp of the last minute. */
+  private static void assertRecentTimestamp(String text) {
+    assertThat(text).endsWith("Z");
+    assertThat(Instant.parse(text)).isBetween(Instant.now().minusSeconds(60), Instant.now());
+  }
+
+  @Test
+  void createNamespaceAnswersTheNamespaceWithEveryFieldWritten() {
+    String name = uniqueName();
+    Response created =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymGenerationMethod", SECURE_RANDOM)
+                .put("pseudonymLength", 32)
+                .put("pseudonymPrefix", "stud-")
+                .encode());
+
+    assertThat(created.status()).isEqualTo(200);
+    assertThat(created.contentType()).isEqualTo("application/json; charset=utf-8");
+    JsonObject namespace = created.json().getJsonObject("namespace");
+    JsonObject meta = namespace.getJsonObject("meta");
+    assertRecentTimestamp(meta.getString("createdAt"));
+    assertThat(meta.getString("lastUpdatedAt")).isEqualTo(meta.getString("createdAt"));
+    assertThat(created.json())
+        .isEqualTo(
+            new JsonObject()
+                .put(
+                    "namespace",
+                    new JsonObject()
+                        .put("meta", meta)
+                        .put("name", name)
+                        .put("description", "")
+                        .put("pseudonymGenerationMethod", SECURE_RANDOM)
+                        .put("pseudonymLength", 32)
+                        .put("pseudonymPrefix", "stud-")
+                        .put("pseudonymSuffix", "")));
+    assertThat(namespace.fieldNames())
+        .containsExactly(
+            "meta",
+            "name",
+            "description",
+            "pseudonymGenerationMethod",
+            "pseudonymLength",
+            "pseudonymPrefix",
+            "pseudonymSuffix");
+    assertThat(created.body()).contains("\"pseudonymLength\":32");
+  }
+
+  @Test
+  void restAndGrpcSeeTheSameNamespace() {
+    String name = uniqueName();
+    JsonObject created = createNamespace(name, 16);
+
+    Response read = http.get("/v1/namespaces/" + path(name));
+
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.json()).isEqualTo(new JsonObject().put("namespace", created));
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      org.vfps.api.v1.Namespace viaGrpc =
+          grpc.ok(
+                  NamespaceServiceGrpcClient.Get,
+                  NamespaceServiceGetRequest.newBuilder().setName(name).build())
+              .getNamespace();
+      assertThat(ProtoJson.write(viaGrpc)).isEqualTo(created);
+    }
+  }
+
+  @Test
+  void createAcceptsProtoNamesEnumNumbersNullsAndUnknownFields() {
+    String name = uniqueName();
+    Response created =
+        http.postJson(
+            "/v1/namespaces",
+            """
+            {"name": "%s", "pseudonym_generation_method": 5, "pseudonym_length": 12,
+             "pseudonym_prefix": "p-", "description": null, "comment": "not a field"}
+            """
+                .formatted(name));
+
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    JsonObject namespace = created.json().getJsonObject("namespace");
+    assertThat(namespace.getString("pseudonymGenerationMethod"))
+        .isEqualTo("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED");
+    assertThat(namespace.getInteger("pseudonymLength")).isEqualTo(12);
+    assertThat(namespace.getString("pseudonymPrefix")).isEqualTo("p-");
+    assertThat(namespace.getString("description")).isEmpty();
+  }
+
+  @Test
+  void getAllListsTheNamespace() {
+    String name = uniqueName();
+    JsonObject created = createNamespace(name, 16);
+
+    Response all = http.get("/v1/namespaces");
+
+    assertThat(all.status()).isEqualTo(200);
+    assertThat(all.json().fieldNames()).containsExactly("namespaces");
+    assertThat(all.json().getJsonArray("namespaces").getList()).contains(created.getMap());
+  }
+
+  @Test
+  void deleteAnswersAnEmptyObjectAndTheNamespaceIsGone() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+    createPseudonym(name, "to be deleted");
+
+    Response deleted = http.delete("/v1/namespaces/" + path(name));
+
+    assertThat(deleted.status()).isEqualTo(200);
+    assertThat(deleted.body()).isEqualTo("{}");
+    assertThat(http.get("/v1/namespaces/" + path(name)).status()).isEqualTo(404);
+    assertThat(TestPostgres.pseudonymCount(name)).isZero();
+  }
+
+  @Test
+  void missingNamespaceIsNotFoundWithTheErrorBody() {
+    String name = uniqueName();
+
+    for (Response response :
+        List.of(
+            http.get("/v1/namespaces/" + path(name)),
+            http.delete("/v1/namespaces/" + path(name)),
+            http.get("/v1/namespaces/" + path(name) + "/pseudonyms"),
+            http.postJson(
+                "/v1/namespaces/" + path(name) + "/pseudonyms", "{\"originalValue\": \"x\"}"))) {
+      assertThat(response.status()).isEqualTo(404);
+      assertThat(response.contentType()).isEqualTo("application/json; charset=utf-8");
+      assertThat(response.json())
+          .isEqualTo(
+              new JsonObject()
+                  .put("code", 5)
+                  .put("message", "The requested pseudonym namespace does not exist.")
+                  .put("details", new JsonArray()));
+    }
+  }
+
+  @Test
+  void duplicateNamespaceIsAConflictWithCodeAlreadyExists() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+
+    Response again =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject().put("name", name).put("pseudonymLength", 8).encode());
+
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.json().getInteger("code")).isEqualTo(6);
+    assertThat(again.json().getJsonArray("details")).isEmpty();
+  }
+
+  @Test
+  void badLengthsAreOutOfRangeAnswered400() {
+    for (String body :
+        List.of(
+            "{\"name\": \"%s\", \"pseudonymLength\": 0}",
+            "{\"name\": \"%s\", \"pseudonymLength\": 16,"
+                + " \"pseudonymGenerationMethod\": \"PSEUDONYM_GENERATION_METHOD_UUID4\"}")) {
+      String name = uniqueName();
+      Response rejected = http.postJson("/v1/namespaces", body.formatted(name));
+
+      assertThat(rejected.status()).as(body).isEqualTo(400);
+      assertThat(rejected.json().getInteger("code")).isEqualTo(11);
+      assertThat(http.get("/v1/namespaces/" + path(name)).status()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void pseudonymCreateIsIdempotentAndGetReturnsTheOriginalValue() {
+    String name = uniqueName();
+    createNamespace(name, 32);
+
+    JsonObject first = createPseudonym(name, "hello world");
+    JsonObject second = createPseudonym(name, "hello world");
+
+    assertThat(second).isEqualTo(first);
+    assertThat(first.fieldNames())
+        .containsExactly("meta", "namespace", "originalValue", "pseudonymValue");
+    assertRecentTimestamp(first.getJsonObject("meta").getString("createdAt"));
+    assertThat(first.getString("namespace")).isEqualTo(name);
+    assertThat(first.getString("originalValue")).isEqualTo("hello world");
+    assertThat(first.getString("pseudonymValue")).hasSize(54);
+    assertThat(TestPostgres.pseudonymCount(name)).isEqualTo(1);
+
+    Response read =
+        http.get(
+            "/v1/namespaces/"
+                + path(name)
+                + "/pseudonyms/"
+                + path(first.getString("pseudonymValue")));
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.json()).isEqualTo(new JsonObject().put("pseudonym", first));
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      assertThat(
+              ProtoJson.write(
+                  grpc.ok(
+                          PseudonymServiceGrpcClient.Get,
+                          PseudonymServiceGetRequest.newBuilder()
+                              .setNamespace(name)
+                              .setPseudonymValue(first.getString("pseudonymValue"))
+                              .build())
+                      .getPseudonym()))
+          .isEqualTo(first);
+    }
+  }
+
+  @Test
+  void theNamespaceInThePathWinsOverOneInTheBody() {
+    String name = uniqueName();
+    String other = uniqueName();
+    createNamespace(name, 16);
+    createNamespace(other, 16);
+
+    Response created =
+        http.postJson(
+            "/v1/namespaces/" + path(name) + "/pseudonyms",
+            new JsonObject().put("namespace", other).put("originalValue", "x").encode());
+
+    assertThat(created.status()).isEqualTo(200);
+    assertThat(created.json().getJsonObject("pseudonym").getString("namespace")).isEqualTo(name);
+    assertThat(TestPostgres.pseudonymCount(other)).isZero();
+  }
+
+  @Test
+  void unknownPseudonymIsNotFound() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+
+    Response missing = http.get("/v1/namespaces/" + path(name) + "/pseudonyms/nothing-here");
+
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().getInteger("code")).isEqualTo(5);
+    assertThat(missing.json().getString("message"))
+        .isEqualTo("The requested pseudonym does not exist in the namespace.");
+  }
+
+  @Test
+  void namesWithSlashesPlusSignsAndUnicodeTravelPercentEncoded() {
+    String name = "https://example.org/fhir/a+b ü-" + UUID.randomUUID();
+    createNamespace(name, 16);
+    JsonObject pseudonym = createPseudonym(name, "value");
+
+    Response read = http.get("/v1/namespaces/" + path(name));
+    assertThat(read.json().getJsonObject("namespace").getString("name")).isEqualTo(name);
+    assertThat(pseudonym.getString("namespace")).isEqualTo(name);
+    assertThat(http.get("/v1/namespaces/" + path(name) + "/pseudonyms").status()).isEqualTo(200);
+    assertThat(http.delete("/v1/namespaces/" + path(name)).status()).isEqualTo(200);
+  }
+
+  @Test
+  void listNeverCarriesOriginalValuesAndWritesTotalSizeAsANumber() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+    createPseudonym(name, "one");
+    createPseudonym(name, "two");
+
+    Response listed =
+        http.get("/v1/namespaces/" + path(name) + "/pseudonyms?include_total_size=true");
+
+    assertThat(listed.status()).isEqualTo(200);
+    assertThat(listed.body()).contains("\"totalSize\":2").doesNotContain("originalValue");
+    JsonObject page = listed.json();
+    assertThat(page.fieldNames())
+        .containsExactly("namespace", "totalSize", "nextPageToken", "pseudonyms");
+    assertThat(page.getString("namespace")).isEqualTo(name);
+    assertThat(page.getValue("totalSize")).isInstanceOf(Number.class);
+    assertThat(page.getString("nextPageToken")).isEmpty();
+    assertThat(page.getJsonArray("pseudonyms")).hasSize(2);
+    JsonObject item = page.getJsonArray("pseudonyms").getJsonObject(0);
+    assertThat(item.fieldNames()).containsExactly("meta", "namespace", "pseudonymValue");
+
+    Response withoutTotal = http.get("/v1/namespaces/" + path(name) + "/pseudonyms");
+    assertThat(withoutTotal.json().fieldNames())
+        .containsExactly("namespace", "nextPageToken", "pseudonyms");
+  }
+
+  @Test
+  void listPagesThroughEveryPseudonymWithEitherParameterSpelling() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+    Set<String> created = new HashSet<>();
+    for (int i = 0; i < 7; i++) {
+      created.add(createPseudonym(name, "value-" + i).getString("pseudonymValue"));
+    }
+
+    for (String[] spelling :
+        List.of(
+            new String[] {"page_size", "page_token", "include_total_size"},
+            new String[] {"pageSize", "pageToken", "includeTotalSize"})) {
+      List<String> seen = new ArrayList<>();
+      String token = "";
+      int pages = 0;
+      do {
+        Response page =
+            http.get(
+                "/v1/namespaces/"
+                    + path(name)
+                    + "/pseudonyms?"
+                    + spelling[0]
+                    + "=3&"
+                    + spelling[2]
+                    + "=true"
+                    + (token.isEmpty() ? "" : "&" + spelling[1] + "=" + path(token)));
+        assertThat(page.status()).as(page.body()).isEqualTo(200);
+        assertThat(page.json().getLong("totalSize")).isEqualTo(7);
+        page.json()
+            .getJsonArray("pseudonyms")
+            .forEach(item -> seen.add(((JsonObject) item).getString("pseudonymValue")));
+        token = page.json().getString("nextPageToken");
+        pages++;
+      } while (!token.isEmpty() && pages < 10);
+
+      assertThat(pages).as(spelling[0]).isEqualTo(3);
+      assertThat(seen).hasSize(7).containsExactlyInAnyOrderElementsOf(created);
+    }
+  }
+
+  @Test
+  void aTamperedPageTokenIsInvalidArgument() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+
+    Response listed = http.get("/v1/namespaces/" + path(name) + "/pseudonyms?pageToken=abc_def");
+
+    assertThat(listed.status()).isEqualTo(400);
+    assertThat(listed.json().getInteger("code")).isEqualTo(3);
+  }
+
+  @Test
+  void unknownPathsAndMethodsAnswerWithTheErrorBody() {
+    Response unknown = http.get("/v2/nothing");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.contentType()).isEqualTo("application/json; charset=utf-8");
+    assertThat(unknown.json().getInteger("code")).isEqualTo(5);
+    assertThat(unknown.json().getJsonArray("details")).isEmpty();
+
+    Response wrongMethod = http.method("PUT", "/v1/namespaces");
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    assertThat(wrongMethod.json().getInteger("code")).isEqualTo(12);
+  }
+}
