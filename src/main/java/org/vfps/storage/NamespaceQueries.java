@@ -17,6 +17,9 @@ final class NamespaceQueries {
 
   static final String FIND = "SELECT " + COLUMNS + " FROM namespaces WHERE name = $1";
 
+  static final String FIND_ANY =
+      "SELECT " + COLUMNS + " FROM namespaces WHERE name = ANY($1::text[])";
+
   static final String FIND_ALL = "SELECT " + COLUMNS + " FROM namespaces";
 
   static final String DELETE = "DELETE FROM namespaces WHERE name = $1";

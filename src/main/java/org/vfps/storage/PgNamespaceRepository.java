@@ -1,5 +1,6 @@
 package org.vfps.storage;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -20,9 +21,11 @@ import org.vfps.namespace.NamespaceRepository;
 public final class PgNamespaceRepository implements NamespaceRepository {
 
   private final Pool pool;
+  private final ThreadLocal<NamespaceLookups> lookups;
 
   public PgNamespaceRepository(Pool pool) {
     this.pool = pool;
+    this.lookups = ThreadLocal.withInitial(() -> new NamespaceLookups(pool));
   }
 
   @Override
@@ -46,8 +49,12 @@ public final class PgNamespaceRepository implements NamespaceRepository {
         .recover(failure -> failed(failure, namespace.name()));
   }
 
+  /** On an event loop, the lookup joins that loop's {@link NamespaceLookups}. */
   @Override
   public Future<Optional<Namespace>> find(String name) {
+    if (Context.isOnEventLoopThread()) {
+      return lookups.get().find(name);
+    }
     return pool.preparedQuery(NamespaceQueries.FIND)
         .execute(Tuple.of(name))
         .recover(failure -> failed(failure, name))

@@ -6,7 +6,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +29,7 @@ import org.vfps.pseudonym.Pseudonym;
  */
 final class WriteCoalescer {
 
-  /** At most this many pairs in one statement. */
+  /** At most this many requests in one statement. */
   static final int MAX_ROWS = 512;
 
   /** At most about this many bytes of values in one statement. */
@@ -39,8 +38,12 @@ final class WriteCoalescer {
   private final Pool pool;
   private final SingleUpsert single;
   private final UpsertTimer timer;
-  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
-  private boolean inFlight;
+  private final Coalescer<Request> coalescer =
+      new Coalescer<>(
+          this::send,
+          MAX_ROWS,
+          request -> request.pair.namespace().length() + request.pair.originalValue().length(),
+          MAX_BYTES);
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
@@ -56,34 +59,16 @@ final class WriteCoalescer {
   Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates) {
     Request request =
         new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
-    waiting.add(request);
-    if (!inFlight) {
-      sendNext();
-    }
+    coalescer.submit(request);
     return request.result.future();
   }
 
-  private void sendNext() {
-    if (waiting.isEmpty()) {
-      return;
-    }
+  private Future<?> send(List<Request> requests) {
     Map<Pair, List<Request>> batch = new HashMap<>();
-    int bytes = 0;
-    while (!waiting.isEmpty() && batch.size() < MAX_ROWS && bytes < MAX_BYTES) {
-      Request request = waiting.poll();
-      List<Request> same = batch.computeIfAbsent(request.pair, pair -> new ArrayList<>(1));
-      if (same.isEmpty()) {
-        bytes += request.pair.namespace().length() + request.pair.originalValue().length();
-      }
-      same.add(request);
+    for (Request request : requests) {
+      batch.computeIfAbsent(request.pair, pair -> new ArrayList<>(1)).add(request);
     }
-    inFlight = true;
-    Future<?> sent = batch.size() == 1 ? sendOne(batch) : sendBatch(batch);
-    sent.onComplete(
-        done -> {
-          inFlight = false;
-          sendNext();
-        });
+    return batch.size() == 1 ? sendOne(batch) : sendBatch(batch);
   }
 
   /** A lone request takes the single-row statement: no arrays to build or unnest. */

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -25,6 +26,8 @@ import org.vfps.TestPostgres;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 
@@ -208,6 +211,37 @@ class WriteCoalescerIT {
       assertThat(after.succeeded()).isTrue();
       database.close();
     }
+  }
+
+  @Test
+  void coalescedNamespaceLookupsAnswerEachLookupWithItsOwnNamespace() {
+    Database database = Database.connect(vertx, TestPostgres.database());
+    NamespaceRepository namespaces = database.namespaces();
+    String first = namespace();
+    String second = namespace();
+    String missing = "missing-" + UUID.randomUUID();
+    Context context = vertx.getOrCreateContext();
+    Promise<List<Future<Optional<Namespace>>>> submitted = Promise.promise();
+    context.runOnContext(
+        ignored -> {
+          List<Future<Optional<Namespace>>> lookups = new ArrayList<>();
+          for (int i = 0; i < 60; i++) {
+            lookups.add(namespaces.find(List.of(first, second, missing).get(i % 3)));
+          }
+          submitted.complete(lookups);
+        });
+    List<Future<Optional<Namespace>>> lookups = submitted.future().await();
+    Future.join(lookups).await();
+
+    for (int i = 0; i < 60; i++) {
+      Optional<Namespace> found = lookups.get(i).result();
+      switch (i % 3) {
+        case 0 -> assertThat(found).map(Namespace::name).contains(first);
+        case 1 -> assertThat(found).map(Namespace::name).contains(second);
+        default -> assertThat(found).isEmpty();
+      }
+    }
+    database.close();
   }
 
   private static void awaitStatementWaitingForLock() {
