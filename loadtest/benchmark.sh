@@ -13,13 +13,14 @@
 # github.com/fullstorydev/grpcurl/cmd/grpcurl@latest), pgbench, python3; wrk for REST and FHIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtest/lib.sh
 
 REQUESTS=${REQUESTS:-100000}
 CONCURRENCY=${CONCURRENCY:-50}
 JAR=${JAR:-target/vfps.jar}
-JAVA=${JAVA:-${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java}
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JAVA=$JAVA_HOME/bin/java
 JAVA_OPTS=${JAVA_OPTS:-}
-ADMIN_PSQL=${ADMIN_PSQL:-runuser -u postgres -- psql}
 PGHOST_BENCH=${PGHOST_BENCH:-127.0.0.1}
 GRPC_PORT=${GRPC_PORT:-48081}
 HTTP_PORT=${HTTP_PORT:-48080}
@@ -37,14 +38,8 @@ trap cleanup EXIT
 say() { printf '%s\n' "$*" >&2; }
 
 say "== database vfps_bench (fresh)"
-$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<'SQL'
-DROP DATABASE IF EXISTS vfps_bench;
-SELECT 'CREATE ROLE vfps_bench LOGIN PASSWORD ''vfps_bench'''
-WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_bench') \gexec
-CREATE DATABASE vfps_bench OWNER vfps_bench;
-SQL
-connection="Host=$PGHOST_BENCH;Database=vfps_bench;Username=vfps_bench;Password=vfps_bench"
-ConnectionStrings__PostgreSQL="$connection" "$JAVA" -jar "$JAR" migrate >"$work/migrate.log" 2>&1
+fresh_database vfps_bench
+connection=$ConnectionStrings__PostgreSQL
 export PGPASSWORD=vfps_bench
 bench_psql=(psql -q -h "$PGHOST_BENCH" -U vfps_bench -d vfps_bench -v ON_ERROR_STOP=1)
 

@@ -11,12 +11,12 @@
 # or ADMIN_PSQL), ghz and grpcurl on PATH, the jar and cache from ./mvnw package on JDK 25, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtest/lib.sh
 
 RUNS=${RUNS:-9}
 MODES=${MODES:-jar aot}
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export JAVA_HOME
-ADMIN_PSQL=${ADMIN_PSQL:-runuser -u postgres -- psql}
 PORT=${PORT:-48181}
 export PATH="$HOME/go/bin:$PATH"
 work=$(mktemp -d /tmp/vfps-cold.XXXXXX)
@@ -27,15 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<'SQL'
-DROP DATABASE IF EXISTS vfps_coldstart;
-SELECT 'CREATE ROLE vfps_bench LOGIN PASSWORD ''vfps_bench'''
-WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_bench') \gexec
-CREATE DATABASE vfps_coldstart OWNER vfps_bench;
-SQL
-export ConnectionStrings__PostgreSQL="Host=127.0.0.1;Database=vfps_coldstart;Username=vfps_bench;Password=vfps_bench"
+fresh_database vfps_coldstart
 export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
-"$JAVA_HOME/bin/java" -jar target/vfps.jar migrate >"$work/migrate.log" 2>&1
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 

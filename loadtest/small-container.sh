@@ -10,12 +10,12 @@
 #   SMALL_OPTS="-XX:+UseSerialGC ..." loadtest/small-container.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtest/lib.sh
 
 REQUESTS=${REQUESTS:-50000}
 CONCURRENCY=${CONCURRENCY:-50}
 # the JVM settings of the profile (README, "Small containers"); also in Dockerfile and the chart
 SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=55 -Xss256k -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -XX:+ExitOnOutOfMemoryError"}
-ADMIN_PSQL=${ADMIN_PSQL:-runuser -u postgres -- psql}
 PORT=${PORT:-48281}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
@@ -31,15 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<'SQL'
-DROP DATABASE IF EXISTS vfps_small;
-SELECT 'CREATE ROLE vfps_bench LOGIN PASSWORD ''vfps_bench'''
-WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_bench') \gexec
-CREATE DATABASE vfps_small OWNER vfps_bench;
-SQL
-export ConnectionStrings__PostgreSQL="Host=127.0.0.1;Database=vfps_small;Username=vfps_bench;Password=vfps_bench"
+fresh_database vfps_small
 export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
-"$JAVA_HOME/bin/java" -jar target/vfps.jar migrate >"$work/migrate.log" 2>&1
 
 mkdir -p "$cpu" "$memory"
 cat /sys/fs/cgroup/cpu/cpu.cfs_period_us >"$cpu/cpu.cfs_period_us"
