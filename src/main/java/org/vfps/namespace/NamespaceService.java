@@ -22,10 +22,17 @@ public final class NamespaceService {
 
   private final NamespaceRepository repository;
   private final Clock clock;
+  private final NamespaceEvents events;
 
   public NamespaceService(NamespaceRepository repository, Clock clock) {
+    this(repository, clock, NamespaceEvents.NONE);
+  }
+
+  /** A service that reports every namespace it creates or deletes to {@code events}. */
+  public NamespaceService(NamespaceRepository repository, Clock clock, NamespaceEvents events) {
     this.repository = repository;
     this.clock = clock;
+    this.events = events;
   }
 
   /**
@@ -37,13 +44,23 @@ public final class NamespaceService {
    */
   public Future<Namespace> create(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insert);
+        .compose(repository::insert)
+        .onSuccess(created -> events.created(created.name()));
   }
 
   /** Creates the namespace unless one of that name exists; yields whether it was created. */
   public Future<Boolean> createIfAbsent(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insertIfAbsent);
+        .compose(
+            namespace ->
+                repository
+                    .insertIfAbsent(namespace)
+                    .onSuccess(
+                        created -> {
+                          if (created) {
+                            events.created(namespace.name());
+                          }
+                        }));
   }
 
   /** The namespace of that name; fails with {@code NOT_FOUND} if there is none. */
@@ -71,6 +88,7 @@ public final class NamespaceService {
               if (!existed) {
                 throw notFound(name);
               }
+              events.deleted(name);
               return null;
             });
   }
