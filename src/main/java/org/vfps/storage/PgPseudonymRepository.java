@@ -8,6 +8,8 @@ import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,9 +34,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       "ux_pseudonyms_namespace_name_pseudonym_value";
 
   private final Pool pool;
+  private final StatementTimings timings;
 
   public PgPseudonymRepository(Pool pool) {
+    this(pool, StatementTimings.NONE);
+  }
+
+  /** A repository that reports the duration of every upsert statement to {@code timings}. */
+  public PgPseudonymRepository(Pool pool, StatementTimings timings) {
     this.pool = pool;
+    this.timings = timings;
   }
 
   @Override
@@ -50,10 +59,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       String candidate,
       int attempt,
       int candidateAttempt) {
+    long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT)
         .execute(Tuple.of(namespace, originalValue, candidate))
         .transform(
             done -> {
+              timings.upsert().accept(System.nanoTime() - started);
               if (done.succeeded()) {
                 RowSet<Row> rows = done.result();
                 if (rows.size() > 0) {
@@ -147,6 +158,22 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .execute(Tuple.of(namespace))
         .recover(failure -> failed(failure, namespace))
         .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  /**
+   * The number of pseudonyms of every namespace that has any; namespaces without pseudonyms are
+   * absent. Counts every row, so it is meant for a periodic gauge, not for requests.
+   */
+  public Future<Map<String, Long>> countByNamespace() {
+    return pool.preparedQuery(PseudonymQueries.COUNT_BY_NAMESPACE)
+        .execute()
+        .recover(failure -> Future.failedFuture(PgFailures.translate(failure, Map.of())))
+        .map(
+            rows -> {
+              Map<String, Long> counts = new HashMap<>();
+              rows.forEach(row -> counts.put(row.getString(0), row.getLong(1)));
+              return Collections.unmodifiableMap(counts);
+            });
   }
 
   private static Pseudonym toPseudonym(

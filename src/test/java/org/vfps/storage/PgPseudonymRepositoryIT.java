@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vertx.core.Vertx;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,5 +91,39 @@ class PgPseudonymRepositoryIT {
                     .await())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+  }
+
+  @Test
+  void countsPseudonymsPerNamespaceLeavingOutEmptyOnes() {
+    String two = namespace();
+    String one = namespace();
+    String empty = namespace();
+    database.pseudonyms().upsert(two, "a", candidates("a1")).await();
+    database.pseudonyms().upsert(two, "b", candidates("b1")).await();
+    database.pseudonyms().upsert(one, "a", candidates("a1")).await();
+
+    Map<String, Long> counts = database.pseudonymCounts().await();
+
+    assertThat(counts).containsEntry(two, 2L).containsEntry(one, 1L).doesNotContainKey(empty);
+  }
+
+  @Test
+  void reportsTheDurationOfEveryUpsertStatementRun() {
+    List<Long> upserts = new CopyOnWriteArrayList<>();
+    Vertx own = Vertx.vertx();
+    Database timed =
+        Database.connect(
+            own, TestPostgres.database(), new StatementTimings(upserts::add, nanos -> {}));
+    try {
+      String namespace = namespace();
+      timed.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+      timed.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
+    } finally {
+      timed.close();
+      own.close().await();
+    }
+
+    // the second create ran twice: its first candidate was taken
+    assertThat(upserts).hasSize(3).allMatch(nanos -> nanos > 0);
   }
 }
