@@ -37,6 +37,11 @@ final class GrpcErrors {
     response.status(status).statusMessage(service.getMessage()).end();
   }
 
+  /** The status {@link #fail} answers {@code failure} with. */
+  static GrpcStatus status(Throwable failure) {
+    return failure instanceof ServiceException service ? status(service) : GrpcStatus.INTERNAL;
+  }
+
   static GrpcStatus status(ServiceException failure) {
     return switch (failure.code()) {
       case INVALID_ARGUMENT -> GrpcStatus.INVALID_ARGUMENT;
