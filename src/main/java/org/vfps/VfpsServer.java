@@ -2,25 +2,32 @@ package org.vfps;
 
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.config.CachingConfig;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
 import org.vfps.error.ServiceException;
+import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
+import org.vfps.metrics.MetricsVerticle;
+import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.NamespaceDraft;
+import org.vfps.namespace.NamespaceEvents;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PageTokens;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
+import org.vfps.tracing.Tracing;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -33,13 +40,23 @@ public final class VfpsServer implements AutoCloseable {
   private final Vertx vertx;
   private final Database database;
   private final EmbeddedDatabase embedded;
+  private final Tracing tracing;
   private final int grpcPort;
+  private final int metricsPort;
 
-  private VfpsServer(Vertx vertx, Database database, EmbeddedDatabase embedded, int grpcPort) {
+  private VfpsServer(
+      Vertx vertx,
+      Database database,
+      EmbeddedDatabase embedded,
+      Tracing tracing,
+      int grpcPort,
+      int metricsPort) {
     this.vertx = vertx;
     this.database = database;
     this.embedded = embedded;
+    this.tracing = tracing;
     this.grpcPort = grpcPort;
+    this.metricsPort = metricsPort;
   }
 
   /**
@@ -53,6 +70,7 @@ public final class VfpsServer implements AutoCloseable {
     EmbeddedDatabase embedded = null;
     Vertx vertx = null;
     Database database = null;
+    Tracing tracing = Tracing.disabled();
     try {
       ConnectionSettings connection;
       if (config.database().connection().isPresent()) {
@@ -71,15 +89,34 @@ public final class VfpsServer implements AutoCloseable {
       if (embedded != null || config.database().forceRunMigrations()) {
         migrate(connection);
       }
-      vertx = Vertx.vertx(new VertxOptions());
-      database = Database.connect(vertx, connection);
+      // MetricsPort 0: no listener, so no meters either
+      ServiceMeters meters = config.server().metricsPort() > 0 ? ServiceMeters.create() : null;
+      tracing = Tracing.start(config.tracing(), Main.version());
+      vertx = buildVertx(meters, tracing);
+      database = Database.connect(vertx, connection, Instrumentation.statementTimings(meters));
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
-      NamespaceService namespaces = new NamespaceService(database.namespaces(), Clock.systemUTC());
+      NamespaceService namespaces =
+          new NamespaceService(
+              database.namespaces(), Clock.systemUTC(), Instrumentation.namespaceEvents(vertx));
       PseudonymService pseudonyms =
-          new PseudonymService(namespaces, database.pseudonyms(), pageTokens);
+          new PseudonymService(
+              namespaces, database.pseudonyms(), pageTokens, Instrumentation.generators(tracing));
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
+      int metricsPort = 0;
+      if (meters != null) {
+        MetricsVerticle metrics =
+            new MetricsVerticle(
+                config.server().metricsPort(),
+                meters,
+                db::pseudonymCounts,
+                config.metrics().pseudonymCountInterval(),
+                NamespaceEvents.DELETED_ADDRESS);
+        vertx.deployVerticle(metrics).await();
+        metricsPort = metrics.actualPort();
+      }
+      CallObserver observer = Instrumentation.callObserver(meters, tracing);
       List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -90,7 +127,8 @@ public final class VfpsServer implements AutoCloseable {
                         config.server().grpcReflectionEnabled(),
                         namespaces,
                         pseudonyms,
-                        () -> db.ping().map(true).otherwise(false));
+                        () -> db.ping().map(true).otherwise(false),
+                        observer);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
@@ -98,21 +136,52 @@ public final class VfpsServer implements AutoCloseable {
           .await();
       int grpcPort = grpcVerticles.get(0).actualPort();
       LOG.info(
-          "vfps {} started in {} ms: gRPC on port {}, database {}, reflection {}",
+          "vfps {} started in {} ms: gRPC on port {}, metrics {}, database {}, cluster off, caches"
+              + " {}, tracing {}, reflection {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
+          metricsPort > 0 ? "on port " + metricsPort : "off",
           embedded != null
               ? "embedded (development only) in " + embedded.dataDirectory()
               : connection.host() + ":" + connection.port() + "/" + connection.database(),
+          describeCaches(config.caching()),
+          Tracing.describe(config.tracing()),
           config.server().grpcReflectionEnabled() ? "on" : "off");
-      return new VfpsServer(vertx, database, embedded, grpcPort);
+      return new VfpsServer(vertx, database, embedded, tracing, grpcPort, metricsPort);
     } catch (RuntimeException e) {
-      closeQuietly(vertx, database, embedded);
+      closeQuietly(vertx, database, tracing, embedded);
       throw e instanceof StartupException startup
           ? startup
           : new StartupException("vfps could not start: " + e.getMessage(), e);
     }
+  }
+
+  /** Vert.x with the meters and the tracer, where they are on. */
+  private static Vertx buildVertx(ServiceMeters meters, Tracing tracing) {
+    VertxOptions options = new VertxOptions();
+    VertxBuilder builder = Vertx.builder();
+    if (meters != null) {
+      options.setMetricsOptions(meters.vertxOptions());
+      builder.withMetrics(meters.vertxFactory());
+    }
+    tracing.vertxTracerFactory().ifPresent(builder::withTracer);
+    return builder.with(options).build();
+  }
+
+  private static String describeCaches(CachingConfig caching) {
+    if (!caching.namespacesEnabled() && !caching.pseudonymsEnabled()) {
+      return "off";
+    }
+    return "namespaces "
+        + (caching.namespacesEnabled() ? "on" : "off")
+        + ", pseudonyms "
+        + (caching.pseudonymsEnabled() ? "on" : "off")
+        + " ("
+        + caching.sizeLimit()
+        + " entries, "
+        + caching.absoluteExpiration()
+        + ")";
   }
 
   /** The port gRPC listens on. */
@@ -120,9 +189,15 @@ public final class VfpsServer implements AutoCloseable {
     return grpcPort;
   }
 
+  /** The port {@code /metrics} is served on; 0 when metrics are off. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  /** Stops the service; spans not yet exported are sent first. */
   @Override
   public void close() {
-    closeQuietly(vertx, database, embedded);
+    closeQuietly(vertx, database, tracing, embedded);
   }
 
   /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */
@@ -215,7 +290,8 @@ public final class VfpsServer implements AutoCloseable {
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
-  private static void closeQuietly(Vertx vertx, Database database, EmbeddedDatabase embedded) {
+  private static void closeQuietly(
+      Vertx vertx, Database database, Tracing tracing, EmbeddedDatabase embedded) {
     if (database != null) {
       database.close();
     }
@@ -226,6 +302,8 @@ public final class VfpsServer implements AutoCloseable {
         LOG.warn("Vert.x did not close cleanly", e);
       }
     }
+    // after Vert.x, whose last requests end their spans on closing
+    tracing.close();
     if (embedded != null) {
       try {
         embedded.close();
