@@ -79,6 +79,25 @@ class PackageRulesTest {
   }
 
   @Test
+  void metricsAndTracingSeeOnlyTheConfigurationOfTheService() throws IOException {
+    for (String pkg : List.of("metrics", "tracing")) {
+      assertThat(imports(pkg))
+          .as(pkg)
+          .filteredOn(importing("org.vfps."))
+          .allMatch(importing("org.vfps.config."));
+    }
+  }
+
+  @Test
+  void theDomainAndStorageImportNoMeterOrTracer() throws IOException {
+    for (String pkg : List.of("namespace", "pseudonym", "storage", "grpc")) {
+      assertThat(imports(pkg))
+          .as(pkg)
+          .noneMatch(importing("io.micrometer.", "io.opentelemetry.", "io.vertx.micrometer."));
+    }
+  }
+
+  @Test
   void theRulesSeeImports() throws IOException {
     assertThat(imports("storage")).anyMatch(importing("io.vertx.sqlclient."));
   }
