@@ -143,7 +143,8 @@ class MetricsIT {
         .isPresent();
     assertThat(scrape.value("vertx_sql_processing_time_seconds")).isPositive();
     assertThat(scrape.value("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
-    assertThat(scrape.family("jvm_gc_pause_seconds")).isPresent();
+    assertThat(scrape.value("jvm_classes_loaded_classes")).isPositive();
+    assertThat(scrape.family("jvm_gc_memory_allocated_bytes_total")).isPresent();
     assertThat(scrape.family("jvm_threads_live_threads")).isPresent();
     assertThat(scrape.family("process_cpu_usage")).isPresent();
     assertThat(scrape.value("process_uptime_seconds")).isPositive();
