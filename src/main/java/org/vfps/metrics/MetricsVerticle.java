@@ -31,6 +31,7 @@ public final class MetricsVerticle extends VerticleBase {
 
   /**
    * @param port the listener's port, 1-65535 (the service does not deploy this verticle for 0)
+   * @param meters the registry to serve and the gauges to keep
    * @param pseudonymCounts counts the pseudonyms per namespace
    * @param countInterval the time between counts
    * @param namespaceDeletedAddress the event bus address of namespace deletions, whose body is the
