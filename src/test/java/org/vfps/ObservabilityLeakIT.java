@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +115,7 @@ class ObservabilityLeakIT {
                 .send(
                     HttpRequest.newBuilder(
                             URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
+                        .timeout(Duration.ofSeconds(10))
                         .build(),
                     HttpResponse.BodyHandlers.ofString())
                 .body();

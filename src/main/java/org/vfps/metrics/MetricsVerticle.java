@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the registry in Prometheus text format on {@code GET /metrics} (any other path is 404),
- * untraced, and keeps {@code vfps_pseudonyms} current: counted at start and then periodically, a
- * deleted namespace's series removed as soon as its deletion event arrives. Deploy one instance.
+ * Serves the registry in Prometheus text format on {@code GET /metrics} over HTTP/1.1 (any other
+ * path is 404), untraced, and keeps {@code vfps_pseudonyms} current: counted at start and then
+ * periodically, a deleted namespace's series removed as soon as its deletion event arrives. Deploy
+ * one instance.
  */
 public final class MetricsVerticle extends VerticleBase {
 
@@ -65,6 +66,9 @@ public final class MetricsVerticle extends VerticleBase {
                 new HttpServerOptions()
                     .setPort(port)
                     .setHost("0.0.0.0")
+                    // scrapers speak HTTP/1.1; an h2c upgrade (the JDK client's default) could
+                    // garble the reply
+                    .setHttp2ClearTextEnabled(false)
                     .setTracingPolicy(TracingPolicy.IGNORE))
             .requestHandler(PrometheusRequestHandler.create(meters.registry(), "/metrics"));
     return Future.all(server.listen(), deletions.completion());

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -142,6 +143,7 @@ class TracingIT {
             .send(
                 HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
+                    .timeout(Duration.ofSeconds(10))
                     .build(),
                 HttpResponse.BodyHandlers.discarding());
         createNamespace(client, Map.of());
