@@ -41,6 +41,7 @@ public final class Main {
       System.exit(2);
       return;
     }
+    ConsoleLogging.apply(config.logging());
     switch (command) {
       case "serve" -> serve(config);
       case "migrate" -> migrate(config);

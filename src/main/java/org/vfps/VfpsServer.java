@@ -4,6 +4,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.util.List;
@@ -25,11 +26,16 @@ import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
 import org.vfps.error.ServiceException;
 import org.vfps.fhir.FhirOperations;
+import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
+import org.vfps.metrics.CacheStatistics;
+import org.vfps.metrics.MetricsVerticle;
+import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.NamespaceDraft;
+import org.vfps.namespace.NamespaceEvents;
 import org.vfps.namespace.NamespaceRepository;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PageTokens;
@@ -38,7 +44,7 @@ import org.vfps.pseudonym.PseudonymService;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
-import org.vfps.storage.UpsertTimer;
+import org.vfps.tracing.Tracing;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -51,16 +57,26 @@ public final class VfpsServer implements AutoCloseable {
   private final Vertx vertx;
   private final Database database;
   private final EmbeddedDatabase embedded;
+  private final Tracing tracing;
   private final int grpcPort;
   private final int httpPort;
+  private final int metricsPort;
 
   private VfpsServer(
-      Vertx vertx, Database database, EmbeddedDatabase embedded, int grpcPort, int httpPort) {
+      Vertx vertx,
+      Database database,
+      EmbeddedDatabase embedded,
+      Tracing tracing,
+      int grpcPort,
+      int httpPort,
+      int metricsPort) {
     this.vertx = vertx;
     this.database = database;
     this.embedded = embedded;
+    this.tracing = tracing;
     this.grpcPort = grpcPort;
     this.httpPort = httpPort;
+    this.metricsPort = metricsPort;
   }
 
   /**
@@ -74,6 +90,7 @@ public final class VfpsServer implements AutoCloseable {
     EmbeddedDatabase embedded = null;
     Vertx vertx = null;
     Database database = null;
+    Tracing tracing = Tracing.disabled();
     try {
       ConnectionSettings connection;
       if (config.database().connection().isPresent()) {
@@ -92,33 +109,47 @@ public final class VfpsServer implements AutoCloseable {
       if (embedded != null || config.database().forceRunMigrations()) {
         migrate(connection);
       }
+      // MetricsPort 0: no listener, so no meters either
+      ServiceMeters meters = config.server().metricsPort() > 0 ? ServiceMeters.create() : null;
+      tracing = Tracing.start(config.tracing(), Main.version());
       ClusterMembership membership;
       if (config.cluster().enabled()) {
-        HazelcastCluster.ClusteredVertx clustered = joinCluster(config.cluster());
+        HazelcastCluster.ClusteredVertx clustered =
+            joinCluster(
+                config.cluster(),
+                vertxBuilder(meters, tracing, HazelcastCluster.options(config.cluster())));
         vertx = clustered.vertx();
         membership = clustered.membership();
       } else {
-        vertx = Vertx.vertx(new VertxOptions());
+        vertx = vertxBuilder(meters, tracing, new VertxOptions()).build();
         membership = ClusterMembership.alone();
       }
       // the REST contract and HAPI's first parse each take most of a second: they run on workers,
       // side by side with the rest of the start, and only the HTTP listener waits for them
       Future<ApiContract> loadingContract = ApiContract.load(vertx);
-      database = Database.connect(vertx, connection);
+      database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
       CachingConfig caching = config.caching();
       VfpsCache cache =
           caching.namespacesEnabled() || caching.pseudonymsEnabled()
               ? new VfpsCache(caching.sizeLimit(), caching.absoluteExpiration())
               : null;
+      if (cache != null && meters != null) {
+        meters.bindCache(
+            "vfps",
+            () -> {
+              VfpsCache.Counts counts = cache.counts();
+              return new CacheStatistics(counts.entries(), counts.hits(), counts.misses());
+            });
+      }
       NamespaceRepository namespaceRepository =
           caching.namespacesEnabled()
               ? new CachingNamespaceRepository(database.namespaces(), cache)
               : database.namespaces();
       PseudonymRepository pseudonymRepository =
           caching.pseudonymsEnabled()
-              ? new CachingPseudonymRepository(database.pseudonyms(UpsertTimer.NONE), cache)
-              : database.pseudonyms(UpsertTimer.NONE);
+              ? new CachingPseudonymRepository(database.pseudonyms(), cache)
+              : database.pseudonyms();
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,
@@ -126,7 +157,8 @@ public final class VfpsServer implements AutoCloseable {
                   vertx, membership, cache != null, config.cluster().evictionTimeout()),
               Clock.systemUTC());
       PseudonymService pseudonyms =
-          new PseudonymService(namespaces, pseudonymRepository, pageTokens);
+          new PseudonymService(
+              namespaces, pseudonymRepository, pageTokens, Instrumentation.generators(tracing));
       Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms);
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
@@ -136,7 +168,19 @@ public final class VfpsServer implements AutoCloseable {
       Database db = database;
       Supplier<Future<Boolean>> databaseHealthy = () -> db.ping().map(true).otherwise(false);
       Promise<Void> startup = Promise.promise();
-
+      int metricsPort = 0;
+      if (meters != null) {
+        MetricsVerticle metrics =
+            new MetricsVerticle(
+                config.server().metricsPort(),
+                meters,
+                db::pseudonymCounts,
+                config.metrics().pseudonymCountInterval(),
+                NamespaceEvents.DELETED_ADDRESS);
+        vertx.deployVerticle(metrics).await();
+        metricsPort = metrics.actualPort();
+      }
+      CallObserver observer = Instrumentation.callObserver(meters, tracing);
       List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -147,7 +191,8 @@ public final class VfpsServer implements AutoCloseable {
                         config.server().grpcReflectionEnabled(),
                         namespaces,
                         pseudonyms,
-                        databaseHealthy);
+                        databaseHealthy,
+                        observer);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
@@ -179,27 +224,56 @@ public final class VfpsServer implements AutoCloseable {
       int httpPort = httpVerticles.get(0).actualPort();
       startup.complete();
       LOG.info(
-          "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, database {}, reflection {},"
-              + " cluster {}, caches {}",
+          "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
+              + " cluster {}, caches {}, tracing {}, reflection {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
           httpPort,
+          metricsPort > 0 ? "on port " + metricsPort : "off",
           embedded != null
               ? "embedded (development only) in " + embedded.dataDirectory()
               : connection.host() + ":" + connection.port() + "/" + connection.database(),
-          config.server().grpcReflectionEnabled() ? "on" : "off",
           config.cluster().enabled()
               ? "'" + config.cluster().name() + "' with " + membership.nodeIds().size() + " members"
               : "off",
-          describe(caching));
-      return new VfpsServer(vertx, database, embedded, grpcPort, httpPort);
+          describeCaches(caching),
+          Tracing.describe(config.tracing()),
+          config.server().grpcReflectionEnabled() ? "on" : "off");
+      return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
     } catch (RuntimeException e) {
-      closeQuietly(vertx, database, embedded);
+      closeQuietly(vertx, database, tracing, embedded);
       throw e instanceof StartupException startup
           ? startup
           : new StartupException("vfps could not start: " + e.getMessage(), e);
     }
+  }
+
+  /** A Vert.x builder with the meters and the tracer, where they are on. */
+  private static VertxBuilder vertxBuilder(
+      ServiceMeters meters, Tracing tracing, VertxOptions options) {
+    VertxBuilder builder = Vertx.builder();
+    if (meters != null) {
+      options.setMetricsOptions(meters.vertxOptions());
+      builder.withMetrics(meters.vertxFactory());
+    }
+    tracing.vertxTracerFactory().ifPresent(builder::withTracer);
+    return builder.with(options);
+  }
+
+  private static String describeCaches(CachingConfig caching) {
+    if (!caching.namespacesEnabled() && !caching.pseudonymsEnabled()) {
+      return "off";
+    }
+    return "namespaces "
+        + (caching.namespacesEnabled() ? "on" : "off")
+        + ", pseudonyms "
+        + (caching.pseudonymsEnabled() ? "on" : "off")
+        + " ("
+        + caching.sizeLimit()
+        + " entries, "
+        + caching.absoluteExpiration()
+        + ")";
   }
 
   /** The port gRPC listens on. */
@@ -212,9 +286,15 @@ public final class VfpsServer implements AutoCloseable {
     return httpPort;
   }
 
+  /** The port {@code /metrics} is served on; 0 when metrics are off. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  /** Stops the service; spans not yet exported are sent first. */
   @Override
   public void close() {
-    closeQuietly(vertx, database, embedded);
+    closeQuietly(vertx, database, tracing, embedded);
   }
 
   /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */
@@ -222,11 +302,11 @@ public final class VfpsServer implements AutoCloseable {
     return VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
   }
 
-  private static HazelcastCluster.ClusteredVertx joinCluster(ClusterConfig cluster) {
+  private static HazelcastCluster.ClusteredVertx joinCluster(
+      ClusterConfig cluster, VertxBuilder builder) {
     long started = System.nanoTime();
     try {
-      HazelcastCluster.ClusteredVertx clustered =
-          HazelcastCluster.join(cluster, new VertxOptions());
+      HazelcastCluster.ClusteredVertx clustered = HazelcastCluster.join(cluster, builder);
       LOG.info(
           "Joined cluster '{}' in {} ms ({} members)",
           cluster.name(),
@@ -236,19 +316,6 @@ public final class VfpsServer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new StartupException("Joining cluster '" + cluster.name() + "' failed: " + e, e);
     }
-  }
-
-  private static String describe(CachingConfig caching) {
-    if (!caching.namespacesEnabled() && !caching.pseudonymsEnabled()) {
-      return "off";
-    }
-    return (caching.namespacesEnabled() ? "namespaces " : "")
-        + (caching.pseudonymsEnabled() ? "pseudonyms " : "")
-        + "(up to "
-        + caching.sizeLimit()
-        + " entries, "
-        + caching.absoluteExpiration()
-        + ")";
   }
 
   private static EmbeddedDatabase startEmbedded(VfpsConfig config) {
@@ -336,7 +403,8 @@ public final class VfpsServer implements AutoCloseable {
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
-  private static void closeQuietly(Vertx vertx, Database database, EmbeddedDatabase embedded) {
+  private static void closeQuietly(
+      Vertx vertx, Database database, Tracing tracing, EmbeddedDatabase embedded) {
     if (database != null) {
       database.close();
     }
@@ -347,6 +415,8 @@ public final class VfpsServer implements AutoCloseable {
         LOG.warn("Vert.x did not close cleanly", e);
       }
     }
+    // after Vert.x, whose last requests end their spans on closing
+    tracing.close();
     if (embedded != null) {
       try {
         embedded.close();

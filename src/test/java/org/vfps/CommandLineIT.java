@@ -2,6 +2,7 @@ package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,5 +105,22 @@ class CommandLineIT {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.output()).contains("usage");
+  }
+
+  @Test
+  void logFormatJsonWritesOneJsonObjectPerLine() throws Exception {
+    Run run = run(Map.of("Logging__Format", "json"), "migrate");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    List<JsonObject> lines =
+        run.output().lines().filter(line -> line.startsWith("{")).map(JsonObject::new).toList();
+    assertThat(lines)
+        .anySatisfy(
+            line -> {
+              assertThat(line.getString("level")).isEqualTo("ERROR");
+              assertThat(line.getString("loggerName")).isEqualTo("org.vfps.Main");
+              assertThat(line.getString("formattedMessage"))
+                  .contains("ConnectionStrings__PostgreSQL");
+            });
   }
 }

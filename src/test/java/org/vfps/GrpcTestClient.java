@@ -7,6 +7,7 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import java.util.Map;
 
 /**
  * A real gRPC client (Vert.x, HTTP/2) for the tests, with a blocking call that returns status,
@@ -33,12 +34,24 @@ public final class GrpcTestClient implements AutoCloseable {
     return callAsync(method, request).await();
   }
 
+  /** Calls the method with these request headers (e.g. a {@code traceparent}). */
+  public <Req, Resp> Reply<Resp> call(
+      ServiceMethod<Resp, Req> method, Req request, Map<String, String> headers) {
+    return callAsync(method, request, headers).await();
+  }
+
   /** Calls the method without blocking, for concurrent calls. */
   public <Req, Resp> Future<Reply<Resp>> callAsync(ServiceMethod<Resp, Req> method, Req request) {
+    return callAsync(method, request, Map.of());
+  }
+
+  private <Req, Resp> Future<Reply<Resp>> callAsync(
+      ServiceMethod<Resp, Req> method, Req request, Map<String, String> headers) {
     return client
         .request(address, method)
         .compose(
             call -> {
+              headers.forEach(call.headers()::set);
               call.end(request);
               return call.response();
             })

@@ -88,6 +88,16 @@ class PackageRulesTest {
   }
 
   @Test
+  void metricsAndTracingSeeOnlyTheConfigurationOfTheService() throws IOException {
+    for (String pkg : List.of("metrics", "tracing")) {
+      assertThat(imports(pkg))
+          .as(pkg)
+          .filteredOn(importing("org.vfps."))
+          .allMatch(importing("org.vfps.config."));
+    }
+  }
+
+  @Test
   void theFhirEdgeKnowsNoHttpLibraryAndNoOtherEdge() throws IOException {
     assertThat(imports("fhir"))
         .noneMatch(
@@ -101,6 +111,15 @@ class PackageRulesTest {
       assertThat(imports(pkg)).as(pkg).noneMatch(importing("ca.uhn.", "org.hl7."));
     }
     assertThat(imports("fhir")).anyMatch(importing("ca.uhn.fhir."));
+  }
+
+  @Test
+  void theDomainAndStorageImportNoMeterOrTracer() throws IOException {
+    for (String pkg : List.of("namespace", "pseudonym", "storage", "grpc")) {
+      assertThat(imports(pkg))
+          .as(pkg)
+          .noneMatch(importing("io.micrometer.", "io.opentelemetry.", "io.vertx.micrometer."));
+    }
   }
 
   @Test

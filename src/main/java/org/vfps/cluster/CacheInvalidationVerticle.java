@@ -6,6 +6,7 @@ import io.vertx.core.eventbus.EventBus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.cache.VfpsCache;
+import org.vfps.namespace.NamespaceEvents;
 
 /**
  * Keeps this replica's cache coherent: evicts a namespace and its pseudonyms when any replica
@@ -35,11 +36,11 @@ public final class CacheInvalidationVerticle extends VerticleBase {
     return Future.all(
         eventBus
             .<String>consumer(
-                EventBusNamespaceEvents.CREATED, message -> cache.evictNamespace(message.body()))
+                NamespaceEvents.CREATED_ADDRESS, message -> cache.evictNamespace(message.body()))
             .completion(),
         eventBus
             .<String>consumer(
-                EventBusNamespaceEvents.DELETED, message -> cache.evictNamespace(message.body()))
+                NamespaceEvents.DELETED_ADDRESS, message -> cache.evictNamespace(message.body()))
             .completion(),
         eventBus
             .<String>consumer(

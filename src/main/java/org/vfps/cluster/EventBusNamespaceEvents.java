@@ -18,12 +18,6 @@ import org.vfps.namespace.NamespaceEvents;
  */
 public final class EventBusNamespaceEvents implements NamespaceEvents {
 
-  /** Published with the namespace name once a namespace is created. */
-  public static final String CREATED = "vfps.namespace.created";
-
-  /** Published with the namespace name once a namespace's deletion is committed. */
-  public static final String DELETED = "vfps.namespace.deleted";
-
   private static final String EVICT = "vfps.cache.evict.";
   private static final Logger LOG = LoggerFactory.getLogger(EventBusNamespaceEvents.class);
 
@@ -50,12 +44,12 @@ public final class EventBusNamespaceEvents implements NamespaceEvents {
 
   @Override
   public void created(String name) {
-    eventBus.publish(CREATED, name);
+    eventBus.publish(CREATED_ADDRESS, name);
   }
 
   @Override
   public Future<Void> deleted(String name) {
-    eventBus.publish(DELETED, name);
+    eventBus.publish(DELETED_ADDRESS, name);
     if (!confirmEvictions) {
       return Future.succeededFuture();
     }

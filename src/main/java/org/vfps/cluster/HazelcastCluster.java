@@ -7,6 +7,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.LifecycleEvent;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
@@ -27,15 +28,23 @@ public final class HazelcastCluster implements ClusterMembership {
     this.manager = manager;
   }
 
-  /** Joins the cluster; blocks until this replica is a member. */
-  public static ClusteredVertx join(ClusterConfig cluster, VertxOptions options) {
-    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(cluster));
+  /** Vert.x options whose event bus listens where {@link ClusterConfig} says. */
+  public static VertxOptions options(ClusterConfig cluster) {
+    VertxOptions options = new VertxOptions();
     EventBusOptions eventBus = options.getEventBusOptions().setPort(cluster.eventBusPort());
     if (!cluster.host().isEmpty()) {
       eventBus.setHost(cluster.host());
     }
-    Vertx vertx =
-        Vertx.builder().with(options).withClusterManager(manager).buildClustered().await();
+    return options;
+  }
+
+  /**
+   * Joins the cluster with Vert.x from {@code builder} (made with {@link #options}); blocks until
+   * this replica is a member.
+   */
+  public static ClusteredVertx join(ClusterConfig cluster, VertxBuilder builder) {
+    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(cluster));
+    Vertx vertx = builder.withClusterManager(manager).buildClustered().await();
     return new ClusteredVertx(vertx, new HazelcastCluster(manager));
   }
 

@@ -5,6 +5,8 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -82,7 +85,10 @@ public final class ConfigLoader {
         server(settings),
         caching(settings),
         initNamespaces(settings),
-        cluster(settings));
+        cluster(settings),
+        metrics(settings),
+        tracing(settings),
+        logging(settings));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -157,6 +163,91 @@ public final class ConfigLoader {
         settings.required("Cluster:Host").strip(),
         port(settings, "Cluster:EventBus:Port"),
         positiveTimeSpan(settings, "Cluster:EvictionTimeout"));
+  }
+
+  private static MetricsConfig metrics(FlatSettings settings) {
+    return new MetricsConfig(positiveTimeSpan(settings, "Metrics:PseudonymCountInterval"));
+  }
+
+  private static TracingConfig tracing(FlatSettings settings) {
+    String serviceName = settings.required("Tracing:ServiceName").strip();
+    return new TracingConfig(
+        bool(settings, "Tracing:IsEnabled"),
+        serviceName.isEmpty() ? "vfps" : serviceName,
+        rootSampler(settings, "Tracing:RootSampler"),
+        probability(settings, "Tracing:SamplingProbability"),
+        otlpEndpoint(settings, "Tracing:Otlp:Endpoint"),
+        oneOf(settings, "Tracing:Exporter", TracingConfig.Exporter.class));
+  }
+
+  private static LoggingConfig logging(FlatSettings settings) {
+    return new LoggingConfig(oneOf(settings, "Logging:Format", LoggingConfig.Format.class));
+  }
+
+  private static TracingConfig.RootSampler rootSampler(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    for (TracingConfig.RootSampler sampler : TracingConfig.RootSampler.values()) {
+      if (sampler.dotnetName().equalsIgnoreCase(value.strip())) {
+        return sampler;
+      }
+    }
+    throw invalid(
+        key,
+        value,
+        "is not a root sampler (AlwaysOnSampler, AlwaysOffSampler or TraceIdRatioBasedSampler)");
+  }
+
+  private static double probability(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    try {
+      double probability = Double.parseDouble(value.strip());
+      if (probability >= 0 && probability <= 1) {
+        return probability;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw invalid(key, value, "is not a probability (a number from 0 to 1)");
+  }
+
+  /**
+   * An OTLP/HTTP traces URL; an endpoint without a path (as an OTLP/gRPC endpoint is written) gets
+   * the {@code /v1/traces} path. Blank means {@link TracingConfig#DEFAULT_OTLP_ENDPOINT}.
+   */
+  private static URI otlpEndpoint(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    if (value.isBlank()) {
+      return TracingConfig.DEFAULT_OTLP_ENDPOINT;
+    }
+    URI uri;
+    try {
+      uri = new URI(value.strip());
+    } catch (URISyntaxException e) {
+      throw invalid(key, value, "is not a URL (e.g. http://jaeger:4318)");
+    }
+    if (uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null) {
+      throw invalid(
+          key, value, "is not an http or https URL with a host (e.g. http://jaeger:4318)");
+    }
+    String path = uri.getRawPath();
+    return path == null || path.isEmpty() || path.equals("/") ? uri.resolve("/v1/traces") : uri;
+  }
+
+  /** The constant of {@code type} named by the value, ignoring case. */
+  private static <E extends Enum<E>> E oneOf(FlatSettings settings, String key, Class<E> type) {
+    String value = settings.required(key);
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(value.strip())) {
+        return constant;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E constant : type.getEnumConstants()) {
+      names.add(constant.name().toLowerCase(Locale.ROOT));
+    }
+    throw invalid(key, value, "is not one of " + String.join(", ", names));
   }
 
   /** Groups {@code Init:v1:Namespaces:N:Field} by N, in index order. */

@@ -8,13 +8,19 @@ import java.util.Objects;
  *
  * @param initNamespaces the namespaces to create at start-up ({@code Init__v1__Namespaces}), in
  *     index order; unmodifiable
+ * @param metrics the service's own meters ({@code Metrics__*})
+ * @param tracing OpenTelemetry tracing ({@code Tracing__*})
+ * @param logging the log format ({@code Logging__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
     ServerConfig server,
     CachingConfig caching,
     List<NamespaceSeed> initNamespaces,
-    ClusterConfig cluster) {
+    ClusterConfig cluster,
+    MetricsConfig metrics,
+    TracingConfig tracing,
+    LoggingConfig logging) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -22,5 +28,8 @@ public record VfpsConfig(
     Objects.requireNonNull(caching, "caching");
     initNamespaces = List.copyOf(initNamespaces);
     Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(tracing, "tracing");
+    Objects.requireNonNull(logging, "logging");
   }
 }

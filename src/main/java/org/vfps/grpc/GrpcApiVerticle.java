@@ -24,6 +24,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
   private final Supplier<Future<Boolean>> databaseHealthy;
+  private final CallObserver observer;
   private HttpServer server;
 
   public GrpcApiVerticle(
@@ -32,11 +33,23 @@ public final class GrpcApiVerticle extends VerticleBase {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy) {
+    this(port, reflection, namespaces, pseudonyms, databaseHealthy, CallObserver.NONE);
+  }
+
+  /** A verticle that reports every call of the vfps services to {@code observer}. */
+  public GrpcApiVerticle(
+      int port,
+      boolean reflection,
+      NamespaceService namespaces,
+      PseudonymService pseudonyms,
+      Supplier<Future<Boolean>> databaseHealthy,
+      CallObserver observer) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.databaseHealthy = databaseHealthy;
+    this.observer = observer;
   }
 
   @Override
@@ -44,8 +57,8 @@ public final class GrpcApiVerticle extends VerticleBase {
     GrpcServer grpc =
         GrpcServer.server(
             vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
-    grpc.addService(NamespaceGrpcService.of(namespaces));
-    grpc.addService(PseudonymGrpcService.of(pseudonyms));
+    grpc.addService(NamespaceGrpcService.of(namespaces, observer));
+    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer));
     grpc.addService(new HealthChecks(vertx, databaseHealthy));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

@@ -40,6 +40,11 @@ public final class GrpcErrors {
     response.status(status).statusMessage(service.getMessage()).end();
   }
 
+  /** The status {@link #fail} answers {@code failure} with. */
+  static GrpcStatus status(Throwable failure) {
+    return failure instanceof ServiceException service ? status(service) : GrpcStatus.INTERNAL;
+  }
+
   /** The gRPC status of a failure: the one mapping from {@code ErrorCode} to a status code. */
   public static GrpcStatus status(ServiceException failure) {
     return switch (failure.code()) {

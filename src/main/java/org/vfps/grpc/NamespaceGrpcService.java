@@ -12,10 +12,11 @@ final class NamespaceGrpcService {
 
   private NamespaceGrpcService() {}
 
-  static Service of(NamespaceService namespaces) {
+  static Service of(NamespaceService namespaces, CallObserver observer) {
     return new UnaryService(
             NamespaceServiceGrpcService.SERVICE_NAME,
-            NamespaceServiceGrpcService.SERVICE_DESCRIPTOR)
+            NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
+            observer)
         .method(
             NamespaceServiceGrpcService.Create,
             request ->

@@ -11,10 +11,11 @@ final class PseudonymGrpcService {
 
   private PseudonymGrpcService() {}
 
-  static Service of(PseudonymService pseudonyms) {
+  static Service of(PseudonymService pseudonyms, CallObserver observer) {
     return new UnaryService(
             PseudonymServiceGrpcService.SERVICE_NAME,
-            PseudonymServiceGrpcService.SERVICE_DESCRIPTOR)
+            PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
+            observer)
         .method(
             PseudonymServiceGrpcService.Create,
             request ->

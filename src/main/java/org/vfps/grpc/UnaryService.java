@@ -2,6 +2,7 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
 import io.vertx.core.Future;
+import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
@@ -20,32 +21,45 @@ final class UnaryService implements Service {
 
   private final ServiceName name;
   private final Descriptors.ServiceDescriptor descriptor;
+  private final CallObserver observer;
   private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
 
-  UnaryService(ServiceName name, Descriptors.ServiceDescriptor descriptor) {
+  UnaryService(ServiceName name, Descriptors.ServiceDescriptor descriptor, CallObserver observer) {
     this.name = name;
     this.descriptor = JsonNamedDescriptors.of(descriptor);
+    this.observer = observer;
   }
 
   /** Binds the method to the handler; a handler may fail its future or throw. */
   <Req, Resp> UnaryService method(
       ServiceMethod<Req, Resp> method, Function<Req, Future<Resp>> handler) {
     String fullName = method.fullMethodName();
+    String service = method.serviceName().fullyQualifiedName();
+    String methodName = method.methodName();
     bindings.add(
         server ->
             server.callHandler(
                 method,
-                call ->
-                    call.last()
-                        .compose(handler)
-                        .onComplete(
-                            reply -> {
-                              if (reply.succeeded()) {
-                                call.response().end(reply.result());
-                              } else {
-                                GrpcErrors.fail(call.response(), fullName, reply.cause());
-                              }
-                            })));
+                call -> {
+                  long started = System.nanoTime();
+                  observer.started(service, methodName);
+                  call.last()
+                      .compose(handler)
+                      .onComplete(
+                          reply -> {
+                            GrpcStatus status =
+                                reply.succeeded()
+                                    ? GrpcStatus.OK
+                                    : GrpcErrors.status(reply.cause());
+                            observer.completed(
+                                service, methodName, status, System.nanoTime() - started);
+                            if (reply.succeeded()) {
+                              call.response().end(reply.result());
+                            } else {
+                              GrpcErrors.fail(call.response(), fullName, reply.cause());
+                            }
+                          });
+                }));
     return this;
   }
 

@@ -4,11 +4,19 @@ import io.vertx.core.Future;
 
 /**
  * Tells the rest of the deployment (other verticles, other replicas) that a namespace came or went,
- * so that caches and metrics follow.
+ * after the change is committed, so that caches and metrics follow. The service publishes these on
+ * the event bus ({@link #CREATED_ADDRESS}, {@link #DELETED_ADDRESS}) with the namespace name as a
+ * {@code String} body.
  */
 public interface NamespaceEvents {
 
-  /** Nobody listens: a single replica without caches. */
+  /** The event bus address of namespace creations. */
+  String CREATED_ADDRESS = "vfps.namespace.created";
+
+  /** The event bus address of namespace deletions. */
+  String DELETED_ADDRESS = "vfps.namespace.deleted";
+
+  /** Nobody listens: a single replica without caches or metrics. */
   NamespaceEvents NONE =
       new NamespaceEvents() {
         @Override

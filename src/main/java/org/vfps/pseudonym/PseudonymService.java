@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.namespace.TextLimits;
@@ -27,12 +29,27 @@ public final class PseudonymService {
   private final NamespaceService namespaces;
   private final PseudonymRepository repository;
   private final PageTokens pageTokens;
+  private final Function<GenerationMethod, PseudonymGenerator> generators;
 
   public PseudonymService(
       NamespaceService namespaces, PseudonymRepository repository, PageTokens pageTokens) {
+    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod);
+  }
+
+  /**
+   * A service that takes each method's generator from {@code generators}, which may wrap those of
+   * {@link PseudonymGenerators} (to trace or time generation); the generators it returns must be
+   * thread-safe.
+   */
+  public PseudonymService(
+      NamespaceService namespaces,
+      PseudonymRepository repository,
+      PageTokens pageTokens,
+      Function<GenerationMethod, PseudonymGenerator> generators) {
     this.namespaces = namespaces;
     this.repository = repository;
     this.pageTokens = pageTokens;
+    this.generators = generators;
   }
 
   /**
@@ -105,7 +122,7 @@ public final class PseudonymService {
     }
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
-    PseudonymGenerator generator = PseudonymGenerators.forMethod(namespace.generationMethod());
+    PseudonymGenerator generator = generators.apply(namespace.generationMethod());
     Supplier<String> candidates =
         () ->
             namespace.pseudonymPrefix()

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
@@ -11,6 +12,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
 import java.security.SecureRandom;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
@@ -26,13 +28,24 @@ public final class Database implements AutoCloseable {
   private static final String PAGE_TOKEN_KEY = "page_token_key";
 
   private final Pool pool;
+  private final PgPseudonymRepository pseudonyms;
 
-  private Database(Pool pool) {
+  private Database(Pool pool, UpsertTimer timer) {
     this.pool = pool;
+    this.pseudonyms = new PgPseudonymRepository(pool, timer);
   }
 
   /** Builds the pool; connections are opened on first use. */
   public static Database connect(Vertx vertx, ConnectionSettings settings) {
+    return connect(vertx, settings, UpsertTimer.NONE);
+  }
+
+  /**
+   * Builds the pool, reporting upsert statement durations to {@code timer}. Statements are traced
+   * when Vert.x has a tracer and the statement runs within a traced request; statements outside
+   * requests (start-up, periodic gauges) are not.
+   */
+  public static Database connect(Vertx vertx, ConnectionSettings settings, UpsertTimer timer) {
     PgConnectOptions connect =
         new PgConnectOptions()
             .setHost(settings.host())
@@ -41,7 +54,8 @@ public final class Database implements AutoCloseable {
             .setUser(settings.user())
             .setSslMode(SslMode.valueOf(settings.sslMode().name()))
             .setCachePreparedStatements(true)
-            .setPipeliningLimit(256);
+            .setPipeliningLimit(256)
+            .setTracingPolicy(TracingPolicy.PROPAGATE);
     if (settings.password() != null) {
       connect.setPassword(settings.password());
     }
@@ -57,16 +71,24 @@ public final class Database implements AutoCloseable {
     NetClientOptions network =
         new NetClientOptions().setConnectTimeout((int) settings.connectTimeout().toMillis());
     return new Database(
-        PgBuilder.pool().with(pool).with(network).connectingTo(connect).using(vertx).build());
+        PgBuilder.pool().with(pool).with(network).connectingTo(connect).using(vertx).build(),
+        timer);
   }
 
   public NamespaceRepository namespaces() {
     return new PgNamespaceRepository(pool);
   }
 
-  /** The pseudonym repository; its upserts are timed into {@code timer}. */
-  public PseudonymRepository pseudonyms(UpsertTimer timer) {
-    return new PgPseudonymRepository(pool, timer);
+  public PseudonymRepository pseudonyms() {
+    return pseudonyms;
+  }
+
+  /**
+   * The number of pseudonyms per namespace, for the {@code vfps_pseudonyms} gauge; namespaces
+   * without pseudonyms are absent.
+   */
+  public Future<Map<String, Long>> pseudonymCounts() {
+    return pseudonyms.countByNamespace();
   }
 
   /** Succeeds when PostgreSQL answers a trivial statement. */

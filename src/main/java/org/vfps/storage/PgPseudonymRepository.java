@@ -9,6 +9,8 @@ import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -167,6 +169,22 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .execute(Tuple.of(namespace))
         .recover(failure -> failed(failure, namespace))
         .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  /**
+   * The number of pseudonyms of every namespace that has any; namespaces without pseudonyms are
+   * absent. Counts every row, so it is meant for a periodic gauge, not for requests.
+   */
+  public Future<Map<String, Long>> countByNamespace() {
+    return pool.preparedQuery(PseudonymQueries.COUNT_BY_NAMESPACE)
+        .execute()
+        .recover(failure -> Future.failedFuture(PgFailures.translate(failure, Map.of())))
+        .map(
+            rows -> {
+              Map<String, Long> counts = new HashMap<>();
+              rows.forEach(row -> counts.put(row.getString(0), row.getLong(1)));
+              return Collections.unmodifiableMap(counts);
+            });
   }
 
   private static Pseudonym toPseudonym(

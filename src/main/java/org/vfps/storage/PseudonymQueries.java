@@ -73,4 +73,7 @@ final class PseudonymQueries {
       LIMIT $4""";
 
   static final String COUNT = "SELECT count(*) FROM pseudonyms WHERE namespace_name = $1";
+
+  static final String COUNT_BY_NAMESPACE =
+      "SELECT namespace_name, count(*) FROM pseudonyms GROUP BY namespace_name";
 }

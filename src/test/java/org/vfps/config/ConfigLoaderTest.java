@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vfps.config.ConnectionSettings.SslMode;
+import org.vfps.config.TracingConfig.Exporter;
+import org.vfps.config.TracingConfig.RootSampler;
 
 class ConfigLoaderTest {
 
@@ -37,6 +40,17 @@ class ConfigLoaderTest {
         .isEqualTo(
             new ClusterConfig(
                 false, "vfps", 5701, java.util.List.of(), "", "", 0, Duration.ofSeconds(5)));
+    assertThat(config.metrics()).isEqualTo(new MetricsConfig(Duration.ofMinutes(5)));
+    assertThat(config.tracing())
+        .isEqualTo(
+            new TracingConfig(
+                false,
+                "vfps",
+                RootSampler.ALWAYS_ON,
+                0.1,
+                URI.create("http://localhost:4318/v1/traces"),
+                Exporter.OTLP));
+    assertThat(config.logging()).isEqualTo(new LoggingConfig(LoggingConfig.Format.TEXT));
   }
 
   @Test
@@ -66,6 +80,33 @@ class ConfigLoaderTest {
                 Duration.ofMillis(1500)));
   }
 
+  @Test
+  void readsTracingLoggingAndMetricsSettingsFromEnvironment() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "Tracing__IsEnabled", "true",
+                "Tracing__ServiceName", "vfps-staging",
+                "Tracing__RootSampler", "TraceIdRatioBasedSampler",
+                "Tracing__SamplingProbability", "0.25",
+                "Tracing__Otlp__Endpoint", "https://collector.example:4318/otlp/v1/traces",
+                "Tracing__Exporter", "Jaeger",
+                "Logging__Format", "JSON",
+                "Metrics__PseudonymCountInterval", "00:00:30"));
+
+    assertThat(config.tracing())
+        .isEqualTo(
+            new TracingConfig(
+                true,
+                "vfps-staging",
+                RootSampler.TRACE_ID_RATIO_BASED,
+                0.25,
+                URI.create("https://collector.example:4318/otlp/v1/traces"),
+                Exporter.JAEGER));
+    assertThat(config.logging().format()).isEqualTo(LoggingConfig.Format.JSON);
+    assertThat(config.metrics().pseudonymCountInterval()).isEqualTo(Duration.ofSeconds(30));
+  }
+
   @ParameterizedTest
   @CsvSource({
     "Cluster__IsEnabled, yes",
@@ -78,6 +119,39 @@ class ConfigLoaderTest {
     assertThatExceptionOfType(ConfigException.class)
         .isThrownBy(() -> ConfigLoader.load(Map.of(key, value)))
         .withMessageStartingWith(key + ":");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "http://jaeger:4318, http://jaeger:4318/v1/traces",
+    "http://jaeger:4318/, http://jaeger:4318/v1/traces",
+    "http://127.0.0.1:14318/v1/traces, http://127.0.0.1:14318/v1/traces"
+  })
+  void anOtlpEndpointWithoutAPathGetsTheTracesPath(String configured, String endpoint) {
+    VfpsConfig config = ConfigLoader.load(Map.of("Tracing__Otlp__Endpoint", configured));
+
+    assertThat(config.tracing().otlpEndpoint()).isEqualTo(URI.create(endpoint));
+  }
+
+  @Test
+  void aBlankServiceNameMeansVfps() {
+    VfpsConfig config = ConfigLoader.load(Map.of("Tracing__ServiceName", " "));
+
+    assertThat(config.tracing().serviceName()).isEqualTo("vfps");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "AlwaysOnSampler|ALWAYS_ON",
+        "alwaysoffsampler|ALWAYS_OFF",
+        "TraceIdRatioBasedSampler|TRACE_ID_RATIO_BASED"
+      })
+  void rootSamplersAreNamedAsInDotnet(String name, RootSampler sampler) {
+    VfpsConfig config = ConfigLoader.load(Map.of("Tracing__RootSampler", name));
+
+    assertThat(config.tracing().rootSampler()).isEqualTo(sampler);
   }
 
   @Test
@@ -133,7 +207,7 @@ class ConfigLoaderTest {
                 "HOME", "/root",
                 "Http__Portx", "abc",
                 "Http__Port__Extra", "abc",
-                "Tracing__IsEnabled", "maybe"));
+                "Telemetry__IsEnabled", "maybe"));
 
     assertThat(config).isEqualTo(ConfigLoader.load(Map.of()));
   }
@@ -210,7 +284,24 @@ class ConfigLoaderTest {
             + " not a positive integer",
         "Pseudonymization__Caching__AbsoluteExpiration|00:00:00|Pseudonymization__Caching__"
             + "AbsoluteExpiration: '00:00:00' is not a positive duration",
-        "Database__Embedded__DataDirectory|''|Database__Embedded__DataDirectory: must not be blank"
+        "Database__Embedded__DataDirectory|''|Database__Embedded__DataDirectory: must not be blank",
+        "Tracing__IsEnabled|on|Tracing__IsEnabled: 'on' is not a boolean (true or false)",
+        "Tracing__RootSampler|ParentBasedSampler|Tracing__RootSampler: 'ParentBasedSampler' is not a"
+            + " root sampler (AlwaysOnSampler, AlwaysOffSampler or TraceIdRatioBasedSampler)",
+        "Tracing__SamplingProbability|1.5|Tracing__SamplingProbability: '1.5' is not a probability"
+            + " (a number from 0 to 1)",
+        "Tracing__SamplingProbability|NaN|Tracing__SamplingProbability: 'NaN' is not a probability"
+            + " (a number from 0 to 1)",
+        "Tracing__SamplingProbability|ten percent|Tracing__SamplingProbability: 'ten percent' is"
+            + " not a probability (a number from 0 to 1)",
+        "Tracing__Exporter|zipkin|Tracing__Exporter: 'zipkin' is not one of otlp, jaeger",
+        "Tracing__Otlp__Endpoint|jaeger:4317|Tracing__Otlp__Endpoint: 'jaeger:4317' is not an http"
+            + " or https URL with a host (e.g. http://jaeger:4318)",
+        "Tracing__Otlp__Endpoint|http://[::1|Tracing__Otlp__Endpoint: 'http://[::1' is not a URL"
+            + " (e.g. http://jaeger:4318)",
+        "Logging__Format|xml|Logging__Format: 'xml' is not one of text, json",
+        "Metrics__PseudonymCountInterval|00:00:00|Metrics__PseudonymCountInterval: '00:00:00' is"
+            + " not a positive duration"
       })
   void badValueNamesItsKey(String name, String value, String message) {
     assertThatExceptionOfType(ConfigException.class)

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vertx.core.Vertx;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,13 +51,10 @@ class PgPseudonymRepositoryIT {
   @Test
   void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne() {
     String namespace = namespace();
-    database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("taken")).await();
+    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
 
     Pseudonym b =
-        database
-            .pseudonyms(UpsertTimer.NONE)
-            .upsert(namespace, "b", candidates("taken", "fresh"))
-            .await();
+        database.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
 
     assertThat(b.pseudonymValue()).isEqualTo("fresh");
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
@@ -64,11 +63,9 @@ class PgPseudonymRepositoryIT {
   @Test
   void anExistingPairKeepsItsPseudonymWhateverTheCandidate() {
     String namespace = namespace();
-    Pseudonym first =
-        database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("one")).await();
+    Pseudonym first = database.pseudonyms().upsert(namespace, "a", candidates("one")).await();
 
-    Pseudonym again =
-        database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("two")).await();
+    Pseudonym again = database.pseudonyms().upsert(namespace, "a", candidates("two")).await();
 
     assertThat(again).isEqualTo(first);
   }
@@ -76,11 +73,9 @@ class PgPseudonymRepositoryIT {
   @Test
   void givesUpAsInternalWhenEveryCandidateIsTaken() {
     String namespace = namespace();
-    database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "a", candidates("taken")).await();
+    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
 
-    assertThatThrownBy(
-            () ->
-                database.pseudonyms(UpsertTimer.NONE).upsert(namespace, "b", () -> "taken").await())
+    assertThatThrownBy(() -> database.pseudonyms().upsert(namespace, "b", () -> "taken").await())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
@@ -91,10 +86,54 @@ class PgPseudonymRepositoryIT {
     assertThatThrownBy(
             () ->
                 database
-                    .pseudonyms(UpsertTimer.NONE)
+                    .pseudonyms()
                     .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
                     .await())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+  }
+
+  @Test
+  void countsPseudonymsPerNamespaceLeavingOutEmptyOnes() {
+    String two = namespace();
+    String one = namespace();
+    String empty = namespace();
+    database.pseudonyms().upsert(two, "a", candidates("a1")).await();
+    database.pseudonyms().upsert(two, "b", candidates("b1")).await();
+    database.pseudonyms().upsert(one, "a", candidates("a1")).await();
+
+    Map<String, Long> counts = database.pseudonymCounts().await();
+
+    assertThat(counts).containsEntry(two, 2L).containsEntry(one, 1L).doesNotContainKey(empty);
+  }
+
+  @Test
+  void reportsTheDurationOfEveryUpsertStatementRun() {
+    List<Long> upserts = new CopyOnWriteArrayList<>();
+    Vertx own = Vertx.vertx();
+    Database timed =
+        Database.connect(
+            own,
+            TestPostgres.database(),
+            new UpsertTimer() {
+              @Override
+              public void single(long nanos) {
+                upserts.add(nanos);
+              }
+
+              @Override
+              public void batch(long nanos, int rows) {}
+            });
+    try {
+      String namespace = namespace();
+      timed.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
+      timed.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
+    } finally {
+      timed.close();
+      own.close().await();
+    }
+
+    // the second create ran twice: its first candidate was taken
+    assertThat(upserts).hasSize(3).allMatch(nanos -> nanos > 0);
   }
 }

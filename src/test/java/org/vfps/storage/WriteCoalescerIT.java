@@ -84,8 +84,8 @@ class WriteCoalescerIT {
 
   @Test
   void overlappingConcurrentCreatesStoreOneRowPerValueAndAgree() {
-    Database database = Database.connect(vertx, TestPostgres.database());
-    PseudonymRepository repository = database.pseudonyms(recording);
+    Database database = Database.connect(vertx, TestPostgres.database(), recording);
+    PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
     List<Future<Pseudonym>> all = new ArrayList<>();
     for (int loop = 0; loop < 4; loop++) {
@@ -115,8 +115,8 @@ class WriteCoalescerIT {
 
   @Test
   void aBatchTheDatabaseRejectsFailsOnlyTheRequestsAtFault() {
-    Database database = Database.connect(vertx, TestPostgres.database());
-    PseudonymRepository repository = database.pseudonyms(recording);
+    Database database = Database.connect(vertx, TestPostgres.database(), recording);
+    PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
     repository.upsert(namespace, "owner", candidates("taken")).await();
     String missing = "missing-" + UUID.randomUUID();
@@ -165,8 +165,8 @@ class WriteCoalescerIT {
               Duration.ofSeconds(2),
               direct.sslMode(),
               "vfps-coalescer-it");
-      Database database = Database.connect(vertx, viaProxy);
-      PseudonymRepository repository = database.pseudonyms(recording);
+      Database database = Database.connect(vertx, viaProxy, recording);
+      PseudonymRepository repository = database.pseudonyms();
       repository.upsert(namespace, "warm-up", random()).await();
 
       locker.setAutoCommit(false);

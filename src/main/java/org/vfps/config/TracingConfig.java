@@ -1,0 +1,68 @@
+package org.vfps.config;
+
+import java.net.URI;
+import java.util.Objects;
+
+/**
+ * OpenTelemetry tracing ({@code Tracing__*}), with the .NET service's keys. The root sampler
+ * decides for requests that arrive without a sampled parent; a parent's decision is always
+ * followed.
+ *
+ * @param enabled whether spans are recorded and exported ({@code IsEnabled})
+ * @param serviceName the resource's {@code service.name} ({@code ServiceName}); not blank
+ * @param rootSampler the sampler of root spans ({@code RootSampler})
+ * @param samplingProbability the ratio {@link RootSampler#TRACE_ID_RATIO_BASED} samples, 0 to 1
+ *     ({@code SamplingProbability})
+ * @param otlpEndpoint where spans are sent as OTLP over HTTP ({@code Otlp__Endpoint}); the {@code
+ *     /v1/traces} path is part of it
+ * @param exporter the exporter ({@code Exporter}); every one sends OTLP
+ */
+public record TracingConfig(
+    boolean enabled,
+    String serviceName,
+    RootSampler rootSampler,
+    double samplingProbability,
+    URI otlpEndpoint,
+    Exporter exporter) {
+
+  /** The endpoint when none is configured: an OpenTelemetry Collector or Jaeger on this host. */
+  public static final URI DEFAULT_OTLP_ENDPOINT = URI.create("http://localhost:4318/v1/traces");
+
+  /** The root samplers of the .NET service, by their .NET names. */
+  public enum RootSampler {
+    ALWAYS_ON("AlwaysOnSampler"),
+    ALWAYS_OFF("AlwaysOffSampler"),
+    TRACE_ID_RATIO_BASED("TraceIdRatioBasedSampler");
+
+    private final String dotnetName;
+
+    RootSampler(String dotnetName) {
+      this.dotnetName = dotnetName;
+    }
+
+    /** The name the configuration uses, e.g. {@code AlwaysOnSampler}. */
+    public String dotnetName() {
+      return dotnetName;
+    }
+  }
+
+  /** The exporters; Jaeger receives OTLP natively, so {@code jaeger} also sends OTLP. */
+  public enum Exporter {
+    OTLP,
+    JAEGER
+  }
+
+  public TracingConfig {
+    Objects.requireNonNull(serviceName, "serviceName");
+    if (serviceName.isBlank()) {
+      throw new IllegalArgumentException("serviceName must not be blank");
+    }
+    Objects.requireNonNull(rootSampler, "rootSampler");
+    if (!(samplingProbability >= 0 && samplingProbability <= 1)) {
+      throw new IllegalArgumentException(
+          "samplingProbability must be 0 to 1: " + samplingProbability);
+    }
+    Objects.requireNonNull(otlpEndpoint, "otlpEndpoint");
+    Objects.requireNonNull(exporter, "exporter");
+  }
+}

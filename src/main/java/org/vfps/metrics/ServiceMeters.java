@@ -1,0 +1,154 @@
+package org.vfps.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.metrics.MetricsOptions;
+import io.vertx.core.spi.VertxMetricsFactory;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The one meter registry of a running service and the meters vfps defines on it. Vert.x adds its
+ * own meters (HTTP servers, the PostgreSQL pool, the event bus, JVM and process) when it is built
+ * with {@link #vertxOptions()} and {@link #vertxFactory()}. Thread-safe.
+ */
+public final class ServiceMeters {
+
+  /** The buckets of the .NET service's histograms (prometheus-net's defaults), in seconds. */
+  static final Duration[] DURATION_BUCKETS = {
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(75),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofMillis(750),
+    Duration.ofSeconds(1),
+    Duration.ofMillis(2500),
+    Duration.ofSeconds(5),
+    Duration.ofMillis(7500),
+    Duration.ofSeconds(10)
+  };
+
+  /**
+   * The labels of the Vert.x meters: never {@code HTTP_PATH}, whose raw paths carry namespace names
+   * and pseudonym values without bound; routes are the router's templates.
+   */
+  private static final EnumSet<Label> VERTX_LABELS =
+      EnumSet.of(
+          Label.LOCAL,
+          Label.HTTP_ROUTE,
+          Label.HTTP_METHOD,
+          Label.HTTP_CODE,
+          Label.POOL_TYPE,
+          Label.POOL_NAME,
+          Label.EB_SIDE);
+
+  private final PrometheusMeterRegistry registry;
+  private final Timer upserts;
+  private final Timer batchUpserts;
+  private final GrpcServerMeters grpc;
+  private final PseudonymCountGauges pseudonymCounts;
+
+  private ServiceMeters(PrometheusMeterRegistry registry) {
+    this.registry = registry;
+    new FileDescriptorMetrics().bindTo(registry);
+    this.upserts =
+        Timer.builder("vfps.upsert.duration")
+            .description("Duration of each single-value upsert statement run")
+            .serviceLevelObjectives(DURATION_BUCKETS)
+            .register(registry);
+    this.batchUpserts =
+        Timer.builder("vfps.batch.upsert.duration")
+            .description("Duration of each multi-row upsert round trip")
+            .serviceLevelObjectives(DURATION_BUCKETS)
+            .register(registry);
+    this.grpc = new GrpcServerMeters(registry);
+    this.pseudonymCounts = new PseudonymCountGauges(registry);
+  }
+
+  /** A new registry with the vfps meters and the process's open file descriptors. */
+  public static ServiceMeters create() {
+    return new ServiceMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * The Vert.x metrics options: JVM and process meters on, labels as {@link #VERTX_LABELS}. Each
+   * service gets a registry name of its own, since Vert.x keeps registries by name per JVM.
+   */
+  public MetricsOptions vertxOptions() {
+    return new MicrometerMetricsOptions()
+        .setEnabled(true)
+        .setJvmMetricsEnabled(true)
+        .setRegistryName("vfps-" + UUID.randomUUID())
+        .setLabels(VERTX_LABELS);
+  }
+
+  /** The factory that makes Vert.x report to this registry. */
+  public VertxMetricsFactory vertxFactory() {
+    return new MicrometerMetricsFactory(registry);
+  }
+
+  /** Records one run of the single-value upsert ({@code vfps_upsert_duration_seconds}). */
+  public void upsertTook(long nanos) {
+    upserts.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Records one multi-row upsert round trip ({@code vfps_batch_upsert_duration_seconds}). The
+   * histogram is exported from the start; the write coalescer, which sends multi-row statements,
+   * will be its first source.
+   */
+  public void batchUpsertTook(long nanos) {
+    batchUpserts.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The gRPC request meters. */
+  public GrpcServerMeters grpc() {
+    return grpc;
+  }
+
+  /** The {@code vfps_pseudonyms} gauges, which {@link MetricsVerticle} keeps current. */
+  PseudonymCountGauges pseudonymCounts() {
+    return pseudonymCounts;
+  }
+
+  /**
+   * Exports a cache's statistics as {@code vfps_cache_entries} (gauge), {@code
+   * vfps_cache_hits_total} and {@code vfps_cache_misses_total} (counters; gauges in .NET, whose
+   * names they keep), labelled {@code cache}. {@code statistics} is read at each scrape, from any
+   * thread; hits and misses must never decrease.
+   *
+   * @param cache the cache's name, e.g. {@code namespaces}
+   */
+  public void bindCache(String cache, Supplier<CacheStatistics> statistics) {
+    Gauge.builder("vfps.cache.entries", statistics, s -> s.get().entries())
+        .description("Entries in the cache")
+        .tag("cache", cache)
+        .register(registry);
+    FunctionCounter.builder("vfps.cache.hits", statistics, s -> s.get().hits())
+        .description("Lookups the cache answered")
+        .tag("cache", cache)
+        .register(registry);
+    FunctionCounter.builder("vfps.cache.misses", statistics, s -> s.get().misses())
+        .description("Lookups the cache could not answer")
+        .tag("cache", cache)
+        .register(registry);
+  }
+}

@@ -1,0 +1,246 @@
+package org.vfps.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.hawkular.agent.prometheus.types.Metric;
+import org.hawkular.agent.prometheus.types.MetricType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.vfps.Eventually;
+import org.vfps.GrpcTestClient;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceDeleteRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+
+/** {@code /metrics} of a running service, parsed as Prometheus parses it. */
+class MetricsIT {
+
+  private static final String PSEUDONYM_SERVICE = "vfps.api.v1.PseudonymService";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private static VfpsServer server;
+  private static GrpcTestClient client;
+
+  @BeforeAll
+  static void start() {
+    server = startWithMetrics("00:05:00");
+    client = new GrpcTestClient(server.grpcPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.close();
+  }
+
+  private static VfpsServer startWithMetrics(String countInterval) {
+    return TestService.start(
+        Map.of(
+            "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+            "MetricsPort", Integer.toString(TestService.freePort()),
+            "Metrics__PseudonymCountInterval", countInterval));
+  }
+
+  static HttpResponse<String> get(int port, String path) {
+    return get(HTTP, port, path);
+  }
+
+  private static HttpResponse<String> get(HttpClient http, int port, String path) {
+    try {
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(10))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new AssertionError("GET " + path + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  static Scrape scrape(VfpsServer server) {
+    HttpResponse<String> response = get(server.metricsPort(), "/metrics");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("content-type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
+    return Scrape.parse(response.body());
+  }
+
+  private static String createNamespace(GrpcTestClient client) {
+    String name = "metrics-" + UUID.randomUUID();
+    client.ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder().setName(name).setPseudonymLength(16).build());
+    return name;
+  }
+
+  private static GrpcTestClient.Reply<?> createPseudonym(
+      GrpcTestClient client, String namespace, String originalValue) {
+    return client.call(
+        PseudonymServiceGrpcClient.Create,
+        PseudonymServiceCreateRequest.newBuilder()
+            .setNamespace(namespace)
+            .setOriginalValue(originalValue)
+            .build());
+  }
+
+  private static Map<String, String> create(String code) {
+    return Map.of("grpc_service", PSEUDONYM_SERVICE, "grpc_method", "Create", "grpc_code", code);
+  }
+
+  @Test
+  void grpcCallsAndUpsertsAreCountedAsTheyHappen() {
+    String namespace = createNamespace(client);
+    Scrape before = scrape(server);
+
+    createPseudonym(client, namespace, "first");
+    createPseudonym(client, namespace, "second");
+    createPseudonym(client, namespace, "first");
+    createPseudonym(client, "missing-" + UUID.randomUUID(), "first");
+    Scrape after = scrape(server);
+
+    assertThat(after.value("grpc_server_handled_total", create("OK")))
+        .isEqualTo(before.value("grpc_server_handled_total", create("OK")) + 3);
+    assertThat(after.value("grpc_server_handled_total", create("NOT_FOUND")))
+        .isEqualTo(before.value("grpc_server_handled_total", create("NOT_FOUND")) + 1);
+    Map<String, String> pseudonymCreate =
+        Map.of("grpc_service", PSEUDONYM_SERVICE, "grpc_method", "Create");
+    assertThat(after.value("grpc_server_started_total", pseudonymCreate))
+        .isEqualTo(before.value("grpc_server_started_total", pseudonymCreate) + 4);
+    assertThat(after.type("grpc_server_handling_seconds")).isEqualTo(MetricType.HISTOGRAM);
+    assertThat(after.value("grpc_server_handling_seconds", pseudonymCreate))
+        .isEqualTo(before.value("grpc_server_handling_seconds", pseudonymCreate) + 4);
+    // one statement per create that found its namespace
+    assertThat(after.type("vfps_upsert_duration_seconds")).isEqualTo(MetricType.HISTOGRAM);
+    assertThat(after.value("vfps_upsert_duration_seconds"))
+        .isEqualTo(before.value("vfps_upsert_duration_seconds") + 3);
+    assertThat(after.type("vfps_batch_upsert_duration_seconds")).isEqualTo(MetricType.HISTOGRAM);
+  }
+
+  @Test
+  void httpServerPoolJvmAndProcessMetricsAreExported() {
+    createNamespace(client);
+
+    Scrape scrape = scrape(server);
+
+    Map<String, String> grpcListener = Map.of("local", "0.0.0.0:" + server.grpcPort());
+    assertThat(scrape.value("vertx_http_server_requests_total", grpcListener)).isPositive();
+    assertThat(scrape.series("vertx_http_server_requests_total", grpcListener))
+        .hasValueSatisfying(
+            metric -> assertThat(metric.getLabels()).containsKeys("method", "code", "route"));
+    assertThat(scrape.series("vertx_pool_in_use", Map.of("pool_type", "sql", "pool_name", "vfps")))
+        .isPresent();
+    assertThat(scrape.value("vertx_sql_processing_time_seconds")).isPositive();
+    assertThat(scrape.value("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
+    assertThat(scrape.value("jvm_classes_loaded_classes")).isPositive();
+    assertThat(scrape.family("jvm_gc_memory_allocated_bytes_total")).isPresent();
+    assertThat(scrape.family("jvm_threads_live_threads")).isPresent();
+    assertThat(scrape.family("process_cpu_usage")).isPresent();
+    assertThat(scrape.value("process_uptime_seconds")).isPositive();
+    assertThat(scrape.value("process_files_open_files")).isPositive();
+  }
+
+  @Test
+  void noSeriesIsLabelledWithARawPath() {
+    createNamespace(client);
+
+    Scrape scrape = scrape(server);
+
+    assertThat(scrape.families())
+        .flatMap(family -> family.getMetrics())
+        .extracting(Metric::getLabels)
+        .allSatisfy(labels -> assertThat(labels).doesNotContainKeys("path", "uri", "url"));
+  }
+
+  @Test
+  void scrapesThatOfferAnUpgradeToHttp2AreAnsweredInHttp11() {
+    // the JDK client offers h2c on every first request; Vert.x's upgrade garbled some replies
+    for (int i = 0; i < 50; i++) {
+      HttpResponse<String> response =
+          get(HttpClient.newHttpClient(), server.metricsPort(), "/metrics");
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+    }
+  }
+
+  @Test
+  void onlyTheMetricsPathIsServed() {
+    assertThat(get(server.metricsPort(), "/").statusCode()).isEqualTo(404);
+    assertThat(get(server.metricsPort(), "/metrics/x").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void pseudonymCountsAreTakenAtStartAndADeletedNamespaceLosesItsSeriesAtOnce() {
+    String namespace = createNamespace(client);
+    createPseudonym(client, namespace, "a");
+    createPseudonym(client, namespace, "b");
+    Map<String, String> series = Map.of("namespace", namespace);
+
+    // counted at start; the next count would be an hour away
+    try (VfpsServer counting = startWithMetrics("01:00:00");
+        GrpcTestClient countingClient = new GrpcTestClient(counting.grpcPort())) {
+      Eventually.await(
+          "the start-up count",
+          Duration.ofSeconds(10),
+          () -> scrape(counting).value("vfps_pseudonyms", series),
+          count -> count == 2);
+
+      countingClient.ok(
+          NamespaceServiceGrpcClient.Delete,
+          NamespaceServiceDeleteRequest.newBuilder().setName(namespace).build());
+
+      Eventually.await(
+          "the removal of the deleted namespace's series",
+          Duration.ofSeconds(10),
+          () -> scrape(counting).series("vfps_pseudonyms", series),
+          Optional::isEmpty);
+    }
+  }
+
+  @Test
+  void pseudonymCountsAreTakenPeriodically() {
+    try (VfpsServer counting = startWithMetrics("00:00:01");
+        GrpcTestClient countingClient = new GrpcTestClient(counting.grpcPort())) {
+      String namespace = createNamespace(countingClient);
+      Map<String, String> series = Map.of("namespace", namespace);
+      createPseudonym(countingClient, namespace, "a");
+
+      Eventually.await(
+          "a count with one pseudonym",
+          Duration.ofSeconds(10),
+          () -> scrape(counting).value("vfps_pseudonyms", series),
+          count -> count == 1);
+      createPseudonym(countingClient, namespace, "b");
+      createPseudonym(countingClient, namespace, "c");
+      Eventually.await(
+          "a count with three pseudonyms",
+          Duration.ofSeconds(10),
+          () -> scrape(counting).value("vfps_pseudonyms", series),
+          count -> count == 3);
+    }
+  }
+
+  @Test
+  void metricsPortZeroServesNoMetrics() {
+    try (VfpsServer quiet = TestService.start()) {
+      assertThat(quiet.metricsPort()).isZero();
+    }
+  }
+}

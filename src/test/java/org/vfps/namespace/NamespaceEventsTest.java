@@ -1,0 +1,108 @@
+package org.vfps.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+/** NamespaceService reports committed creations and deletions, and nothing else. */
+class NamespaceEventsTest {
+
+  private final InMemoryRepository repository = new InMemoryRepository();
+  private final List<String> events = new CopyOnWriteArrayList<>();
+  private final NamespaceService service =
+      new NamespaceService(
+          repository,
+          new NamespaceEvents() {
+            @Override
+            public void created(String name) {
+              events.add("created " + name);
+            }
+
+            @Override
+            public Future<Void> deleted(String name) {
+              events.add("deleted " + name);
+              return Future.succeededFuture();
+            }
+          },
+          Clock.systemUTC());
+
+  private static NamespaceDraft draft(String name) {
+    return new NamespaceDraft(name, "", 1, 16, null, null);
+  }
+
+  @Test
+  void createAndDeleteAreReported() {
+    service.create(draft("a")).await();
+    service.delete("a").await();
+
+    assertThat(events).containsExactly("created a", "deleted a");
+  }
+
+  @Test
+  void createIfAbsentReportsOnlyWhatItCreated() {
+    service.createIfAbsent(draft("a")).await();
+    service.createIfAbsent(draft("a")).await();
+
+    assertThat(events).containsExactly("created a");
+  }
+
+  @Test
+  void failedOrRejectedChangesAreNotReported() {
+    service.create(draft("a")).await();
+    events.clear();
+
+    assertThatThrownBy(() -> service.create(draft("a")).await())
+        .isInstanceOfSatisfying(
+            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ALREADY_EXISTS));
+    assertThatThrownBy(() -> service.create(draft(" ")).await())
+        .isInstanceOf(ServiceException.class);
+    assertThatThrownBy(() -> service.delete("missing").await())
+        .isInstanceOf(ServiceException.class);
+    assertThat(events).isEmpty();
+  }
+
+  /** Namespaces in a map; enough for the service's contract with its repository. */
+  private static final class InMemoryRepository implements NamespaceRepository {
+
+    private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+
+    @Override
+    public Future<Namespace> insert(Namespace namespace) {
+      if (namespaces.putIfAbsent(namespace.name(), namespace) != null) {
+        return Future.failedFuture(
+            new ServiceException(ErrorCode.ALREADY_EXISTS, "exists", Map.of()));
+      }
+      return Future.succeededFuture(namespace);
+    }
+
+    @Override
+    public Future<Boolean> insertIfAbsent(Namespace namespace) {
+      return Future.succeededFuture(namespaces.putIfAbsent(namespace.name(), namespace) == null);
+    }
+
+    @Override
+    public Future<Optional<Namespace>> find(String name) {
+      return Future.succeededFuture(Optional.ofNullable(namespaces.get(name)));
+    }
+
+    @Override
+    public Future<List<Namespace>> findAll() {
+      return Future.succeededFuture(List.copyOf(namespaces.values()));
+    }
+
+    @Override
+    public Future<Boolean> delete(String name) {
+      return Future.succeededFuture(namespaces.remove(name) != null);
+    }
+  }
+}
