@@ -72,7 +72,9 @@ public final class HazelcastCluster implements ClusterMembership {
       join.getTcpIpConfig().setEnabled(false);
       join.getKubernetesConfig()
           .setEnabled(true)
-          .setProperty("service-dns", cluster.kubernetesServiceDns());
+          .setProperty("service-dns", cluster.kubernetesServiceDns())
+          // the members behind the service listen on the configured port, not only on 5701
+          .setProperty("service-port", Integer.toString(cluster.port()));
     } else {
       join.getTcpIpConfig().setEnabled(true).setMembers(cluster.members());
     }

@@ -22,29 +22,34 @@ final class Coalescer<R> {
   private final int maxCount;
   private final ToIntFunction<R> weight;
   private final int maxWeight;
+  private final int maxInFlight;
   private final ArrayDeque<R> waiting = new ArrayDeque<>();
-  private boolean inFlight;
+  private int inFlight;
 
   /**
    * @param sender sends a batch; its future completes when the next batch may go
+   * @param maxInFlight how many batches may be in flight at once
    */
   Coalescer(
-      Function<List<R>, Future<?>> sender, int maxCount, ToIntFunction<R> weight, int maxWeight) {
+      Function<List<R>, Future<?>> sender,
+      int maxCount,
+      ToIntFunction<R> weight,
+      int maxWeight,
+      int maxInFlight) {
     this.sender = sender;
     this.maxCount = maxCount;
     this.weight = weight;
     this.maxWeight = maxWeight;
+    this.maxInFlight = maxInFlight;
   }
 
   void submit(R request) {
     waiting.add(request);
-    if (!inFlight) {
-      sendNext();
-    }
+    sendNext();
   }
 
   private void sendNext() {
-    if (waiting.isEmpty()) {
+    if (waiting.isEmpty() || inFlight >= maxInFlight) {
       return;
     }
     List<R> batch = new ArrayList<>(Math.min(waiting.size(), maxCount));
@@ -54,7 +59,7 @@ final class Coalescer<R> {
       total += weight.applyAsInt(request);
       batch.add(request);
     }
-    inFlight = true;
+    inFlight++;
     Future<?> sent;
     try {
       sent = sender.apply(batch);
@@ -63,7 +68,7 @@ final class Coalescer<R> {
     }
     sent.onComplete(
         done -> {
-          inFlight = false;
+          inFlight--;
           sendNext();
         });
   }

@@ -26,7 +26,7 @@ final class NamespaceLookups {
 
   private final Pool pool;
   private final Coalescer<Lookup> coalescer =
-      new Coalescer<>(this::send, MAX_NAMES, lookup -> 1, MAX_NAMES);
+      new Coalescer<>(this::send, MAX_NAMES, lookup -> 1, MAX_NAMES, WriteCoalescer.MAX_IN_FLIGHT);
 
   NamespaceLookups(Pool pool) {
     this.pool = pool;

