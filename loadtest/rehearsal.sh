@@ -4,10 +4,11 @@
 #
 #   1. PostgreSQL: the machine's cluster (pg_ctlcluster), a fresh database vfps_rehearsal;
 #   2. the migrations Job: `vfps migrate`, which must exit 0;
-#   3. three replicas with the chart's settings (caches on, the cluster on, members listed as the
-#      headless service would list them, the small-container JVM profile), each, like a pod, in
-#      its own cgroup limited to 1 CPU and MEMORY_MIB (when the cgroup v1 controllers under
-#      /sys/fs/cgroup are writable, as on this project's machines; LIMITS=no runs without);
+#   3. three replicas with the chart's settings (caches on, the cluster on, the small-container JVM
+#      profile; the members listed in Cluster__Members where the chart resolves the headless
+#      service), each, like a pod, in its own cgroup limited to 1 CPU and MEMORY_MIB (when the
+#      cgroup v1 controllers under /sys/fs/cgroup are writable, as on this project's machines;
+#      LIMITS=no runs without);
 #   4. load through all three (loadtest/RehearsalClient.java: round-robin Creates, a failed call is
 #      retried on the next replica, every acknowledged pair recorded);
 #   5. halfway through, `kill -9` of replica 2, which is started again after RESTART_DELAY seconds,
