@@ -44,16 +44,18 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  *     --max-seconds 120 --progress /tmp/progress --acks /tmp/acks.tsv
  * </pre>
  *
- * Prints one {@code key=value} line per figure; exits 0 when every request was acknowledged with
- * a consistent pseudonym and every acknowledgement was found again, 1 otherwise.
+ * Prints one {@code key=value} line per figure; exits 0 when every request was acknowledged with a
+ * consistent pseudonym and every acknowledgement was found again, 1 otherwise.
  */
 public final class RehearsalClient {
 
   private static final int ATTEMPTS = 3;
 
   private final Vertx vertx;
+
   /** Every call is made and answered on this one context, so the counters need no locking. */
   private final Context context;
+
   private final List<String> targets;
   private final List<PseudonymServiceClient> clients;
   private final String namespace;
@@ -136,8 +138,7 @@ public final class RehearsalClient {
     vertx.cancelTimer(timer);
     writeQuietly(progress, Integer.toString(acks.size()));
 
-    try (PrintWriter out =
-        new PrintWriter(Files.newBufferedWriter(Path.of(options.get("acks"))))) {
+    try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(options.get("acks"))))) {
       for (String[] ack : acks) {
         out.println(ack[0] + "\t" + ack[1]);
       }
@@ -174,8 +175,7 @@ public final class RehearsalClient {
 
   private Future<Void> createNamespace() {
     NamespaceServiceGrpcClient namespaces =
-        NamespaceServiceGrpcClient.create(
-            GrpcClient.client(vertx), address(targets.get(0)));
+        NamespaceServiceGrpcClient.create(GrpcClient.client(vertx), address(targets.get(0)));
     return namespaces
         .create(
             NamespaceServiceCreateRequest.newBuilder()
