@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# The vfps image. The Maven wrapper builds the jar on a JDK; the runtime image then records the
+# JVM's AOT cache for that jar with the very JVM that runs it (a cache is only valid for the JVM
+# build and jar that made it), and runs as uid 65534 on a read-only root file system: only /tmp
+# must be writable.
+#
+#   docker build -t vfps .                                # with the AOT cache
+#   docker build --build-arg AOT_CACHE=false -t vfps .    # without: quicker build, slower start
+#
+# The training run behind the cache (`vfps train`) starts an embedded PostgreSQL inside the build;
+# it runs as uid 65534, so it needs no user namespaces. Where it fails anyway, the build warns and
+# the image starts without the cache; AOT_CACHE=required makes that failure fail the build.
+
+ARG JDK_IMAGE=eclipse-temurin:25-jdk
+ARG JRE_IMAGE=eclipse-temurin:25-jre
+
+FROM ${JDK_IMAGE} AS build
+WORKDIR /src
+COPY .mvn/ .mvn/
+COPY mvnw pom.xml ./
+COPY conf/ conf/
+COPY src/main/ src/main/
+# the cache is recorded in the runtime stage below, not here on the JDK
+RUN --mount=type=cache,target=/root/.m2 \
+    ./mvnw -B -ntp package -Dmaven.test.skip=true -Dvfps.aot.skip=true
+
+FROM ${JRE_IMAGE}
+ARG AOT_CACHE=true
+# the small-container profile (1 CPU, 128 MiB); the chart sets its own copy (values.yaml javaOpts)
+ENV JAVA_OPTS="-XX:+UseSerialGC -XX:MaxRAMPercentage=55 -Xss256k -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -XX:+ExitOnOutOfMemoryError" \
+    VFPS_HOME=/opt/vfps \
+    Database__Embedded__DataDirectory=/tmp/vfps/postgres
+WORKDIR /opt/vfps
+COPY --from=build /src/target/vfps.jar /opt/vfps/vfps.jar
+COPY bin/vfps /opt/vfps/bin/vfps
+RUN if [ "$AOT_CACHE" = false ]; then exit 0; fi; \
+    if setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
+         java $JAVA_OPTS -XX:AOTCacheOutput=/tmp/vfps.aot -Xlog:aot=error \
+           -jar /opt/vfps/vfps.jar train; then \
+      mv /tmp/vfps.aot /opt/vfps/vfps.aot && chown root:root /opt/vfps/vfps.aot; \
+    elif [ "$AOT_CACHE" = required ]; then \
+      exit 1; \
+    else \
+      echo "WARNING: the AOT training run failed; the image starts without the cache"; \
+    fi; \
+    rm -rf /tmp/* /tmp/.[!.]*
+USER 65534:65534
+EXPOSE 8080 8081 8082
+ENTRYPOINT ["/opt/vfps/bin/vfps"]
+CMD ["serve"]
