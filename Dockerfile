@@ -27,7 +27,8 @@ RUN --mount=type=cache,target=/root/.m2 \
 FROM ${JRE_IMAGE}
 ARG AOT_CACHE=true
 # the small-container profile (1 CPU, 128 MiB); the chart sets its own copy (values.yaml javaOpts)
-ENV JAVA_OPTS="-XX:+UseSerialGC -XX:MaxRAMPercentage=55 -Xss256k -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -XX:+ExitOnOutOfMemoryError" \
+ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError" \
+    MALLOC_ARENA_MAX=2 \
     VFPS_HOME=/opt/vfps \
     Database__Embedded__DataDirectory=/tmp/vfps/postgres
 WORKDIR /opt/vfps

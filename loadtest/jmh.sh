@@ -11,6 +11,6 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 echo
 echo "| method | ops/s | bytes/op |"
 echo "|---|---:|---:|"
-awk '/^GeneratorBenchmark.generate /{ops[$2]=$4}
-     /^GeneratorBenchmark.generate:gc.alloc.rate.norm /{alloc[$2]=$4}
+awk '/^GeneratorBenchmark.generate /{ops[$2]=$5}
+     /^GeneratorBenchmark.generate:gc.alloc.rate.norm /{alloc[$2]=$5}
      END{for (m in ops) printf "| %s | %s | %s |\n", m, ops[m], alloc[m]}' target/jmh.txt | sort

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 REQUESTS=${REQUESTS:-50000}
 CONCURRENCY=${CONCURRENCY:-50}
 # the JVM settings of the profile (README, "Small containers"); also in Dockerfile and the chart
-SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=55 -Xss256k -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -XX:+ExitOnOutOfMemoryError"}
+SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError"}
 PORT=${PORT:-48281}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
@@ -42,7 +42,8 @@ echo $((128 * 1024 * 1024)) >"$memory/memory.limit_in_bytes"
 run() { # label, limited (yes|no), JAVA_OPTS
   local label=$1 limited=$2
   if [ "$limited" = yes ]; then
-    JAVA_OPTS="$3" sh -c "echo \$\$ >$cpu/cgroup.procs; echo \$\$ >$memory/cgroup.procs; exec bin/vfps" \
+    MALLOC_ARENA_MAX=2 JAVA_OPTS="$3" \
+      sh -c "echo \$\$ >$cpu/cgroup.procs; echo \$\$ >$memory/cgroup.procs; exec bin/vfps" \
       >"$work/$label.log" 2>&1 &
   else
     JAVA_OPTS="$3" bin/vfps >"$work/$label.log" 2>&1 &
@@ -59,8 +60,11 @@ run() { # label, limited (yes|no), JAVA_OPTS
   ghz --insecure --call vfps.api.v1.PseudonymService/Create -c "$CONCURRENCY" -n "$REQUESTS" -O json \
     -d "{\"namespace\": \"$label\", \"originalValue\": \"{{randomString 32}}\"}" "127.0.0.1:$PORT" \
     >"$work/$label.json"
-  local rss_kb
+  local rss_kb anon=0
   rss_kb=$(ps -o rss= -p "$(pgrep -P "$pid" java || echo "$pid")" 2>/dev/null || echo 0)
+  if [ "$limited" = yes ]; then
+    anon=$(awk '/^total_rss /{print $2}' "$memory/memory.stat")
+  fi
   alive=yes
   kill -0 "$pid" 2>/dev/null || alive=no
   kill "$pid" 2>/dev/null || true
@@ -73,7 +77,7 @@ run() { # label, limited (yes|no), JAVA_OPTS
     peak=$((rss_kb * 1024))
     ooms=0
   fi
-  echo "$label $alive $peak ${ooms:-0}" >>"$work/memory.txt"
+  echo "$label $alive $peak ${ooms:-0} $anon" >>"$work/memory.txt"
 }
 
 run unlimited no "${UNLIMITED_OPTS:-}"
@@ -93,8 +97,11 @@ print(f"\n{requests} gRPC creates of new values at concurrency {concurrency}; sm
 print("| run | requests/s | p50 ms | p99 ms | errors | peak memory MiB | OOM kills | survived |")
 print("|---|---:|---:|---:|---:|---:|---:|---|")
 for label, (rps, p50, p99, errors) in rows.items():
-    alive, peak, ooms = memory[label]
-    kind = "cgroup peak" if label == "small" else "RSS at end"
+    alive, peak, ooms, anon = memory[label]
+    if label == "small":
+        kind = f"cgroup peak incl. page cache; anonymous {int(anon)/2**20:.1f} at end"
+    else:
+        kind = "RSS at end"
     print(f"| {label} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {errors} | {int(peak)/2**20:.1f} ({kind}) | {ooms} | {alive} |")
 print(f"\nsmall / unlimited throughput: {rows['small'][0] / rows['unlimited'][0]:.2f}")
 PY

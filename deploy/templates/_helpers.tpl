@@ -72,6 +72,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 - name: JAVA_OPTS
   value: {{ .Values.javaOpts | quote }}
+- name: MALLOC_ARENA_MAX
+  value: "2"
 {{- end }}
 
 {{/*

@@ -124,9 +124,6 @@ public final class VfpsServer implements AutoCloseable {
         vertx = vertxBuilder(meters, tracing, new VertxOptions()).build();
         membership = ClusterMembership.alone();
       }
-      // the REST contract and HAPI's first parse each take most of a second: they run on workers,
-      // side by side with the rest of the start, and only the HTTP listener waits for them
-      Future<ApiContract> loadingContract = ApiContract.load(vertx);
       database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
       CachingConfig caching = config.caching();
@@ -159,7 +156,6 @@ public final class VfpsServer implements AutoCloseable {
       PseudonymService pseudonyms =
           new PseudonymService(
               namespaces, pseudonymRepository, pageTokens, Instrumentation.generators(tracing));
-      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms);
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
       }
@@ -198,6 +194,10 @@ public final class VfpsServer implements AutoCloseable {
               },
               new DeploymentOptions().setInstances(eventLoops()))
           .await();
+      // the REST contract and HAPI's first parse each take most of a second of CPU: they start
+      // once gRPC serves, on workers side by side, so they do not slow the way to the first Create
+      Future<ApiContract> loadingContract = ApiContract.load(vertx);
+      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms);
       ApiContract contract = loadingContract.await();
       FhirOperations fhir = startingFhir.await();
       HttpApiVerticle.Dependencies http =
