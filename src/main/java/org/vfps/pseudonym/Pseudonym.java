@@ -12,10 +12,4 @@ public record Pseudonym(
     String originalValue,
     String pseudonymValue,
     Instant createdAt,
-    Instant lastUpdatedAt) {
-
-  /** This pseudonym without its original value, as list pages carry it. */
-  public Pseudonym withoutOriginalValue() {
-    return new Pseudonym(namespace, null, pseudonymValue, createdAt, lastUpdatedAt);
-  }
-}
+    Instant lastUpdatedAt) {}
