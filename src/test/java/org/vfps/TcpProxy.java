@@ -6,6 +6,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.vfps.config.ConnectionSettings;
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut and restore, to see the service lose its
@@ -30,6 +31,16 @@ public final class TcpProxy implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** An Npgsql connection string to {@code database} through this proxy, with a short timeout. */
+  public String connectionString(ConnectionSettings database) {
+    return "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
+        .formatted(
+            port,
+            database.database(),
+            database.user(),
+            database.password() == null ? "" : database.password());
   }
 
   /** Accepts connections (again). */

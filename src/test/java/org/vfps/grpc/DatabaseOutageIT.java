@@ -41,13 +41,7 @@ class DatabaseOutageIT {
   void callsFailAsUnavailableWhileTheDatabaseIsAwayAndSucceedAfter() {
     ConnectionSettings database = TestPostgres.database();
     try (TcpProxy proxy = new TcpProxy(database.host(), database.port())) {
-      String connectionString =
-          "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
-              .formatted(
-                  proxy.port(),
-                  database.database(),
-                  database.user(),
-                  database.password() == null ? "" : database.password());
+      String connectionString = proxy.connectionString(database);
       try (VfpsServer server =
               TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
           GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {

@@ -25,13 +25,7 @@ class ProbesIT {
   void probesAreUpWhileTheDatabaseAnswersAndReadinessFollowsItsOutage() {
     ConnectionSettings database = TestPostgres.database();
     try (TcpProxy proxy = new TcpProxy(database.host(), database.port())) {
-      String connectionString =
-          "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
-              .formatted(
-                  proxy.port(),
-                  database.database(),
-                  database.user(),
-                  database.password() == null ? "" : database.password());
+      String connectionString = proxy.connectionString(database);
       try (VfpsServer server =
               TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
           HttpTestClient http = new HttpTestClient(server.httpPort())) {
