@@ -8,8 +8,9 @@
 #            required to use the AOT cache (-XX:AOTMode=on) and to answer a gRPC Create
 #   compose  `docker compose config` for every profile
 #   chart    `helm lint`, `helm template` with the default values and ci/*.yaml, the chart's
-#            refusals, and the rendered manifests against the Kubernetes JSON schemas
-#            (kubeconform, schemas from the PyPI package kubernetes-validate)
+#            refusals, the jar started with the environment the chart renders (over TLS with a
+#            certificate made by openssl), and the rendered manifests against the Kubernetes JSON
+#            schemas (kubeconform, schemas from the PyPI package kubernetes-validate)
 #
 #   deploy/check.sh              # all three
 #   deploy/check.sh chart        # some
@@ -21,6 +22,7 @@
 #                (or KUBERNETES_VALIDATE_PYTHON=/path/to/python with it installed)
 #   compose      the docker CLI with its compose plugin
 #   image        root, unshare, setpriv, a JDK 25 (JAVA_HOME), grpcurl; the jar from ./mvnw package
+#   environment  the jar, curl, openssl, python3 with PyYAML
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -141,7 +143,7 @@ check_compose() {
     return
   fi
   local profiles
-  for profiles in "" "--profile test" "--profile test --profile jaeger" "--profile cluster"; do
+  for profiles in "" "--profile test" "--profile test --profile jaeger" "--profile cluster" "--profile tls"; do
     # shellcheck disable=SC2086
     if docker compose $profiles config -q 2>"$work/compose.err"; then
       pass "docker compose ${profiles:-(no profile)} config: $(docker compose $profiles config --services | tr '\n' ' ')"
@@ -217,6 +219,9 @@ check_chart() {
 --set database.existingSecret=s --set config.Grpc.Port=9000|set it through ports
 --set database.existingSecret=s --set cluster.enabled=true --set cluster.port=5702|keep cluster.port at 5701
 --set database.existingSecret=s --set serviceMonitor.enabled=true --set ports.metrics=0|ports.metrics must not be 0
+--set database.existingSecret=s --set tls.enabled=true|tls.enabled needs a certificate
+--set database.existingSecret=s --set tls.enabled=true --set tls.certManager.enabled=true|needs tls.certManager.issuerRef.name
+--set database.existingSecret=s --set config.Kestrel.Certificates.Default.Path=/tls.crt|set TLS through tls
 EOF
 
   check_chart_environment "$work/full-values.yaml"
@@ -231,8 +236,9 @@ EOF
     skip "manifests against the Kubernetes schemas (no kubernetes-validate package for v$KUBE_VERSION)"
     return
   fi
-  # ServiceMonitor is a prometheus-operator CRD: no schema in the package
-  if kubeconform -strict -summary -skip ServiceMonitor -schema-location "$location" "$work"/*.yaml \
+  # ServiceMonitor (prometheus-operator) and Certificate (cert-manager) are CRDs: no schema in the
+  # package
+  if kubeconform -strict -summary -skip ServiceMonitor,Certificate -schema-location "$location" "$work"/*.yaml \
     >"$work/kubeconform.log" 2>&1; then
     pass "kubeconform -strict, Kubernetes $KUBE_VERSION: $(tail -1 "$work/kubeconform.log")"
   else
@@ -241,13 +247,18 @@ EOF
 }
 
 # Starts the jar with the environment the chart gives its pods (ports shifted, the embedded
-# database instead of the Secret's, the pod IP as 127.0.0.1): the service must accept every value
-# and create the initial namespaces of ci/full-values.yaml.
+# database instead of the Secret's, the pod IP as 127.0.0.1, the mounted TLS Secret replaced by a
+# certificate made here): the service must accept every value, create the initial namespaces of
+# ci/full-values.yaml, and answer /readyz over HTTPS.
 check_chart_environment() { # rendered manifests
-  if [ ! -f target/vfps.jar ] || ! have grpcurl || ! python3 -c 'import yaml' 2>/dev/null; then
-    skip "the service accepts the chart's environment (needs the jar, grpcurl, python3 with PyYAML)"
+  if [ ! -f target/vfps.jar ] || ! have curl || ! have openssl || ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the service accepts the chart's environment (needs the jar, curl, openssl, python3 with PyYAML)"
     return
   fi
+  local tls=$work/tls
+  mkdir -p "$tls"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$tls/tls.key" -out "$tls/tls.crt" 2>/dev/null
   local port=${CHECK_GRPC_PORT:-38481} env=$work/pod.env
   python3 - "$1" >"$env" <<'PY'
 import sys, yaml
@@ -262,6 +273,9 @@ PY
     export Grpc__Port=$port Http__Port=$((port - 1)) MetricsPort=0 Cluster__Host=127.0.0.1 \
       Cluster__Port=$((port + 4)) Cluster__EventBus__Port=$((port + 5)) Tracing__IsEnabled=false \
       Database__Embedded__DataDirectory=$work/pod-postgres
+    if [ -n "${Kestrel__Certificates__Default__Path:-}" ]; then
+      export Kestrel__Certificates__Default__Path=$tls/tls.crt Kestrel__Certificates__Default__KeyPath=$tls/tls.key
+    fi
     exec bin/vfps
   ) >"$work/pod.log" 2>&1 &
   pid=$!
@@ -270,8 +284,10 @@ PY
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.2
   done
-  if grep -q "Initial namespace 'study-b' created" "$work/pod.log" && grep -q "started in" "$work/pod.log"; then
-    pass "the service accepts the environment of ci/full-values.yaml ($(wc -l <"$env") variables, initial namespaces created)"
+  if grep -q "Initial namespace 'study-b' created" "$work/pod.log" && grep -q "started in" "$work/pod.log" &&
+    grep -q "TLS on for gRPC and HTTP" "$work/pod.log" &&
+    curl -fsS --cacert "$tls/tls.crt" "https://127.0.0.1:$((port - 1))/readyz" | grep -q '"UP"'; then
+    pass "the service accepts the environment of ci/full-values.yaml ($(wc -l <"$env") variables, initial namespaces created, HTTPS)"
   else
     fail "the service with the environment of ci/full-values.yaml (log: $work/pod.log)"
     grep -v '^WARNING' "$work/pod.log" | tail -5

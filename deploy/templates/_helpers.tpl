@@ -114,6 +114,9 @@ floats).
 {{- if has $lower (list "connectionstrings" "cluster" "metricsport") }}
 {{- fail (printf "config.%s: set it through database, cluster or ports instead" $key) }}
 {{- end }}
+{{- if eq $lower "kestrel" }}
+{{- fail (printf "config.%s: set TLS through tls instead" $key) }}
+{{- end }}
 {{- if and (has $lower (list "http" "grpc")) (kindIs "map" (get $config $key)) }}
 {{- range $inner := keys (get $config $key) }}
 {{- if eq (lower $inner) "port" }}
@@ -131,4 +134,35 @@ floats).
 {{- if and .Values.cluster.enabled (ne (int .Values.cluster.port) 5701) }}
 {{- fail "cluster.port: the Kubernetes DNS discovery connects to 5701; keep cluster.port at 5701" }}
 {{- end }}
+{{- end }}
+
+{{/* The Secret with tls.crt and tls.key: the user's, or the one cert-manager fills. */}}
+{{- define "vfps.tlsSecretName" -}}
+{{- if .Values.tls.secretName }}
+{{- .Values.tls.secretName }}
+{{- else if .Values.tls.certManager.enabled }}
+{{- printf "%s-tls" (include "vfps.fullname" . | trunc 59 | trimSuffix "-") }}
+{{- else }}
+{{- fail "tls.enabled needs a certificate: set tls.secretName (a Secret of type kubernetes.io/tls) or tls.certManager.enabled" }}
+{{- end }}
+{{- end }}
+
+{{/* Where the pods see the TLS Secret. */}}
+{{- define "vfps.tlsDirectory" -}}
+/etc/vfps/tls
+{{- end }}
+
+{{/*
+A probe of values (dict "probe" ... "root" $); an httpGet on the HTTP port switches to HTTPS when
+TLS is on, unless it names a scheme itself.
+*/}}
+{{- define "vfps.probe" -}}
+{{- $probe := deepCopy .probe }}
+{{- $get := $probe.httpGet }}
+{{- if and .root.Values.tls.enabled $get }}
+{{- if and (not $get.scheme) (has (toString $get.port) (list "http" (toString .root.Values.ports.http))) }}
+{{- $_ := set $get "scheme" "HTTPS" }}
+{{- end }}
+{{- end }}
+{{- toYaml $probe }}
 {{- end }}

@@ -69,6 +69,10 @@ public final class Main {
     VfpsServer server;
     try {
       server = VfpsServer.start(config);
+    } catch (ConfigException e) {
+      LOG.error("Invalid configuration: {}", e.getMessage());
+      System.exit(2);
+      return;
     } catch (StartupException e) {
       LOG.error(e.getMessage(), e.getCause());
       System.exit(1);

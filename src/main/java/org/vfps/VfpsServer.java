@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.auth.ServerTls;
 import org.vfps.cache.CachingNamespaceRepository;
 import org.vfps.cache.CachingPseudonymRepository;
 import org.vfps.cache.VfpsCache;
@@ -21,6 +22,7 @@ import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.ClusterConfig;
+import org.vfps.config.ConfigException;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
@@ -84,6 +86,7 @@ public final class VfpsServer implements AutoCloseable {
    * {@code main} or a test, never from an event loop.
    *
    * @throws StartupException if any step fails; what was started is stopped again
+   * @throws ConfigException if a setting points at something unusable (the TLS files)
    */
   public static VfpsServer start(VfpsConfig config) {
     long started = System.nanoTime();
@@ -124,6 +127,8 @@ public final class VfpsServer implements AutoCloseable {
         vertx = vertxBuilder(meters, tracing, new VertxOptions()).build();
         membership = ClusterMembership.alone();
       }
+      // after Vert.x, whose PEM parser checks the files as the listeners will read them
+      ServerTls tls = ServerTls.load(vertx, config.tls());
       database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
       PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
       CachingConfig caching = config.caching();
@@ -188,7 +193,8 @@ public final class VfpsServer implements AutoCloseable {
                         namespaces,
                         pseudonyms,
                         databaseHealthy,
-                        observer);
+                        observer,
+                        tls);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
@@ -209,7 +215,8 @@ public final class VfpsServer implements AutoCloseable {
               pseudonyms,
               fhir,
               startup.future(),
-              databaseHealthy);
+              databaseHealthy,
+              tls);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -222,6 +229,7 @@ public final class VfpsServer implements AutoCloseable {
           .await();
       int grpcPort = grpcVerticles.get(0).actualPort();
       int httpPort = httpVerticles.get(0).actualPort();
+      tls.startReloading();
       startup.complete();
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
@@ -243,9 +251,10 @@ public final class VfpsServer implements AutoCloseable {
       return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
     } catch (RuntimeException e) {
       closeQuietly(vertx, database, tracing, embedded);
-      throw e instanceof StartupException startup
-          ? startup
-          : new StartupException("vfps could not start: " + e.getMessage(), e);
+      if (e instanceof StartupException || e instanceof ConfigException) {
+        throw e;
+      }
+      throw new StartupException("vfps could not start: " + e.getMessage(), e);
     }
   }
 

@@ -100,6 +100,47 @@ class CommandLineIT {
   }
 
   @Test
+  void aTlsKeyOfAnotherCertificateStopsTheStartWithExitCode2(@TempDir Path dir) throws Exception {
+    TestCertificates certificates = TestCertificates.authority(dir);
+    TestCertificates.Issued server =
+        certificates.issue("server", TestCertificates.KeyType.RSA_PKCS1);
+    TestCertificates.Issued other = certificates.issue("other", TestCertificates.KeyType.RSA_PKCS1);
+
+    Run run =
+        run(
+            Map.of(
+                "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+                "Kestrel__Certificates__Default__Path", server.certificate().toString(),
+                "Kestrel__Certificates__Default__KeyPath", other.key().toString()),
+            "serve");
+
+    assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
+    assertThat(run.output())
+        .contains("Invalid configuration: Kestrel__Certificates__Default__KeyPath: the key in")
+        .contains("does not belong to the certificate");
+    for (String line : Files.readAllLines(other.key())) {
+      if (!line.startsWith("-----") && line.length() > 8) {
+        assertThat(run.output()).as("key material").doesNotContain(line);
+      }
+    }
+  }
+
+  @Test
+  void oneTlsFileWithoutTheOtherStopsTheStartWithExitCode2(@TempDir Path dir) throws Exception {
+    Run run =
+        run(
+            Map.of(
+                "ConnectionStrings__PostgreSQL",
+                TestPostgres.uri(),
+                "Kestrel__Certificates__Default__KeyPath",
+                dir.resolve("tls.key").toString()),
+            "serve");
+
+    assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
+    assertThat(run.output()).contains("Kestrel__Certificates__Default__Path: missing");
+  }
+
+  @Test
   void anUnknownCommandPrintsUsage() throws Exception {
     Run run = run(Map.of(), "frobnicate");
 

@@ -3,10 +3,14 @@ package org.vfps;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -16,11 +20,29 @@ import java.util.Map;
 public final class GrpcTestClient implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
-  private final GrpcClient client = GrpcClient.client(vertx);
+  private final GrpcClient client;
   private final SocketAddress address;
 
   public GrpcTestClient(int port) {
     this.address = SocketAddress.inetSocketAddress(port, "127.0.0.1");
+    this.client = GrpcClient.client(vertx);
+  }
+
+  /**
+   * A client over TLS (h2 by ALPN) that trusts only the PEM certificate {@code authority} and
+   * checks the server's name.
+   */
+  public GrpcTestClient(int port, Path authority) {
+    this.address = SocketAddress.inetSocketAddress(port, "127.0.0.1");
+    this.client =
+        GrpcClient.client(
+            vertx,
+            new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setSsl(true)
+                .setUseAlpn(true)
+                .setVerifyHost(true)
+                .setTrustOptions(new PemTrustOptions().addCertPath(authority.toString())));
   }
 
   /**

@@ -18,21 +18,35 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.net.ssl.SSLContext;
 
-/** A real HTTP/1.1 client (the JDK's) for the tests, blocking, one response per call. */
+/**
+ * A real HTTP/1.1 client (the JDK's) for the tests, over HTTP or HTTPS, blocking, one response per
+ * call.
+ */
 public final class HttpTestClient implements AutoCloseable {
 
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
+  private final HttpClient client;
   private final int port;
   private final String base;
 
   public HttpTestClient(int port) {
     this.port = port;
     this.base = "http://127.0.0.1:" + port;
+    this.client = builder().build();
+  }
+
+  /** A client speaking HTTPS with {@code tls} (which says whom it trusts). */
+  public HttpTestClient(int port, SSLContext tls) {
+    this.port = port;
+    this.base = "https://127.0.0.1:" + port;
+    this.client = builder().sslContext(tls).build();
+  }
+
+  private static HttpClient.Builder builder() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5));
   }
 
   /** What the server answered. */

@@ -88,7 +88,8 @@ public final class ConfigLoader {
         cluster(settings),
         metrics(settings),
         tracing(settings),
-        logging(settings));
+        logging(settings),
+        tls(settings));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -178,6 +179,28 @@ public final class ConfigLoader {
         probability(settings, "Tracing:SamplingProbability"),
         otlpEndpoint(settings, "Tracing:Otlp:Endpoint"),
         oneOf(settings, "Tracing:Exporter", TracingConfig.Exporter.class));
+  }
+
+  /** Both files or neither; an encrypted key (Kestrel's {@code Password}) is refused. */
+  private static TlsConfig tls(FlatSettings settings) {
+    String prefix = "Kestrel:Certificates:Default:";
+    Optional<Path> certificate = optionalPath(settings, prefix + "Path");
+    Optional<Path> key = optionalPath(settings, prefix + "KeyPath");
+    if (certificate.isPresent() != key.isPresent()) {
+      String missing = certificate.isPresent() ? TlsConfig.KEY_PATH : TlsConfig.CERTIFICATE_PATH;
+      String set = certificate.isPresent() ? TlsConfig.CERTIFICATE_PATH : TlsConfig.KEY_PATH;
+      throw new ConfigException(
+          missing + ": missing (" + set + " is set; TLS needs the certificate and its key)");
+    }
+    if (!settings.required(prefix + "Password").isEmpty()) {
+      // never quote it: it is a secret
+      throw new ConfigException(
+          FlatSettings.environmentName(prefix + "Password")
+              + ": encrypted private keys are not supported; give an unencrypted PEM key in "
+              + TlsConfig.KEY_PATH
+              + " and leave the password empty");
+    }
+    return new TlsConfig(certificate, key, positiveTimeSpan(settings, prefix + "ReloadInterval"));
   }
 
   private static LoggingConfig logging(FlatSettings settings) {
@@ -358,12 +381,19 @@ public final class ConfigLoader {
   }
 
   private static Path path(FlatSettings settings, String key) {
+    return optionalPath(settings, key)
+        .orElseThrow(
+            () -> new ConfigException(FlatSettings.environmentName(key) + ": must not be blank"));
+  }
+
+  /** A path, or empty when the value is blank. */
+  private static Optional<Path> optionalPath(FlatSettings settings, String key) {
     String value = settings.required(key);
     if (value.isBlank()) {
-      throw new ConfigException(FlatSettings.environmentName(key) + ": must not be blank");
+      return Optional.empty();
     }
     try {
-      return Path.of(value.strip());
+      return Optional.of(Path.of(value.strip()));
     } catch (InvalidPathException e) {
       throw invalid(key, value, "is not a valid path");
     }

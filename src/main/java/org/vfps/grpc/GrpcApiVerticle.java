@@ -9,13 +9,15 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
+import org.vfps.auth.ServerTls;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
- * Serves gRPC over cleartext HTTP/2 (h2c): the two vfps services, {@code grpc.health.v1.Health}
- * (serving while the database answers) and, when enabled, server reflection. Deployed once per
- * event loop; the instances share the port.
+ * Serves gRPC over cleartext HTTP/2 (h2c), or over TLS with h2 chosen by ALPN when TLS is on (then
+ * only TLS): the two vfps services, {@code grpc.health.v1.Health} (serving while the database
+ * answers) and, when enabled, server reflection. Deployed once per event loop; the instances share
+ * the port.
  */
 public final class GrpcApiVerticle extends VerticleBase {
 
@@ -25,6 +27,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final PseudonymService pseudonyms;
   private final Supplier<Future<Boolean>> databaseHealthy;
   private final CallObserver observer;
+  private final ServerTls tls;
   private HttpServer server;
 
   public GrpcApiVerticle(
@@ -33,23 +36,35 @@ public final class GrpcApiVerticle extends VerticleBase {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy) {
-    this(port, reflection, namespaces, pseudonyms, databaseHealthy, CallObserver.NONE);
+    this(
+        port,
+        reflection,
+        namespaces,
+        pseudonyms,
+        databaseHealthy,
+        CallObserver.NONE,
+        ServerTls.off());
   }
 
-  /** A verticle that reports every call of the vfps services to {@code observer}. */
+  /**
+   * A verticle that reports every call of the vfps services to {@code observer}, listening with
+   * {@code tls}.
+   */
   public GrpcApiVerticle(
       int port,
       boolean reflection,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy,
-      CallObserver observer) {
+      CallObserver observer,
+      ServerTls tls) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.databaseHealthy = databaseHealthy;
     this.observer = observer;
+    this.tls = tls;
   }
 
   @Override
@@ -65,8 +80,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       grpc.addService(new LegacyReflection());
     }
     server =
-        vertx
-            .createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0"))
+        tls.createHttpServer(
+                vertx, new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true))
             .requestHandler(grpc);
     return server.listen();
   }

@@ -8,13 +8,14 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.function.Supplier;
+import org.vfps.auth.ServerTls;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
- * Serves HTTP/1.1: the REST routes of the contract, the FHIR operations, the probes and the API
- * docs. Deployed once per event loop; the instances share the port.
+ * Serves HTTP/1.1 (HTTPS when TLS is on): the REST routes of the contract, the FHIR operations, the
+ * probes and the API docs. Deployed once per event loop; the instances share the port.
  */
 public final class HttpApiVerticle extends VerticleBase {
 
@@ -24,6 +25,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param maxRequestBodyBytes larger bodies are answered with 413
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
+   * @param tls plaintext, or the certificate to listen with
    */
   public record Dependencies(
       int port,
@@ -33,7 +35,8 @@ public final class HttpApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       FhirOperations fhir,
       Future<?> startup,
-      Supplier<Future<Boolean>> databaseHealthy) {}
+      Supplier<Future<Boolean>> databaseHealthy,
+      ServerTls tls) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -58,9 +61,10 @@ public final class HttpApiVerticle extends VerticleBase {
     router.errorHandler(405, HttpErrors::handle);
 
     server =
-        vertx
+        dependencies
+            .tls()
             .createHttpServer(
-                new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
+                vertx, new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
             .requestHandler(
                 request -> {
                   if (!HttpErrors.rejectMalformedUri(request)) {

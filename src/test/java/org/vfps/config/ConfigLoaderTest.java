@@ -51,6 +51,53 @@ class ConfigLoaderTest {
                 URI.create("http://localhost:4318/v1/traces"),
                 Exporter.OTLP));
     assertThat(config.logging()).isEqualTo(new LoggingConfig(LoggingConfig.Format.TEXT));
+    assertThat(config.tls())
+        .isEqualTo(new TlsConfig(Optional.empty(), Optional.empty(), Duration.ofSeconds(30)));
+    assertThat(config.tls().enabled()).isFalse();
+  }
+
+  @Test
+  void tlsFilesComeWithTheDotnetNames() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of(
+                "Kestrel__Certificates__Default__Path", " /etc/vfps/tls/tls.crt ",
+                "Kestrel__Certificates__Default__KeyPath", "/etc/vfps/tls/tls.key",
+                "Kestrel__Certificates__Default__ReloadInterval", "00:00:00.5"));
+
+    assertThat(config.tls())
+        .isEqualTo(
+            new TlsConfig(
+                Optional.of(Path.of("/etc/vfps/tls/tls.crt")),
+                Optional.of(Path.of("/etc/vfps/tls/tls.key")),
+                Duration.ofMillis(500)));
+    assertThat(config.tls().enabled()).isTrue();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "Kestrel__Certificates__Default__Path|Kestrel__Certificates__Default__KeyPath: missing"
+            + " (Kestrel__Certificates__Default__Path is set; TLS needs the certificate and its key)",
+        "Kestrel__Certificates__Default__KeyPath|Kestrel__Certificates__Default__Path: missing"
+            + " (Kestrel__Certificates__Default__KeyPath is set; TLS needs the certificate and its"
+            + " key)"
+      })
+  void oneTlsFileWithoutTheOtherNamesTheMissingOne(String name, String message) {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(name, "/etc/vfps/tls/file.pem")))
+        .withMessage(message);
+  }
+
+  @Test
+  void aKeyPasswordIsRefusedWithoutQuotingIt() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () -> ConfigLoader.load(Map.of("Kestrel__Certificates__Default__Password", "s3cr3t")))
+        .withMessageStartingWith(
+            "Kestrel__Certificates__Default__Password: encrypted private keys are not supported")
+        .withMessageNotContaining("s3cr3t");
   }
 
   @Test
@@ -301,7 +348,9 @@ class ConfigLoaderTest {
             + " (e.g. http://jaeger:4318)",
         "Logging__Format|xml|Logging__Format: 'xml' is not one of text, json",
         "Metrics__PseudonymCountInterval|00:00:00|Metrics__PseudonymCountInterval: '00:00:00' is"
-            + " not a positive duration"
+            + " not a positive duration",
+        "Kestrel__Certificates__Default__ReloadInterval|00:00:00|Kestrel__Certificates__Default__"
+            + "ReloadInterval: '00:00:00' is not a positive duration"
       })
   void badValueNamesItsKey(String name, String value, String message) {
     assertThatExceptionOfType(ConfigException.class)
