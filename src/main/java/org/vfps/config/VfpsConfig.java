@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param metrics the service's own meters ({@code Metrics__*})
  * @param tracing OpenTelemetry tracing ({@code Tracing__*})
  * @param logging the log format ({@code Logging__*})
+ * @param authorization who may call what ({@code Authorization__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -20,7 +21,8 @@ public record VfpsConfig(
     ClusterConfig cluster,
     MetricsConfig metrics,
     TracingConfig tracing,
-    LoggingConfig logging) {
+    LoggingConfig logging,
+    AuthorizationConfig authorization) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -31,5 +33,6 @@ public record VfpsConfig(
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(logging, "logging");
+    Objects.requireNonNull(authorization, "authorization");
   }
 }
