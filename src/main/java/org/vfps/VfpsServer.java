@@ -7,11 +7,16 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.Access;
+import org.vfps.access.Audit;
+import org.vfps.access.Permissions;
+import org.vfps.auth.Authenticator;
 import org.vfps.cache.CachingNamespaceRepository;
 import org.vfps.cache.CachingPseudonymRepository;
 import org.vfps.cache.VfpsCache;
@@ -19,6 +24,7 @@ import org.vfps.cluster.CacheInvalidationVerticle;
 import org.vfps.cluster.ClusterMembership;
 import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
+import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.ClusterConfig;
 import org.vfps.config.ConnectionSettings;
@@ -147,15 +153,33 @@ public final class VfpsServer implements AutoCloseable {
           caching.pseudonymsEnabled()
               ? new CachingPseudonymRepository(database.pseudonyms(), cache)
               : database.pseudonyms();
+      Audit audit = new Audit(tracing::currentTraceId);
+      AuthorizationConfig authorization = config.authorization();
+      Access access =
+          authorization.enabled()
+              ? new Access(
+                  Permissions.of(authorization), audit, Instrumentation.deniedCalls(meters))
+              : Access.open(audit);
+      if (!authorization.enabled()) {
+        LOG.warn(
+            "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
+                + " may look up original values. Turn it on for anything but development.");
+      }
+      Authenticator authenticator = Authenticator.start(vertx, authorization, audit);
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,
               new EventBusNamespaceEvents(
                   vertx, membership, cache != null, config.cluster().evictionTimeout()),
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              access);
       PseudonymService pseudonyms =
           new PseudonymService(
-              namespaces, pseudonymRepository, pageTokens, Instrumentation.generators(tracing));
+              namespaces,
+              pseudonymRepository,
+              pageTokens,
+              Instrumentation.generators(tracing),
+              access);
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
       }
@@ -188,7 +212,8 @@ public final class VfpsServer implements AutoCloseable {
                         namespaces,
                         pseudonyms,
                         databaseHealthy,
-                        observer);
+                        observer,
+                        authenticator);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
@@ -209,7 +234,8 @@ public final class VfpsServer implements AutoCloseable {
               pseudonyms,
               fhir,
               startup.future(),
-              databaseHealthy);
+              databaseHealthy,
+              authenticator);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -225,7 +251,7 @@ public final class VfpsServer implements AutoCloseable {
       startup.complete();
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
-              + " cluster {}, caches {}, tracing {}, reflection {}",
+              + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
@@ -239,7 +265,8 @@ public final class VfpsServer implements AutoCloseable {
               : "off",
           describeCaches(caching),
           Tracing.describe(config.tracing()),
-          config.server().grpcReflectionEnabled() ? "on" : "off");
+          config.server().grpcReflectionEnabled() ? "on" : "off",
+          describeAuthorization(authorization));
       return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
     } catch (RuntimeException e) {
       closeQuietly(vertx, database, tracing, embedded);
@@ -274,6 +301,18 @@ public final class VfpsServer implements AutoCloseable {
         + " entries, "
         + caching.absoluteExpiration()
         + ")";
+  }
+
+  private static String describeAuthorization(AuthorizationConfig authorization) {
+    if (!authorization.enabled()) {
+      return "off";
+    }
+    List<String> ways = new ArrayList<>();
+    authorization.authority().ifPresent(authority -> ways.add("bearer tokens of " + authority));
+    if (!authorization.clients().isEmpty()) {
+      ways.add(authorization.clients().size() + " client accounts");
+    }
+    return "on (" + String.join(", ", ways) + ")";
   }
 
   /** The port gRPC listens on. */

@@ -9,6 +9,7 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
+import org.vfps.auth.Authenticator;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -25,31 +26,28 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final PseudonymService pseudonyms;
   private final Supplier<Future<Boolean>> databaseHealthy;
   private final CallObserver observer;
+  private final Authenticator authenticator;
   private HttpServer server;
 
-  public GrpcApiVerticle(
-      int port,
-      boolean reflection,
-      NamespaceService namespaces,
-      PseudonymService pseudonyms,
-      Supplier<Future<Boolean>> databaseHealthy) {
-    this(port, reflection, namespaces, pseudonyms, databaseHealthy, CallObserver.NONE);
-  }
-
-  /** A verticle that reports every call of the vfps services to {@code observer}. */
+  /**
+   * A verticle that reports every call of the vfps services to {@code observer} and takes each
+   * call's caller from {@code authenticator}.
+   */
   public GrpcApiVerticle(
       int port,
       boolean reflection,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy,
-      CallObserver observer) {
+      CallObserver observer,
+      Authenticator authenticator) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.databaseHealthy = databaseHealthy;
     this.observer = observer;
+    this.authenticator = authenticator;
   }
 
   @Override
@@ -57,8 +55,8 @@ public final class GrpcApiVerticle extends VerticleBase {
     GrpcServer grpc =
         GrpcServer.server(
             vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
-    grpc.addService(NamespaceGrpcService.of(namespaces, observer));
-    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer));
+    grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
+    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
     grpc.addService(new HealthChecks(vertx, databaseHealthy));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.function.Supplier;
+import org.vfps.auth.Authenticator;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -24,6 +25,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param maxRequestBodyBytes larger bodies are answered with 413
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
+   * @param authenticator the callers of REST and FHIR requests
    */
   public record Dependencies(
       int port,
@@ -33,7 +35,8 @@ public final class HttpApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       FhirOperations fhir,
       Future<?> startup,
-      Supplier<Future<Boolean>> databaseHealthy) {}
+      Supplier<Future<Boolean>> databaseHealthy,
+      Authenticator authenticator) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -47,11 +50,14 @@ public final class HttpApiVerticle extends VerticleBase {
     RouterBuilder builder =
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
-    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms()).bind(builder);
-    new FhirRoutes(dependencies.fhir()).bind(builder);
+    Authentication authentication = new Authentication(dependencies.authenticator());
+    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
+        .bind(builder);
+    new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
 
     Router router = builder.createRouter();
-    new Probes(dependencies.startup(), dependencies.databaseHealthy()).mount(vertx, router);
+    new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
+        .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);
