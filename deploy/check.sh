@@ -217,6 +217,7 @@ check_chart() {
 --set database.existingSecret=s --set config.Grpc.Port=9000|set it through ports
 --set database.existingSecret=s --set cluster.enabled=true --set cluster.port=5702|keep cluster.port at 5701
 --set database.existingSecret=s --set serviceMonitor.enabled=true --set ports.metrics=0|ports.metrics must not be 0
+--set database.existingSecret=s --set config.Authorization.ClientSecret=x|set it through authorization.clientSecret
 EOF
 
   check_chart_environment "$work/full-values.yaml"

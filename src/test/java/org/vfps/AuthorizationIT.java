@@ -13,12 +13,7 @@ import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -49,6 +44,7 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.auth.SecretHashing;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.metrics.Scrape;
 
 /**
  * Authorization on, against an OIDC provider in the test JVM: the permission matrix of the .NET
@@ -94,17 +90,7 @@ class AuthorizationIT {
       assertThat(createNamespace(callers.get("admin"), name)).isEqualTo(GrpcStatus.OK);
     }
     original = "original-" + UUID.randomUUID();
-    pseudonym =
-        grpc.call(
-                PseudonymServiceGrpcClient.Create,
-                PseudonymServiceCreateRequest.newBuilder()
-                    .setNamespace(namespace)
-                    .setOriginalValue(original)
-                    .build(),
-                headers(callers.get("writer")))
-            .body()
-            .getPseudonym()
-            .getPseudonymValue();
+    pseudonym = createPseudonym(callers.get("writer")).body().getPseudonym().getPseudonymValue();
   }
 
   /** Tokens of the current keys (a test rotates them) for the callers of the matrix. */
@@ -174,6 +160,36 @@ class AuthorizationIT {
     return authorization == null ? Map.of() : Map.of("authorization", authorization);
   }
 
+  private static GrpcStatus getNamespace(String authorization) {
+    return grpc.call(
+            NamespaceServiceGrpcClient.Get,
+            NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
+            headers(authorization))
+        .status();
+  }
+
+  private static GrpcStatus reverseLookup(String authorization) {
+    return grpc.call(
+            PseudonymServiceGrpcClient.Get,
+            PseudonymServiceGetRequest.newBuilder()
+                .setNamespace(namespace)
+                .setPseudonymValue(pseudonym)
+                .build(),
+            headers(authorization))
+        .status();
+  }
+
+  private static GrpcTestClient.Reply<org.vfps.api.v1.PseudonymServiceCreateResponse>
+      createPseudonym(String authorization) {
+    return grpc.call(
+        PseudonymServiceGrpcClient.Create,
+        PseudonymServiceCreateRequest.newBuilder()
+            .setNamespace(namespace)
+            .setOriginalValue(original)
+            .build(),
+        headers(authorization));
+  }
+
   private static GrpcStatus createNamespace(String authorization, String name) {
     return grpc.call(
             NamespaceServiceGrpcClient.Create,
@@ -186,14 +202,7 @@ class AuthorizationIT {
   private static Map<String, BiFunction<String, String, GrpcStatus>> grpcOperations() {
     Map<String, BiFunction<String, String, GrpcStatus>> operations = new LinkedHashMap<>();
     operations.put("NamespaceService/Create", (who, auth) -> createNamespace(auth, throwaway(who)));
-    operations.put(
-        "NamespaceService/Get",
-        (who, auth) ->
-            grpc.call(
-                    NamespaceServiceGrpcClient.Get,
-                    NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                    headers(auth))
-                .status());
+    operations.put("NamespaceService/Get", (who, auth) -> getNamespace(auth));
     operations.put(
         "NamespaceService/GetAll",
         (who, auth) ->
@@ -212,28 +221,8 @@ class AuthorizationIT {
                         .build(),
                     headers(auth))
                 .status());
-    operations.put(
-        "PseudonymService/Create",
-        (who, auth) ->
-            grpc.call(
-                    PseudonymServiceGrpcClient.Create,
-                    PseudonymServiceCreateRequest.newBuilder()
-                        .setNamespace(namespace)
-                        .setOriginalValue(original)
-                        .build(),
-                    headers(auth))
-                .status());
-    operations.put(
-        "PseudonymService/Get",
-        (who, auth) ->
-            grpc.call(
-                    PseudonymServiceGrpcClient.Get,
-                    PseudonymServiceGetRequest.newBuilder()
-                        .setNamespace(namespace)
-                        .setPseudonymValue(pseudonym)
-                        .build(),
-                    headers(auth))
-                .status());
+    operations.put("PseudonymService/Create", (who, auth) -> createPseudonym(auth).status());
+    operations.put("PseudonymService/Get", (who, auth) -> reverseLookup(auth));
     operations.put(
         "PseudonymService/List",
         (who, auth) ->
@@ -474,16 +463,7 @@ class AuthorizationIT {
     Map<String, String> challenges = new LinkedHashMap<>();
     bad.forEach(
         (what, authorization) -> {
-          answers.put(
-              what,
-              grpc.call(
-                      PseudonymServiceGrpcClient.Get,
-                      PseudonymServiceGetRequest.newBuilder()
-                          .setNamespace(namespace)
-                          .setPseudonymValue(pseudonym)
-                          .build(),
-                      headers(authorization))
-                  .status());
+          answers.put(what, reverseLookup(authorization));
           HttpTestClient.Response rest =
               http.send(
                   "GET",
@@ -510,13 +490,7 @@ class AuthorizationIT {
     assertThat(anonymous.headers().firstValue("www-authenticate")).hasValue("Bearer");
     assertThat(anonymous.json().getInteger("code")).isEqualTo(GrpcStatus.UNAUTHENTICATED.code);
     // the same token, intact, is fine
-    assertThat(
-            grpc.call(
-                    NamespaceServiceGrpcClient.Get,
-                    NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                    headers(bearer(good)))
-                .status())
-        .isEqualTo(GrpcStatus.OK);
+    assertThat(getNamespace(bearer(good))).isEqualTo(GrpcStatus.OK);
   }
 
   /** The header and payload of {@code token} with the signature of {@code donor}. */
@@ -526,12 +500,7 @@ class AuthorizationIT {
 
   @Test
   void ecTokensAreAcceptedToo() {
-    assertThat(
-            grpc.call(
-                    NamespaceServiceGrpcClient.Get,
-                    NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                    headers(bearer(provider.ecToken("rita", "study-read"))))
-                .status())
+    assertThat(getNamespace(bearer(provider.ecToken("rita", "study-read"))))
         .isEqualTo(GrpcStatus.OK);
   }
 
@@ -541,70 +510,28 @@ class AuthorizationIT {
     provider.rotate();
     String after = provider.token("rita", "study-read");
 
-    GrpcStatus status =
-        grpc.call(
-                NamespaceServiceGrpcClient.Get,
-                NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                headers(bearer(after)))
-            .status();
+    GrpcStatus status = getNamespace(bearer(after));
 
     assertThat(status).isEqualTo(GrpcStatus.OK);
     // the old key is gone with the rotation, and the tokens cached with it
-    assertThat(
-            grpc.call(
-                    NamespaceServiceGrpcClient.Get,
-                    NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                    headers(bearer(before)))
-                .status())
-        .isEqualTo(GrpcStatus.UNAUTHENTICATED);
+    assertThat(getNamespace(bearer(before))).isEqualTo(GrpcStatus.UNAUTHENTICATED);
   }
 
   @Test
   void clientAccountsAuthenticateWithBasicOverGrpc() {
     String authorization = basic(CLIENT_ID, CLIENT_SECRET);
     for (int i = 0; i < 3; i++) {
-      assertThat(
-              grpc.call(
-                      PseudonymServiceGrpcClient.Create,
-                      PseudonymServiceCreateRequest.newBuilder()
-                          .setNamespace(namespace)
-                          .setOriginalValue(original)
-                          .build(),
-                      headers(authorization))
-                  .body()
-                  .getPseudonym()
-                  .getPseudonymValue())
+      assertThat(createPseudonym(authorization).body().getPseudonym().getPseudonymValue())
           .isEqualTo(pseudonym);
     }
     // its role grants write, not reverse lookup
-    assertThat(
-            grpc.call(
-                    PseudonymServiceGrpcClient.Get,
-                    PseudonymServiceGetRequest.newBuilder()
-                        .setNamespace(namespace)
-                        .setPseudonymValue(pseudonym)
-                        .build(),
-                    headers(authorization))
-                .status())
-        .isEqualTo(GrpcStatus.PERMISSION_DENIED);
+    assertThat(reverseLookup(authorization)).isEqualTo(GrpcStatus.PERMISSION_DENIED);
   }
 
   @Test
   void theAuditTrailHasReverseLookupsDenialsAndNamespaceChangesButNoOriginalValue() {
-    grpc.call(
-        PseudonymServiceGrpcClient.Get,
-        PseudonymServiceGetRequest.newBuilder()
-            .setNamespace(namespace)
-            .setPseudonymValue(pseudonym)
-            .build(),
-        headers(callers.get("auditor")));
-    grpc.call(
-        PseudonymServiceGrpcClient.Get,
-        PseudonymServiceGetRequest.newBuilder()
-            .setNamespace(namespace)
-            .setPseudonymValue(pseudonym)
-            .build(),
-        headers(callers.get("reader")));
+    reverseLookup(callers.get("auditor"));
+    reverseLookup(callers.get("reader"));
     http.send("GET", "/v1/namespaces/" + namespace + "/pseudonyms/" + pseudonym, Map.of(), null);
     String created = throwaway("audited");
     createNamespace(callers.get("admin"), created);
@@ -672,33 +599,16 @@ class AuthorizationIT {
   }
 
   @Test
-  void deniedCallsAreCountedByOperation() throws Exception {
-    grpc.call(
-        PseudonymServiceGrpcClient.Get,
-        PseudonymServiceGetRequest.newBuilder()
-            .setNamespace(namespace)
-            .setPseudonymValue(pseudonym)
-            .build(),
-        headers(callers.get("writer")));
+  void deniedCallsAreCountedByOperation() {
+    reverseLookup(callers.get("writer"));
 
-    String metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+    String metrics;
+    try (HttpTestClient scraper = new HttpTestClient(server.metricsPort())) {
+      metrics = scraper.get("/metrics").body();
+    }
     double denied =
-        metrics
-            .lines()
-            .filter(
-                line ->
-                    line.startsWith(
-                        "vfps_authorization_denied_total{operation=\"PseudonymService/Get\"}"))
-            .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-            .sum();
+        Scrape.parse(metrics)
+            .value("vfps_authorization_denied_total", Map.of("operation", "PseudonymService/Get"));
     assertThat(denied).isGreaterThanOrEqualTo(1);
     assertThat(metrics)
         .contains("vfps_authorization_denied_total{operation=\"NamespaceService/Create\"}");

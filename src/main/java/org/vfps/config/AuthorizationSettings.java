@@ -100,16 +100,7 @@ final class AuthorizationSettings {
     for (int index : settings.indexes(array)) {
       String entry = array + ":" + index + ":";
       String namespace =
-          settings
-              .get(entry + "Namespace")
-              .orElseThrow(
-                  () ->
-                      new ConfigException(
-                          FlatSettings.environmentName(entry + "Namespace")
-                              + ": missing (a namespace name, or * for every namespace)"));
-      if (namespace.isBlank()) {
-        throw blank(entry + "Namespace");
-      }
+          entryField(settings, entry + "Namespace", "a namespace name, or * for every namespace");
       rules.add(
           new AuthorizationConfig.NamespaceRule(
               namespace,
@@ -126,17 +117,7 @@ final class AuthorizationSettings {
     String array = SECTION + "Clients";
     for (int index : settings.indexes(array)) {
       String entry = array + ":" + index + ":";
-      String id =
-          settings
-              .get(entry + "Id")
-              .orElseThrow(
-                  () ->
-                      new ConfigException(
-                          FlatSettings.environmentName(entry + "Id")
-                              + ": missing (the user name the client sends)"));
-      if (id.isBlank()) {
-        throw blank(entry + "Id");
-      }
+      String id = entryField(settings, entry + "Id", "the user name the client sends");
       if (id.contains(":")) {
         throw ConfigLoader.invalid(entry + "Id", id, "contains a colon, which Basic cannot carry");
       }
@@ -145,13 +126,7 @@ final class AuthorizationSettings {
       }
       String hashKey = entry + "SecretHash";
       String hashText =
-          settings
-              .get(hashKey)
-              .orElseThrow(
-                  () ->
-                      new ConfigException(
-                          FlatSettings.environmentName(hashKey)
-                              + ": missing (make one with 'java -jar vfps.jar hash-secret')"));
+          entryField(settings, hashKey, "make one with 'java -jar vfps.jar hash-secret'");
       SecretHash hash;
       try {
         hash = SecretHash.parse(hashText);
@@ -180,6 +155,21 @@ final class AuthorizationSettings {
       }
     }
     return strings;
+  }
+
+  /** A field an array entry must have, not blank; {@code hint} says what it holds. */
+  private static String entryField(FlatSettings settings, String key, String hint) {
+    String value =
+        settings
+            .get(key)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        FlatSettings.environmentName(key) + ": missing (" + hint + ")"));
+    if (value.isBlank()) {
+      throw blank(key);
+    }
+    return value;
   }
 
   private static ConfigException blank(String key) {
