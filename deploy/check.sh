@@ -222,6 +222,7 @@ check_chart() {
 --set database.existingSecret=s --set tls.enabled=true|tls.enabled needs a certificate
 --set database.existingSecret=s --set tls.enabled=true --set tls.certManager.enabled=true|needs tls.certManager.issuerRef.name
 --set database.existingSecret=s --set config.Kestrel.Certificates.Default.Path=/tls.crt|set TLS through tls
+--set database.existingSecret=s --set config.Authorization.ClientSecret=x|set it through authorization.clientSecret
 EOF
 
   check_chart_environment "$work/full-values.yaml"

@@ -125,6 +125,15 @@ floats).
 {{- end }}
 {{- end }}
 {{- end }}
+{{- range $key := keys $config }}
+{{- if and (eq (lower $key) "authorization") (kindIs "map" (get $config $key)) }}
+{{- range $inner := keys (get $config $key) }}
+{{- if eq (lower $inner) "clientsecret" }}
+{{- fail (printf "config.%s.%s: set it through authorization.clientSecret (a Secret) instead" $key $inner) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- $caching := dig "Pseudonymization" "Caching" dict $config }}
 {{- $cached := or (eq (dig "Namespaces" "IsEnabled" false $caching | toString | lower) "true") (eq (dig "Pseudonyms" "IsEnabled" false $caching | toString | lower) "true") }}
 {{- $replicated := or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled }}

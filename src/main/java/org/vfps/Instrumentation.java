@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.vfps.access.Access;
+import org.vfps.access.Operation;
 import org.vfps.grpc.CallObserver;
 import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
@@ -40,6 +42,21 @@ final class Instrumentation {
         meters.batchUpsertTook(nanos);
       }
     };
+  }
+
+  /**
+   * The counter of denied calls by operation, every operation's registered at once; nothing when
+   * metrics are off ({@code meters} null).
+   */
+  static Access.DeniedCalls deniedCalls(ServiceMeters meters) {
+    if (meters == null) {
+      return Access.DeniedCalls.NONE;
+    }
+    Map<Operation, Runnable> counters = new EnumMap<>(Operation.class);
+    for (Operation operation : Operation.values()) {
+      counters.put(operation, meters.authorizationDenied(operation.rpcName()));
+    }
+    return operation -> counters.get(operation).run();
   }
 
   /** The generators, each one in a span of its own when tracing is on. */

@@ -1,15 +1,25 @@
 package org.vfps;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.auth.SecretHashing;
 import org.vfps.config.ConfigException;
 import org.vfps.config.ConfigLoader;
+import org.vfps.config.LoadedConfig;
 import org.vfps.config.VfpsConfig;
 
 /**
  * The command line: {@code vfps [serve]} runs the service until it is stopped; {@code vfps migrate}
- * brings the configured database's schema up to date and exits 0, or non-zero with the reason.
+ * brings the configured database's schema up to date and exits 0, or non-zero with the reason;
+ * {@code vfps hash-secret} reads a client account's secret from standard input and prints the
+ * {@code Authorization__Clients__N__SecretHash} to configure.
  */
 public final class Main {
 
@@ -18,7 +28,7 @@ public final class Main {
   private Main() {}
 
   private static final String USAGE =
-      "usage: vfps [serve|migrate|train] [--config appsettings.json]";
+      "usage: vfps [serve|migrate|train|hash-secret] [--config appsettings.json]";
 
   public static void main(String[] args) {
     String command = "serve";
@@ -33,15 +43,24 @@ public final class Main {
         return;
       }
     }
-    VfpsConfig config;
+    if (command.equals("hash-secret")) {
+      hashSecret();
+      return;
+    }
+    LoadedConfig loaded;
     try {
-      config = settingsFile == null ? ConfigLoader.load() : ConfigLoader.load(settingsFile);
+      loaded = ConfigLoader.read(System.getenv(), Optional.ofNullable(settingsFile));
     } catch (ConfigException e) {
       LOG.error("Invalid configuration: {}", e.getMessage());
       System.exit(2);
       return;
     }
+    VfpsConfig config = loaded.config();
     ConsoleLogging.apply(config.logging());
+    for (String key : loaded.unreadKeys()) {
+      // the name only: a misspelt key may hold a secret
+      LOG.warn("{} is not a setting of vfps and is ignored (a typo?)", key);
+    }
     switch (command) {
       case "serve" -> serve(config);
       case "migrate" -> migrate(config);
@@ -58,6 +77,41 @@ public final class Main {
       LOG.error("The training run failed", e);
       System.exit(1);
     }
+  }
+
+  /**
+   * Reads one line (the secret) from standard input and prints its hash; exits 2 when there is
+   * none.
+   */
+  private static void hashSecret() {
+    char[] secret;
+    try {
+      secret = readSecret();
+    } catch (IOException e) {
+      System.err.println("hash-secret: standard input cannot be read: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (secret.length == 0) {
+      System.err.println("hash-secret: write the secret to standard input, e.g.");
+      System.err.println("  printf '%s' \"$SECRET\" | java -jar vfps.jar hash-secret");
+      System.exit(2);
+      return;
+    }
+    try {
+      System.out.println(SecretHashing.hash(secret));
+    } finally {
+      Arrays.fill(secret, '\0');
+    }
+    System.exit(0);
+  }
+
+  /** The first line of standard input, without its line break; empty when there is none. */
+  private static char[] readSecret() throws IOException {
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line = in.readLine();
+    return line == null ? new char[0] : line.toCharArray();
   }
 
   private static void usage() {

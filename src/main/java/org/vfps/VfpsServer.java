@@ -7,11 +7,16 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.Access;
+import org.vfps.access.Audit;
+import org.vfps.access.Permissions;
+import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.cache.CachingNamespaceRepository;
 import org.vfps.cache.CachingPseudonymRepository;
@@ -20,6 +25,7 @@ import org.vfps.cluster.CacheInvalidationVerticle;
 import org.vfps.cluster.ClusterMembership;
 import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
+import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.ClusterConfig;
 import org.vfps.config.ConfigException;
@@ -152,15 +158,33 @@ public final class VfpsServer implements AutoCloseable {
           caching.pseudonymsEnabled()
               ? new CachingPseudonymRepository(database.pseudonyms(), cache)
               : database.pseudonyms();
+      Audit audit = new Audit(tracing::currentTraceId);
+      AuthorizationConfig authorization = config.authorization();
+      Access access =
+          authorization.enabled()
+              ? new Access(
+                  Permissions.of(authorization), audit, Instrumentation.deniedCalls(meters))
+              : Access.open(audit);
+      if (!authorization.enabled()) {
+        LOG.warn(
+            "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
+                + " may look up original values. Turn it on for anything but development.");
+      }
+      Authenticator authenticator = Authenticator.start(vertx, authorization, audit);
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,
               new EventBusNamespaceEvents(
                   vertx, membership, cache != null, config.cluster().evictionTimeout()),
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              access);
       PseudonymService pseudonyms =
           new PseudonymService(
-              namespaces, pseudonymRepository, pageTokens, Instrumentation.generators(tracing));
+              namespaces,
+              pseudonymRepository,
+              pageTokens,
+              Instrumentation.generators(tracing),
+              access);
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
       }
@@ -194,7 +218,8 @@ public final class VfpsServer implements AutoCloseable {
                         pseudonyms,
                         databaseHealthy,
                         observer,
-                        tls);
+                        tls,
+                        authenticator);
                 grpcVerticles.add(verticle);
                 return verticle;
               },
@@ -216,7 +241,8 @@ public final class VfpsServer implements AutoCloseable {
               fhir,
               startup.future(),
               databaseHealthy,
-              tls);
+              tls,
+              authenticator);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(
@@ -233,7 +259,7 @@ public final class VfpsServer implements AutoCloseable {
       startup.complete();
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
-              + " cluster {}, caches {}, tracing {}, reflection {}",
+              + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}",
           Main.version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
@@ -247,7 +273,8 @@ public final class VfpsServer implements AutoCloseable {
               : "off",
           describeCaches(caching),
           Tracing.describe(config.tracing()),
-          config.server().grpcReflectionEnabled() ? "on" : "off");
+          config.server().grpcReflectionEnabled() ? "on" : "off",
+          describeAuthorization(authorization));
       return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
     } catch (RuntimeException e) {
       closeQuietly(vertx, database, tracing, embedded);
@@ -283,6 +310,18 @@ public final class VfpsServer implements AutoCloseable {
         + " entries, "
         + caching.absoluteExpiration()
         + ")";
+  }
+
+  private static String describeAuthorization(AuthorizationConfig authorization) {
+    if (!authorization.enabled()) {
+      return "off";
+    }
+    List<String> ways = new ArrayList<>();
+    authorization.authority().ifPresent(authority -> ways.add("bearer tokens of " + authority));
+    if (!authorization.clients().isEmpty()) {
+      ways.add(authorization.clients().size() + " client accounts");
+    }
+    return "on (" + String.join(", ", ways) + ")";
   }
 
   /** The port gRPC listens on. */

@@ -122,6 +122,25 @@ public final class HttpTestClient implements AutoCloseable {
     return send(request(path).method(method, BodyPublishers.noBody()));
   }
 
+  /**
+   * A request of any method with these headers (e.g. {@code Authorization}) and, unless it is null,
+   * a JSON body.
+   */
+  public Response send(String method, String path, Map<String, String> headers, String json) {
+    HttpRequest.Builder request =
+        request(path)
+            .method(
+                method,
+                json == null
+                    ? BodyPublishers.noBody()
+                    : BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    headers.forEach(request::header);
+    return send(request);
+  }
+
   private Response post(String path, String contentType, BodyPublisher body) {
     HttpRequest.Builder request = request(path).POST(body);
     if (contentType != null) {

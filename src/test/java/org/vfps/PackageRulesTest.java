@@ -60,9 +60,25 @@ class PackageRulesTest {
                   "java.",
                   "javax.crypto.",
                   "io.vertx.core.Future",
+                  "org.vfps.access.",
                   "org.vfps.error.",
                   "org.vfps.namespace."));
     }
+  }
+
+  @Test
+  void accessSeesOnlyErrorsAndConfiguration() throws IOException {
+    assertThat(imports("access"))
+        .filteredOn(importing("org.vfps."))
+        .allMatch(importing("org.vfps.error.", "org.vfps.config."));
+    assertThat(imports("access")).noneMatch(importing("io.vertx.ext.", "io.vertx.grpc."));
+  }
+
+  @Test
+  void authenticationSeesAccessConfigurationAndErrorsOnly() throws IOException {
+    assertThat(imports("auth"))
+        .filteredOn(importing("org.vfps."))
+        .allMatch(importing("org.vfps.access.", "org.vfps.config.", "org.vfps.error."));
   }
 
   @Test

@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * Loads the {@link VfpsConfig} in .NET order: the defaults in the class path resource {@value
  * #DEFAULTS_RESOURCE}, then an optional settings file, then environment variables ({@code
  * Pseudonymization__Caching__SizeLimit} sets {@code Pseudonymization:Caching:SizeLimit}). Keys
- * match case-insensitively; environment variables that name no known key are ignored. Every value
+ * match case-insensitively; environment variables outside the service's sections are ignored, and
+ * keys inside them that nobody reads are reported ({@link LoadedConfig#unreadKeys()}). Every value
  * is checked here, so a bad one stops start-up with a {@link ConfigException} naming its key.
  */
 public final class ConfigLoader {
@@ -31,7 +32,14 @@ public final class ConfigLoader {
   /** The class path resource holding the defaults, in .NET {@code appsettings.json} shape. */
   public static final String DEFAULTS_RESOURCE = "conf/appsettings.json";
 
+  /**
+   * Sections of the .NET service's configuration that vfps does not read: their keys are reported
+   * as unread rather than dropped silently.
+   */
+  private static final List<String> DOTNET_SECTIONS = List.of("Kestrel", "S3", "CsvProcessing");
+
   private static final String CONNECTION_STRING = "ConnectionStrings:PostgreSQL";
+  private static final String INIT_NAMESPACES = "Init:v1:Namespaces:";
   private static final String INIT_ENTRY = "Init__v1__Namespaces__";
   private static final List<String> SEED_FIELDS =
       List.of(
@@ -77,19 +85,32 @@ public final class ConfigLoader {
   }
 
   private static VfpsConfig load(Map<String, String> environment, Optional<Path> settingsFile) {
-    FlatSettings settings = new FlatSettings(readDefaults());
+    return read(environment, settingsFile).config();
+  }
+
+  /**
+   * Loads the configuration from the defaults, the optional JSON {@code settingsFile}, then {@code
+   * environment}, with the keys nobody read.
+   *
+   * @throws ConfigException when the file cannot be read or a value is missing or invalid
+   */
+  public static LoadedConfig read(Map<String, String> environment, Optional<Path> settingsFile) {
+    FlatSettings settings = new FlatSettings(readDefaults(), DOTNET_SECTIONS);
     settingsFile.ifPresent(file -> settings.overlay(readFile(file)));
     settings.overlayEnvironment(environment);
-    return new VfpsConfig(
-        database(settings, environment),
-        server(settings),
-        caching(settings),
-        initNamespaces(settings),
-        cluster(settings),
-        metrics(settings),
-        tracing(settings),
-        logging(settings),
-        tls(settings));
+    VfpsConfig config =
+        new VfpsConfig(
+            database(settings, environment),
+            server(settings),
+            caching(settings),
+            initNamespaces(settings),
+            cluster(settings),
+            metrics(settings),
+            tracing(settings),
+            logging(settings),
+            tls(settings),
+            AuthorizationSettings.read(settings));
+    return new LoadedConfig(config, settings.unreadKeys());
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -277,11 +298,11 @@ public final class ConfigLoader {
   private static List<NamespaceSeed> initNamespaces(FlatSettings settings) {
     Map<Integer, Map<String, String>> entries = new TreeMap<>();
     settings
-        .withPrefix(FlatSettings.INIT_NAMESPACES)
+        .withPrefix(INIT_NAMESPACES)
         .forEach(
             (key, value) -> {
-              String[] parts = key.substring(FlatSettings.INIT_NAMESPACES.length()).split(":", -1);
-              if (parts.length != 2 || !parts[0].matches("[0-9]{1,9}")) {
+              String[] parts = key.substring(INIT_NAMESPACES.length()).split(":", -1);
+              if (parts.length != 2 || !parts[0].matches(FlatSettings.INDEX)) {
                 throw new ConfigException(
                     FlatSettings.environmentName(key)
                         + ": expected "
@@ -355,7 +376,7 @@ public final class ConfigLoader {
     return Integer.parseInt(digits);
   }
 
-  private static boolean bool(FlatSettings settings, String key) {
+  static boolean bool(FlatSettings settings, String key) {
     String value = settings.required(key);
     if (value.strip().equalsIgnoreCase("true")) {
       return true;
@@ -399,7 +420,7 @@ public final class ConfigLoader {
     }
   }
 
-  private static ConfigException invalid(String key, String value, String problem) {
+  static ConfigException invalid(String key, String value, String problem) {
     return new ConfigException(FlatSettings.environmentName(key) + ": '" + value + "' " + problem);
   }
 

@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param tracing OpenTelemetry tracing ({@code Tracing__*})
  * @param logging the log format ({@code Logging__*})
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
+ * @param authorization who may call what ({@code Authorization__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -22,7 +23,8 @@ public record VfpsConfig(
     MetricsConfig metrics,
     TracingConfig tracing,
     LoggingConfig logging,
-    TlsConfig tls) {
+    TlsConfig tls,
+    AuthorizationConfig authorization) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -34,5 +36,6 @@ public record VfpsConfig(
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(logging, "logging");
     Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(authorization, "authorization");
   }
 }

@@ -6,6 +6,10 @@ public enum ErrorCode {
   OUT_OF_RANGE,
   NOT_FOUND,
   ALREADY_EXISTS,
+  /** The request carried no credentials, or credentials that are not valid. */
+  UNAUTHENTICATED,
+  /** The caller is authenticated but lacks the permission the operation needs. */
+  PERMISSION_DENIED,
   /** The database cannot be reached right now; the same request may succeed later. */
   UNAVAILABLE,
   /** A bug or an unexpected database state; logged with its cause where it is mapped. */

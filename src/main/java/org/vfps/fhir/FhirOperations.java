@@ -32,6 +32,7 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
+import org.vfps.access.Caller;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
@@ -97,10 +98,11 @@ public final class FhirOperations {
    * {@code POST $create-pseudonym}: the pseudonym of the original value, created on first use.
    * Never fails: every failure is a reply with an {@code OperationOutcome}.
    *
+   * @param caller who asks, as the edge authenticated it
    * @param contentType the request's header, may be null
    * @param body the request body, may be null
    */
-  public Future<FhirReply> createPseudonym(String contentType, Buffer body) {
+  public Future<FhirReply> createPseudonym(Caller caller, String contentType, Buffer body) {
     IParser parser = fhir.newJsonParser();
     if (!isFhirJson(contentType)) {
       return Future.succeededFuture(
@@ -147,7 +149,7 @@ public final class FhirOperations {
           FhirErrors.reject(parser, 400, IssueType.PROCESSING, missing.get()));
     }
     return Future.<Void>succeededFuture()
-        .compose(ignored -> pseudonyms.create(namespace.get(), originalValue.get()))
+        .compose(ignored -> pseudonyms.create(caller, namespace.get(), originalValue.get()))
         .map(
             created -> {
               Parameters reply = new Parameters();

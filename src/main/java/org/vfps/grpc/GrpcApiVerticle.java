@@ -9,6 +9,7 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
+import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -28,27 +29,12 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final Supplier<Future<Boolean>> databaseHealthy;
   private final CallObserver observer;
   private final ServerTls tls;
+  private final Authenticator authenticator;
   private HttpServer server;
 
-  public GrpcApiVerticle(
-      int port,
-      boolean reflection,
-      NamespaceService namespaces,
-      PseudonymService pseudonyms,
-      Supplier<Future<Boolean>> databaseHealthy) {
-    this(
-        port,
-        reflection,
-        namespaces,
-        pseudonyms,
-        databaseHealthy,
-        CallObserver.NONE,
-        ServerTls.off());
-  }
-
   /**
-   * A verticle that reports every call of the vfps services to {@code observer}, listening with
-   * {@code tls}.
+   * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
+   * caller from {@code authenticator} and listens with {@code tls}.
    */
   public GrpcApiVerticle(
       int port,
@@ -57,7 +43,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy,
       CallObserver observer,
-      ServerTls tls) {
+      ServerTls tls,
+      Authenticator authenticator) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
@@ -65,6 +52,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.databaseHealthy = databaseHealthy;
     this.observer = observer;
     this.tls = tls;
+    this.authenticator = authenticator;
   }
 
   @Override
@@ -72,8 +60,8 @@ public final class GrpcApiVerticle extends VerticleBase {
     GrpcServer grpc =
         GrpcServer.server(
             vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
-    grpc.addService(NamespaceGrpcService.of(namespaces, observer));
-    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer));
+    grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
+    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
     grpc.addService(new HealthChecks(vertx, databaseHealthy));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

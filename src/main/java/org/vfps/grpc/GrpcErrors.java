@@ -52,6 +52,8 @@ public final class GrpcErrors {
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
       case NOT_FOUND -> GrpcStatus.NOT_FOUND;
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
+      case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
+      case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
       case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
       case INTERNAL -> GrpcStatus.INTERNAL;
     };

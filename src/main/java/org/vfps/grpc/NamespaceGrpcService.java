@@ -1,10 +1,12 @@
 package org.vfps.grpc;
 
 import io.vertx.grpc.server.Service;
+import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
 import org.vfps.api.v1.NamespaceServiceDeleteResponse;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
+import org.vfps.auth.Authenticator;
 import org.vfps.namespace.NamespaceService;
 
 /** {@code vfps.api.v1.NamespaceService} on {@link NamespaceService}. */
@@ -12,16 +14,19 @@ final class NamespaceGrpcService {
 
   private NamespaceGrpcService() {}
 
-  static Service of(NamespaceService namespaces, CallObserver observer) {
+  static Service of(
+      NamespaceService namespaces, CallObserver observer, Authenticator authenticator) {
     return new UnaryService(
             NamespaceServiceGrpcService.SERVICE_NAME,
             NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
-            observer)
+            observer,
+            authenticator)
         .method(
             NamespaceServiceGrpcService.Create,
-            request ->
+            Operation.NAMESPACE_CREATE,
+            (caller, request) ->
                 namespaces
-                    .create(ProtoMapping.toDraft(request))
+                    .create(caller, ProtoMapping.toDraft(request))
                     .map(
                         created ->
                             NamespaceServiceCreateResponse.newBuilder()
@@ -29,9 +34,10 @@ final class NamespaceGrpcService {
                                 .build()))
         .method(
             NamespaceServiceGrpcService.Get,
-            request ->
+            Operation.NAMESPACE_GET,
+            (caller, request) ->
                 namespaces
-                    .get(request.getName())
+                    .get(caller, request.getName())
                     .map(
                         found ->
                             NamespaceServiceGetResponse.newBuilder()
@@ -39,12 +45,14 @@ final class NamespaceGrpcService {
                                 .build()))
         .method(
             NamespaceServiceGrpcService.GetAll,
-            request -> namespaces.getAll().map(ProtoMapping::toGetAllResponse))
+            Operation.NAMESPACE_GET_ALL,
+            (caller, request) -> namespaces.getAll(caller).map(ProtoMapping::toGetAllResponse))
         .method(
             NamespaceServiceGrpcService.Delete,
-            request ->
+            Operation.NAMESPACE_DELETE,
+            (caller, request) ->
                 namespaces
-                    .delete(request.getName())
+                    .delete(caller, request.getName())
                     .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()));
   }
 }

@@ -1,9 +1,11 @@
 package org.vfps.grpc;
 
 import io.vertx.grpc.server.Service;
+import org.vfps.access.Operation;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
+import org.vfps.auth.Authenticator;
 import org.vfps.pseudonym.PseudonymService;
 
 /** {@code vfps.api.v1.PseudonymService} on {@link PseudonymService}. */
@@ -11,16 +13,19 @@ final class PseudonymGrpcService {
 
   private PseudonymGrpcService() {}
 
-  static Service of(PseudonymService pseudonyms, CallObserver observer) {
+  static Service of(
+      PseudonymService pseudonyms, CallObserver observer, Authenticator authenticator) {
     return new UnaryService(
             PseudonymServiceGrpcService.SERVICE_NAME,
             PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
-            observer)
+            observer,
+            authenticator)
         .method(
             PseudonymServiceGrpcService.Create,
-            request ->
+            Operation.PSEUDONYM_CREATE,
+            (caller, request) ->
                 pseudonyms
-                    .create(request.getNamespace(), request.getOriginalValue())
+                    .create(caller, request.getNamespace(), request.getOriginalValue())
                     .map(
                         created ->
                             PseudonymServiceCreateResponse.newBuilder()
@@ -28,9 +33,10 @@ final class PseudonymGrpcService {
                                 .build()))
         .method(
             PseudonymServiceGrpcService.Get,
-            request ->
+            Operation.PSEUDONYM_GET,
+            (caller, request) ->
                 pseudonyms
-                    .get(request.getNamespace(), request.getPseudonymValue())
+                    .get(caller, request.getNamespace(), request.getPseudonymValue())
                     .map(
                         found ->
                             PseudonymServiceGetResponse.newBuilder()
@@ -38,9 +44,11 @@ final class PseudonymGrpcService {
                                 .build()))
         .method(
             PseudonymServiceGrpcService.List,
-            request ->
+            Operation.PSEUDONYM_LIST,
+            (caller, request) ->
                 pseudonyms
                     .list(
+                        caller,
                         request.getNamespace(),
                         request.getPageSize(),
                         request.getPageToken(),

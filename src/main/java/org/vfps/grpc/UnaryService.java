@@ -9,30 +9,47 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.Service;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
+import org.vfps.auth.Authenticator;
 
 /**
- * A gRPC service of unary methods, each a function from request to future response. Unlike the
- * generated bindings it answers failures with their trailers (through {@link GrpcErrors}), and like
- * them it carries the descriptor that reflection serves.
+ * A gRPC service of unary methods, each a function from caller and request to future response. The
+ * caller comes from the call's {@code authorization} header, checked before the request is read.
+ * Unlike the generated bindings it answers failures with their trailers (through {@link
+ * GrpcErrors}), and like them it carries the descriptor that reflection serves.
  */
 final class UnaryService implements Service {
+
+  private static final String AUTHORIZATION = "authorization";
 
   private final ServiceName name;
   private final Descriptors.ServiceDescriptor descriptor;
   private final CallObserver observer;
+  private final Authenticator authenticator;
   private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
 
-  UnaryService(ServiceName name, Descriptors.ServiceDescriptor descriptor, CallObserver observer) {
+  UnaryService(
+      ServiceName name,
+      Descriptors.ServiceDescriptor descriptor,
+      CallObserver observer,
+      Authenticator authenticator) {
     this.name = name;
     this.descriptor = JsonNamedDescriptors.of(descriptor);
     this.observer = observer;
+    this.authenticator = authenticator;
   }
 
-  /** Binds the method to the handler; a handler may fail its future or throw. */
+  /**
+   * Binds the method, which runs {@code operation}, to the handler; a handler may fail its future
+   * or throw.
+   */
   <Req, Resp> UnaryService method(
-      ServiceMethod<Req, Resp> method, Function<Req, Future<Resp>> handler) {
+      ServiceMethod<Req, Resp> method,
+      Operation operation,
+      BiFunction<Caller, Req, Future<Resp>> handler) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();
     String methodName = method.methodName();
@@ -43,8 +60,15 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  call.last()
-                      .compose(handler)
+                  Future<Caller> caller =
+                      authenticator.authenticate(
+                          call.headers().get(AUTHORIZATION),
+                          call.connection().remoteAddress().hostAddress(),
+                          operation);
+                  Future<Req> request = call.last();
+                  caller
+                      .compose(
+                          authenticated -> request.compose(r -> handler.apply(authenticated, r)))
                       .onComplete(
                           reply -> {
                             GrpcStatus status =

@@ -3,20 +3,23 @@ package org.vfps.http;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import org.vfps.access.Operation;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.fhir.FhirReply;
 
 /**
  * The FHIR operations on their routes of the contract, unvalidated by it: they read their own
  * content types and answer with their own bodies, failures included, never through {@link
- * HttpErrors}.
+ * HttpErrors}. {@code $create-pseudonym} needs a caller; {@code metadata} is open.
  */
 final class FhirRoutes {
 
   private final FhirOperations fhir;
+  private final Authentication authentication;
 
-  FhirRoutes(FhirOperations fhir) {
+  FhirRoutes(FhirOperations fhir, Authentication authentication) {
     this.fhir = fhir;
+    this.authentication = authentication;
   }
 
   void bind(RouterBuilder builder) {
@@ -25,8 +28,14 @@ final class FhirRoutes {
         .setDoValidation(false)
         .addHandler(
             rc ->
-                fhir.createPseudonym(
-                        rc.request().getHeader(HttpHeaders.CONTENT_TYPE), rc.body().buffer())
+                authentication
+                    .caller(rc.request(), Operation.PSEUDONYM_CREATE)
+                    .compose(
+                        caller ->
+                            fhir.createPseudonym(
+                                caller,
+                                rc.request().getHeader(HttpHeaders.CONTENT_TYPE),
+                                rc.body().buffer()))
                     .onSuccess(reply -> send(rc, reply))
                     .onFailure(rc::fail))
         .addFailureHandler(this::routerFailure);
@@ -43,6 +52,7 @@ final class FhirRoutes {
   }
 
   private static void send(RoutingContext rc, FhirReply reply) {
+    Authentication.challenge(reply.status(), rc.request(), rc.response());
     rc.response()
         .setStatusCode(reply.status())
         .putHeader(HttpHeaders.CONTENT_TYPE, FhirReply.CONTENT_TYPE)

@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.function.Supplier;
+import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
@@ -26,6 +27,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
    * @param tls plaintext, or the certificate to listen with
+   * @param authenticator the callers of REST and FHIR requests
    */
   public record Dependencies(
       int port,
@@ -36,7 +38,8 @@ public final class HttpApiVerticle extends VerticleBase {
       FhirOperations fhir,
       Future<?> startup,
       Supplier<Future<Boolean>> databaseHealthy,
-      ServerTls tls) {}
+      ServerTls tls,
+      Authenticator authenticator) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -50,11 +53,14 @@ public final class HttpApiVerticle extends VerticleBase {
     RouterBuilder builder =
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
-    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms()).bind(builder);
-    new FhirRoutes(dependencies.fhir()).bind(builder);
+    Authentication authentication = new Authentication(dependencies.authenticator());
+    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
+        .bind(builder);
+    new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
 
     Router router = builder.createRouter();
-    new Probes(dependencies.startup(), dependencies.databaseHealthy()).mount(vertx, router);
+    new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
+        .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);

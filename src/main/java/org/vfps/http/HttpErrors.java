@@ -44,6 +44,7 @@ final class HttpErrors {
       rc.response().reset();
       return;
     }
+    Authentication.challenge(reply.httpStatus(), rc.request(), rc.response());
     send(rc.response(), reply);
   }
 

@@ -12,11 +12,13 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.vfps.auth.Authenticator;
 
 /**
- * The probes: {@code /livez} (the event loop answers), {@code /readyz} (start-up is finished and
- * PostgreSQL answers) and {@code /healthz} (every check). Each answers 200 when all its checks are
- * up and 503 otherwise, with a JSON body naming every check, and is never cached.
+ * The probes: {@code /livez} (the event loop answers), {@code /readyz} (start-up is finished,
+ * PostgreSQL answers and, when authorization is on, bearer tokens can be checked) and {@code
+ * /healthz} (every check). Each answers 200 when all its checks are up and 503 otherwise, with a
+ * JSON body naming every check, and is never cached.
  */
 final class Probes {
 
@@ -30,12 +32,26 @@ final class Probes {
   private final Handler<Promise<Status>> process;
   private final Handler<Promise<Status>> startup;
   private final Handler<Promise<Status>> database;
+  private final Handler<Promise<Status>> authorization;
 
   /**
    * @param startup completes when start-up is finished
    * @param databaseHealthy whether PostgreSQL answers; the same check as gRPC health's
+   * @param authenticator whether its keys are loaded is the {@code authorization} check, present
+   *     when authorization is on
    */
-  Probes(Future<?> startup, Supplier<Future<Boolean>> databaseHealthy) {
+  Probes(
+      Future<?> startup, Supplier<Future<Boolean>> databaseHealthy, Authenticator authenticator) {
+    this.authorization =
+        authenticator.enabled()
+            ? promise ->
+                promise.complete(
+                    authenticator.ready()
+                        ? Status.OK()
+                        : Status.KO(
+                            new JsonObject()
+                                .put("reason", "the OIDC provider's signing keys are not loaded")))
+            : null;
     this.process = promise -> promise.complete(Status.OK());
     this.startup =
         promise ->
@@ -66,16 +82,24 @@ final class Probes {
     mount(
         router,
         "/readyz",
-        HealthChecks.create(vertx)
-            .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
-            .register("database", PROCEDURE_TIMEOUT_MILLIS, database));
+        withAuthorization(
+            HealthChecks.create(vertx)
+                .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+                .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
     mount(
         router,
         "/healthz",
-        HealthChecks.create(vertx)
-            .register("process", PROCEDURE_TIMEOUT_MILLIS, process)
-            .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
-            .register("database", PROCEDURE_TIMEOUT_MILLIS, database));
+        withAuthorization(
+            HealthChecks.create(vertx)
+                .register("process", PROCEDURE_TIMEOUT_MILLIS, process)
+                .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+                .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
+  }
+
+  private HealthChecks withAuthorization(HealthChecks checks) {
+    return authorization == null
+        ? checks
+        : checks.register("authorization", PROCEDURE_TIMEOUT_MILLIS, authorization);
   }
 
   private static void mount(Router router, String path, HealthChecks checks) {

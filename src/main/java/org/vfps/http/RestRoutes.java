@@ -9,7 +9,9 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.ValidatedRequest;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
 import org.vfps.api.v1.NamespaceServiceDeleteResponse;
@@ -24,8 +26,9 @@ import org.vfps.pseudonym.PseudonymService;
 /**
  * The seven RPCs on the routes of their {@code google.api.http} rules, bound to the operations of
  * the contract: path variables and query parameters (by proto or JSON name) and the JSON body
- * become the request, the domain service answers, and the reply goes out as protobuf JSON. A
- * failure goes to the router's failure handler, {@link HttpErrors}.
+ * become the request, the caller comes from the {@code Authorization} header, the domain service
+ * answers, and the reply goes out as protobuf JSON. A failure goes to the router's failure handler,
+ * {@link HttpErrors}.
  */
 final class RestRoutes {
 
@@ -37,21 +40,25 @@ final class RestRoutes {
 
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
+  private final Authentication authentication;
 
-  RestRoutes(NamespaceService namespaces, PseudonymService pseudonyms) {
+  RestRoutes(
+      NamespaceService namespaces, PseudonymService pseudonyms, Authentication authentication) {
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
+    this.authentication = authentication;
   }
 
   void bind(RouterBuilder builder) {
     on(
         builder,
         "NamespaceService_Create",
-        rc -> {
+        Operation.NAMESPACE_CREATE,
+        (rc, caller) -> {
           NamespaceServiceCreateRequest request =
               ProtoJson.read(body(rc), NamespaceServiceCreateRequest.newBuilder()).build();
           return namespaces
-              .create(ProtoMapping.toDraft(request))
+              .create(caller, ProtoMapping.toDraft(request))
               .map(
                   created ->
                       NamespaceServiceCreateResponse.newBuilder()
@@ -61,13 +68,15 @@ final class RestRoutes {
     on(
         builder,
         "NamespaceService_GetAll",
-        rc -> namespaces.getAll().map(ProtoMapping::toGetAllResponse));
+        Operation.NAMESPACE_GET_ALL,
+        (rc, caller) -> namespaces.getAll(caller).map(ProtoMapping::toGetAllResponse));
     on(
         builder,
         "NamespaceService_Get",
-        rc ->
+        Operation.NAMESPACE_GET,
+        (rc, caller) ->
             namespaces
-                .get(rc.pathParam("name"))
+                .get(caller, rc.pathParam("name"))
                 .map(
                     found ->
                         NamespaceServiceGetResponse.newBuilder()
@@ -76,21 +85,23 @@ final class RestRoutes {
     on(
         builder,
         "NamespaceService_Delete",
-        rc ->
+        Operation.NAMESPACE_DELETE,
+        (rc, caller) ->
             namespaces
-                .delete(rc.pathParam("name"))
+                .delete(caller, rc.pathParam("name"))
                 .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()));
     on(
         builder,
         "PseudonymService_Create",
-        rc -> {
+        Operation.PSEUDONYM_CREATE,
+        (rc, caller) -> {
           // the path variable wins over a namespace in the body, as in the .NET transcoding
           PseudonymServiceCreateRequest request =
               ProtoJson.read(body(rc), PseudonymServiceCreateRequest.newBuilder())
                   .setNamespace(rc.pathParam("namespace"))
                   .build();
           return pseudonyms
-              .create(request.getNamespace(), request.getOriginalValue())
+              .create(caller, request.getNamespace(), request.getOriginalValue())
               .map(
                   created ->
                       PseudonymServiceCreateResponse.newBuilder()
@@ -100,9 +111,10 @@ final class RestRoutes {
     on(
         builder,
         "PseudonymService_Get",
-        rc ->
+        Operation.PSEUDONYM_GET,
+        (rc, caller) ->
             pseudonyms
-                .get(rc.pathParam("namespace"), rc.pathParam("pseudonym_value"))
+                .get(caller, rc.pathParam("namespace"), rc.pathParam("pseudonym_value"))
                 .map(
                     found ->
                         PseudonymServiceGetResponse.newBuilder()
@@ -111,7 +123,8 @@ final class RestRoutes {
     on(
         builder,
         "PseudonymService_List",
-        rc -> {
+        Operation.PSEUDONYM_LIST,
+        (rc, caller) -> {
           Map<String, RequestParameter> query = validated(rc).getQuery();
           // the token is read raw: the validator would turn one that looks like a number into one
           String pageToken = rc.queryParams().get("page_token");
@@ -120,6 +133,7 @@ final class RestRoutes {
           }
           return pseudonyms
               .list(
+                  caller,
                   rc.pathParam("namespace"),
                   either(query, "page_size", "pageSize").getInteger(0),
                   pageToken == null ? "" : pageToken,
@@ -129,19 +143,21 @@ final class RestRoutes {
   }
 
   /**
-   * Binds an operation: the handler may throw or fail its future; either ends in the failure
-   * handler.
+   * Binds an operation, which runs {@code operation}, once its caller is authenticated: the handler
+   * may throw or fail its future; either ends in the failure handler.
    */
-  private static void on(
+  private void on(
       RouterBuilder builder,
       String operationId,
-      Function<RoutingContext, Future<? extends Message>> handler) {
+      Operation operation,
+      BiFunction<RoutingContext, Caller, Future<? extends Message>> handler) {
     builder
         .getRoute(operationId)
         .addHandler(
             rc ->
-                Future.<Void>succeededFuture()
-                    .compose(ignored -> handler.apply(rc))
+                authentication
+                    .caller(rc.request(), operation)
+                    .compose(caller -> handler.apply(rc, caller))
                     .onComplete(
                         reply -> {
                           if (reply.succeeded()) {

@@ -1,5 +1,6 @@
 package org.vfps.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -122,6 +123,22 @@ public final class ServiceMeters {
   /** The gRPC request meters. */
   public GrpcServerMeters grpc() {
     return grpc;
+  }
+
+  /**
+   * The counter of calls denied for a missing permission ({@code
+   * vfps_authorization_denied_total{operation}}), registered now so that it is exported from 0.
+   *
+   * @param operation the RPC's name, e.g. {@code PseudonymService/Get}
+   * @return what counts one denied call
+   */
+  public Runnable authorizationDenied(String operation) {
+    Counter counter =
+        Counter.builder("vfps.authorization.denied")
+            .description("Calls denied because the caller lacks the permission")
+            .tag("operation", operation)
+            .register(registry);
+    return counter::increment;
   }
 
   /** The {@code vfps_pseudonyms} gauges, which {@link MetricsVerticle} keeps current. */

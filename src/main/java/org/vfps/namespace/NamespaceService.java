@@ -8,13 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.vfps.access.Access;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
  * Creates, reads and deletes namespaces with the rules of the .NET vfps, plus the limits of {@link
- * TextLimits}. Thread-safe. Futures fail with {@link ServiceException}; validation failures are
- * thrown before any database access.
+ * TextLimits}. Each operation checks its caller through {@link Access} first, as {@link Operation}
+ * says, and fails with {@code PERMISSION_DENIED} when the caller lacks the permission. Thread-safe.
+ * Futures fail with {@link ServiceException}; validation failures come before any database access.
  */
 public final class NamespaceService {
 
@@ -23,11 +27,14 @@ public final class NamespaceService {
   private final NamespaceRepository repository;
   private final NamespaceEvents events;
   private final Clock clock;
+  private final Access access;
 
-  public NamespaceService(NamespaceRepository repository, NamespaceEvents events, Clock clock) {
+  public NamespaceService(
+      NamespaceRepository repository, NamespaceEvents events, Clock clock, Access access) {
     this.repository = repository;
     this.events = events;
     this.clock = clock;
+    this.access = access;
   }
 
   /**
@@ -35,15 +42,29 @@ public final class NamespaceService {
    *
    * <p>Fails with {@code INVALID_ARGUMENT} (blank or oversized text, unknown method), {@code
    * OUT_OF_RANGE} (length 0, above {@link TextLimits#MAX_PSEUDONYM_LENGTH}, or not the fixed length
-   * of the method) or {@code ALREADY_EXISTS}.
+   * of the method) or {@code ALREADY_EXISTS}; first with {@code PERMISSION_DENIED} unless the
+   * caller is an admin.
    */
-  public Future<Namespace> create(NamespaceDraft draft) {
-    return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insert)
-        .onSuccess(created -> events.created(created.name()));
+  public Future<Namespace> create(Caller caller, NamespaceDraft draft) {
+    Operation operation = Operation.NAMESPACE_CREATE;
+    return access
+        .check(caller, operation, draft.name())
+        .compose(
+            allowed ->
+                access.audited(
+                    caller,
+                    operation,
+                    draft.name(),
+                    null,
+                    Future.<Namespace>future(promise -> promise.complete(validate(draft)))
+                        .compose(repository::insert)
+                        .onSuccess(created -> events.created(created.name()))));
   }
 
-  /** Creates the namespace unless one of that name exists; yields whether it was created. */
+  /**
+   * Creates the namespace unless one of that name exists; yields whether it was created. The
+   * service's own start-up seeding: no caller, no permission check.
+   */
   public Future<Boolean> createIfAbsent(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
         .compose(repository::insertIfAbsent)
@@ -55,24 +76,52 @@ public final class NamespaceService {
             });
   }
 
-  /** The namespace of that name; fails with {@code NOT_FOUND} if there is none. */
-  public Future<Namespace> get(String name) {
+  /**
+   * The namespace of that name; fails with {@code NOT_FOUND} if there is none, then with {@code
+   * PERMISSION_DENIED} if the caller may not read it.
+   */
+  public Future<Namespace> get(Caller caller, String name) {
+    return resolve(name)
+        .compose(
+            found ->
+                access.check(caller, Operation.NAMESPACE_GET, found.name()).map(allowed -> found));
+  }
+
+  /**
+   * The namespace of that name, without a permission check: for the other domain services, which
+   * check their caller themselves. Fails with {@code NOT_FOUND} if there is none.
+   */
+  public Future<Namespace> resolve(String name) {
     if (!TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)) {
       return Future.failedFuture(notFound(name));
     }
     return repository.find(name).map(found -> found.orElseThrow(() -> notFound(name)));
   }
 
-  /** Every namespace, in no particular order. */
-  public Future<List<Namespace>> getAll() {
-    return repository.findAll();
+  /** Every namespace the caller may read, in no particular order. */
+  public Future<List<Namespace>> getAll(Caller caller) {
+    return repository
+        .findAll()
+        .map(
+            all ->
+                all.stream()
+                    .filter(namespace -> access.canRead(caller, namespace.name()))
+                    .toList());
   }
 
   /**
-   * Deletes the namespace and all its pseudonyms; fails with {@code NOT_FOUND} if absent. Completes
-   * after the deletion is committed and every replica has evicted the namespace from its caches.
+   * Deletes the namespace and all its pseudonyms; fails with {@code PERMISSION_DENIED} unless the
+   * caller is an admin, then with {@code NOT_FOUND} if absent. Completes after the deletion is
+   * committed and every replica has evicted the namespace from its caches.
    */
-  public Future<Void> delete(String name) {
+  public Future<Void> delete(Caller caller, String name) {
+    Operation operation = Operation.NAMESPACE_DELETE;
+    return access
+        .check(caller, operation, name)
+        .compose(allowed -> access.audited(caller, operation, name, null, deleteNamespace(name)));
+  }
+
+  private Future<Void> deleteNamespace(String name) {
     if (!TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)) {
       return Future.failedFuture(notFound(name));
     }

@@ -7,6 +7,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.vfps.access.Access;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.GenerationMethod;
@@ -15,8 +18,10 @@ import org.vfps.namespace.NamespaceService;
 import org.vfps.namespace.TextLimits;
 
 /**
- * Creates pseudonyms, looks them up by value and lists them, with the rules of the .NET vfps.
- * Thread-safe. Futures fail with {@link ServiceException}.
+ * Creates pseudonyms, looks them up by value and lists them, with the rules of the .NET vfps. Each
+ * operation checks its caller through {@link Access}, as {@link Operation} says, and fails with
+ * {@code PERMISSION_DENIED} when the caller lacks the permission. Thread-safe. Futures fail with
+ * {@link ServiceException}.
  */
 public final class PseudonymService {
 
@@ -30,10 +35,14 @@ public final class PseudonymService {
   private final PseudonymRepository repository;
   private final PageTokens pageTokens;
   private final Function<GenerationMethod, PseudonymGenerator> generators;
+  private final Access access;
 
   public PseudonymService(
-      NamespaceService namespaces, PseudonymRepository repository, PageTokens pageTokens) {
-    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod);
+      NamespaceService namespaces,
+      PseudonymRepository repository,
+      PageTokens pageTokens,
+      Access access) {
+    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod, access);
   }
 
   /**
@@ -45,29 +54,48 @@ public final class PseudonymService {
       NamespaceService namespaces,
       PseudonymRepository repository,
       PageTokens pageTokens,
-      Function<GenerationMethod, PseudonymGenerator> generators) {
+      Function<GenerationMethod, PseudonymGenerator> generators,
+      Access access) {
     this.namespaces = namespaces;
     this.repository = repository;
     this.pageTokens = pageTokens;
     this.generators = generators;
+    this.access = access;
   }
 
   /**
    * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
    * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
-   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value) or {@code INTERNAL}.
+   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value) or {@code INTERNAL}; first
+   * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
    */
-  public Future<Pseudonym> create(String namespaceName, String originalValue) {
-    return namespaces
-        .get(namespaceName)
+  public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
+    return access
+        .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
         .compose(namespace -> upsertPseudonym(namespace, originalValue));
   }
 
   /**
    * The pseudonym with that value, with its original value (the reverse lookup). Fails with {@code
-   * NOT_FOUND} if the namespace or the value does not exist.
+   * PERMISSION_DENIED} if the caller may not look values up in the namespace, then with {@code
+   * NOT_FOUND} if the namespace or the value does not exist. Written to the audit trail.
    */
-  public Future<Pseudonym> get(String namespaceName, String pseudonymValue) {
+  public Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
+    Operation operation = Operation.PSEUDONYM_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed ->
+                access.audited(
+                    caller,
+                    operation,
+                    namespaceName,
+                    pseudonymValue,
+                    findByValue(namespaceName, pseudonymValue)));
+  }
+
+  private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {
     if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
         || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
       return Future.failedFuture(pseudonymNotFound(namespaceName, pseudonymValue));
@@ -80,14 +108,24 @@ public final class PseudonymService {
   /**
    * A page of the namespace's pseudonyms, newest first, never with original values. A page size of
    * 0 or less means {@value #DEFAULT_PAGE_SIZE}; above {@value #MAX_PAGE_SIZE} means {@value
-   * #MAX_PAGE_SIZE}. Fails with {@code NOT_FOUND} (namespace) or {@code INVALID_ARGUMENT} (a page
-   * token not issued for this namespace).
+   * #MAX_PAGE_SIZE}. Fails with {@code NOT_FOUND} (namespace), then {@code PERMISSION_DENIED} (the
+   * caller may not read the namespace), or {@code INVALID_ARGUMENT} (a page token not issued for
+   * this namespace).
    */
   public Future<PseudonymPage> list(
-      String namespaceName, int pageSize, String pageToken, boolean includeTotalSize) {
+      Caller caller,
+      String namespaceName,
+      int pageSize,
+      String pageToken,
+      boolean includeTotalSize) {
     int limit = pageSize <= 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
     return namespaces
-        .get(namespaceName)
+        .resolve(namespaceName)
+        .compose(
+            namespace ->
+                access
+                    .check(caller, Operation.PSEUDONYM_LIST, namespace.name())
+                    .map(allowed -> namespace))
         .compose(
             namespace -> {
               Optional<ListCursor> after =

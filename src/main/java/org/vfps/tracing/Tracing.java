@@ -4,6 +4,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -169,6 +170,18 @@ public final class Tracing implements AutoCloseable {
     if (SERVER_ERROR_CODES.contains(statusCode)) {
       span.setStatus(StatusCode.ERROR);
     }
+  }
+
+  /**
+   * The trace id of the current request (sampled or not), for log lines; empty when tracing is off
+   * or there is no current span. Call it on the request's context.
+   */
+  public String currentTraceId() {
+    if (tracer == null) {
+      return "";
+    }
+    SpanContext context = Span.current().getSpanContext();
+    return context.isValid() ? context.getTraceId() : "";
   }
 
   /** Exports the spans still buffered and stops; waits at most ten seconds. */

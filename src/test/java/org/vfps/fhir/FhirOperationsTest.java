@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vfps.access.Caller;
 
 /** The checks {@code $create-pseudonym} makes before it calls the service, and metadata. */
 class FhirOperationsTest {
@@ -31,7 +32,9 @@ class FhirOperationsTest {
   private static FhirReply create(String contentType, String body) {
     return operations
         .createPseudonym(
-            contentType, body == null ? null : Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)))
+            Caller.anonymous("127.0.0.1"),
+            contentType,
+            body == null ? null : Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)))
         .result();
   }
 

@@ -11,6 +11,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.vfps.access.Access;
+import org.vfps.access.Audit;
+import org.vfps.access.Caller;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -34,7 +37,9 @@ class NamespaceEventsTest {
               return Future.succeededFuture();
             }
           },
-          Clock.systemUTC());
+          Clock.systemUTC(),
+          Access.open(new Audit(() -> "")));
+  private final Caller caller = Caller.anonymous("127.0.0.1");
 
   private static NamespaceDraft draft(String name) {
     return new NamespaceDraft(name, "", 1, 16, null, null);
@@ -42,8 +47,8 @@ class NamespaceEventsTest {
 
   @Test
   void createAndDeleteAreReported() {
-    service.create(draft("a")).await();
-    service.delete("a").await();
+    service.create(caller, draft("a")).await();
+    service.delete(caller, "a").await();
 
     assertThat(events).containsExactly("created a", "deleted a");
   }
@@ -58,15 +63,15 @@ class NamespaceEventsTest {
 
   @Test
   void failedOrRejectedChangesAreNotReported() {
-    service.create(draft("a")).await();
+    service.create(caller, draft("a")).await();
     events.clear();
 
-    assertThatThrownBy(() -> service.create(draft("a")).await())
+    assertThatThrownBy(() -> service.create(caller, draft("a")).await())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ALREADY_EXISTS));
-    assertThatThrownBy(() -> service.create(draft(" ")).await())
+    assertThatThrownBy(() -> service.create(caller, draft(" ")).await())
         .isInstanceOf(ServiceException.class);
-    assertThatThrownBy(() -> service.delete("missing").await())
+    assertThatThrownBy(() -> service.delete(caller, "missing").await())
         .isInstanceOf(ServiceException.class);
     assertThat(events).isEmpty();
   }

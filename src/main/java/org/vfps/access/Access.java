@@ -1,0 +1,91 @@
+package org.vfps.access;
+
+import io.vertx.core.Future;
+import java.util.Map;
+import java.util.Objects;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+/**
+ * The one decision point the domain services call: whether a caller may run an operation on a
+ * namespace, with every denial written to the audit trail and counted, and the audited operations'
+ * outcomes written to it. Thread-safe.
+ */
+public final class Access {
+
+  /** Counts denied calls; called on the request's context, must not block or throw. */
+  @FunctionalInterface
+  public interface DeniedCalls {
+
+    /** Counts nothing. */
+    DeniedCalls NONE = operation -> {};
+
+    void denied(Operation operation);
+  }
+
+  private final Permissions permissions;
+  private final Audit audit;
+  private final DeniedCalls deniedCalls;
+
+  public Access(Permissions permissions, Audit audit, DeniedCalls deniedCalls) {
+    this.permissions = Objects.requireNonNull(permissions, "permissions");
+    this.audit = Objects.requireNonNull(audit, "audit");
+    this.deniedCalls = Objects.requireNonNull(deniedCalls, "deniedCalls");
+  }
+
+  /** Authorization off: every caller may do everything; audited operations are still written. */
+  public static Access open(Audit audit) {
+    return new Access(Permissions.EVERYONE, audit, DeniedCalls.NONE);
+  }
+
+  /**
+   * Succeeds when the caller has the permission {@code operation} needs on the namespace; else
+   * fails with {@code PERMISSION_DENIED}, written to the audit trail and counted.
+   */
+  public Future<Void> check(Caller caller, Operation operation, String namespace) {
+    Permission permission = operation.permission().orElse(null);
+    if (permission == null || permissions.allows(caller, permission, namespace)) {
+      return Future.succeededFuture();
+    }
+    audit.denied(caller, operation, namespace);
+    deniedCalls.denied(operation);
+    return Future.failedFuture(
+        new ServiceException(
+            ErrorCode.PERMISSION_DENIED,
+            "The caller may not " + describe(permission) + ".",
+            namespace == null ? Map.of() : Map.of("namespace", namespace)));
+  }
+
+  /** Whether the caller may read the namespace (what {@code GetAll} shows). */
+  public boolean canRead(Caller caller, String namespace) {
+    return permissions.allows(caller, Permission.READ, namespace);
+  }
+
+  /**
+   * Writes the outcome of an audited operation to the audit trail when {@code outcome} completes,
+   * and returns it.
+   *
+   * @param pseudonym the pseudonym of a reverse lookup; null for other operations
+   */
+  public <T> Future<T> audited(
+      Caller caller, Operation operation, String namespace, String pseudonym, Future<T> outcome) {
+    return outcome.andThen(
+        done ->
+            audit.completed(
+                caller, operation, namespace, pseudonym, done.succeeded() ? null : done.cause()));
+  }
+
+  /** The audit trail, for the edges to write calls without valid credentials. */
+  public Audit audit() {
+    return audit;
+  }
+
+  private static String describe(Permission permission) {
+    return switch (permission) {
+      case ADMIN -> "administer namespaces";
+      case READ -> "read this namespace";
+      case WRITE -> "create pseudonyms in this namespace";
+      case REVERSE_LOOKUP -> "look up original values in this namespace";
+    };
+  }
+}

@@ -1,0 +1,134 @@
+package org.vfps.access;
+
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
+import org.vfps.error.ServiceException;
+
+/**
+ * The audit trail: one line on the logger {@value #LOGGER} for every reverse lookup, every denied
+ * call (no valid credentials, or a permission missing) and every namespace create and delete. The
+ * message is {@code <operation> <outcome>}; the fields are key-value pairs ({@code operation},
+ * {@code outcome}, {@code subject}, {@code client}, {@code namespace}, {@code pseudonym} for a
+ * reverse lookup, {@code reason} for a call without valid credentials, {@code trace}), which the
+ * text format writes as {@code key="value"} and the JSON format as {@code kvpList}. The outcome is
+ * {@code OK} or the error code. Never an original value. Thread-safe.
+ */
+public final class Audit {
+
+  /** The logger's name. */
+  public static final String LOGGER = "audit";
+
+  /** The outcome of a call the service answered. */
+  public static final String OK = "OK";
+
+  private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private final Supplier<String> traceIds;
+
+  /**
+   * @param traceIds the current request's trace id, or an empty string; called on the request's
+   *     context
+   */
+  public Audit(Supplier<String> traceIds) {
+    this.traceIds = traceIds;
+  }
+
+  /** A call rejected because the caller lacks the permission. */
+  void denied(Caller caller, Operation operation, String namespace) {
+    emit(line(operation, "PERMISSION_DENIED", caller.subject(), caller.clientAddress(), namespace));
+  }
+
+  /**
+   * A call rejected because it carried no valid credentials.
+   *
+   * @param reason what was wrong, in words of the service (never the credentials)
+   */
+  public void unauthenticated(Operation operation, String clientAddress, String reason) {
+    emit(
+        line(operation, "UNAUTHENTICATED", null, clientAddress, null)
+            .addKeyValue("reason", safe(reason)));
+  }
+
+  /**
+   * An audited call the service answered.
+   *
+   * @param pseudonym the pseudonym looked up, null for other operations
+   * @param failure null when the call succeeded
+   */
+  void completed(
+      Caller caller, Operation operation, String namespace, String pseudonym, Throwable failure) {
+    String outcome =
+        failure == null
+            ? OK
+            : failure instanceof ServiceException service ? service.code().name() : "INTERNAL";
+    LoggingEventBuilder line =
+        line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
+    if (pseudonym != null) {
+      line.addKeyValue("pseudonym", safe(pseudonym));
+    }
+    emit(line);
+  }
+
+  private LoggingEventBuilder line(
+      Operation operation, String outcome, String subject, String client, String namespace) {
+    LoggingEventBuilder line =
+        LOG.atInfo()
+            .setMessage(operation.rpcName() + " " + outcome)
+            .addKeyValue("operation", operation.rpcName())
+            .addKeyValue("outcome", outcome);
+    if (subject != null) {
+      line.addKeyValue("subject", safe(subject));
+    }
+    line.addKeyValue("client", safe(client));
+    if (namespace != null) {
+      line.addKeyValue("namespace", safe(namespace));
+    }
+    return line;
+  }
+
+  private void emit(LoggingEventBuilder line) {
+    String trace = traceIds.get();
+    if (trace != null && !trace.isEmpty()) {
+      line.addKeyValue("trace", trace);
+    }
+    line.log();
+  }
+
+  /**
+   * The value with backslashes, quotes and control characters escaped, so that no value a client
+   * chose (a namespace name, a pseudonym) can end the line or fake a field of the text format.
+   */
+  static String safe(String value) {
+    if (value == null) {
+      return "";
+    }
+    StringBuilder escaped = null;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      boolean plain = c >= 0x20 && c != 0x7F && c != '"' && c != '\\' && c != 0x2028 && c != 0x2029;
+      if (plain) {
+        if (escaped != null) {
+          escaped.append(c);
+        }
+        continue;
+      }
+      if (escaped == null) {
+        escaped = new StringBuilder(value.length() + 16).append(value, 0, i);
+      }
+      if (c == '"' || c == '\\') {
+        escaped.append('\\').append(c);
+      } else {
+        escaped
+            .append("\\u")
+            .append(HEX[c >> 12 & 0xF])
+            .append(HEX[c >> 8 & 0xF])
+            .append(HEX[c >> 4 & 0xF])
+            .append(HEX[c & 0xF]);
+      }
+    }
+    return escaped == null ? value : escaped.toString();
+  }
+}

@@ -1,0 +1,41 @@
+package org.vfps.access;
+
+import java.util.Optional;
+
+/**
+ * The operations of the domain services with the permission each one needs: the table of the .NET
+ * service's role model, in one place. The name is the RPC's, whatever the edge (gRPC, REST or
+ * FHIR), as the audit trail and the denied-calls counter show it.
+ */
+public enum Operation {
+  NAMESPACE_CREATE("NamespaceService/Create", Permission.ADMIN),
+  /** Checked after the namespace is found, so an unknown namespace is NOT_FOUND for anyone. */
+  NAMESPACE_GET("NamespaceService/Get", Permission.READ),
+  /** Needs no permission: the answer holds only the namespaces the caller may read. */
+  NAMESPACE_GET_ALL("NamespaceService/GetAll", null),
+  NAMESPACE_DELETE("NamespaceService/Delete", Permission.ADMIN),
+  /** Checked before the namespace is looked up. */
+  PSEUDONYM_CREATE("PseudonymService/Create", Permission.WRITE),
+  /** The reverse lookup. */
+  PSEUDONYM_GET("PseudonymService/Get", Permission.REVERSE_LOOKUP),
+  /** Checked after the namespace is found. */
+  PSEUDONYM_LIST("PseudonymService/List", Permission.READ);
+
+  private final String rpcName;
+  private final Permission permission;
+
+  Operation(String rpcName, Permission permission) {
+    this.rpcName = rpcName;
+    this.permission = permission;
+  }
+
+  /** The RPC's name, e.g. {@code PseudonymService/Get}. */
+  public String rpcName() {
+    return rpcName;
+  }
+
+  /** What the operation needs; empty when its answer is filtered instead. */
+  public Optional<Permission> permission() {
+    return Optional.ofNullable(permission);
+  }
+}

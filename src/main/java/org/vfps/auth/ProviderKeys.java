@@ -1,0 +1,303 @@
+package org.vfps.auth;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The OIDC provider's token signing keys: found through discovery ({@code
+ * {authority}/.well-known/openid-configuration}, its {@code issuer} and {@code jwks_uri}), loaded
+ * at start and retried until they are, refreshed periodically and, at most once per {@link
+ * Timing#unknownKeyInterval()}, when a token names a key that is not loaded. Only asymmetric
+ * signing keys are kept, so no token is ever checked with an HMAC key. A failed refresh keeps the
+ * keys loaded before. The timers and the HTTP client end with Vert.x. Thread-safe.
+ */
+final class ProviderKeys {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProviderKeys.class);
+
+  /** The JOSE algorithms of asymmetric signatures: the only ones a token may name. */
+  static final Set<String> ALGORITHMS =
+      Set.of(
+          "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA");
+
+  private static final Set<String> KEY_TYPES = Set.of("RSA", "EC", "OKP");
+  private static final String DISCOVERY_PATH = "/.well-known/openid-configuration";
+  private static final long REQUEST_TIMEOUT_MILLIS = 10_000;
+
+  /**
+   * How often the keys are fetched.
+   *
+   * @param refreshInterval between periodic refreshes
+   * @param unknownKeyInterval the least time between two fetches for an unknown key id
+   * @param firstRetry the wait after the first failed load, doubled after each failure
+   * @param maxRetry the longest wait between two tries while no keys are loaded
+   */
+  record Timing(
+      Duration refreshInterval,
+      Duration unknownKeyInterval,
+      Duration firstRetry,
+      Duration maxRetry) {
+
+    static final Timing DEFAULT =
+        new Timing(
+            Duration.ofMinutes(10),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30));
+  }
+
+  /** A loaded key set: the issuer tokens must name and the verifier of their signatures. */
+  record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks) {}
+
+  private final Vertx vertx;
+  private final HttpClient client;
+  private final String authority;
+  private final URI discovery;
+  private final boolean requireHttps;
+  private final String audience;
+  private final int leewaySeconds;
+  private final Timing timing;
+  private final Clock clock;
+  private final Runnable onChange;
+
+  private volatile Keys keys;
+  private Future<Boolean> fetching;
+  private Instant lastUnknownKeyFetch;
+
+  /**
+   * @param onChange called after a fetch that changed the key set (to drop cached tokens)
+   */
+  ProviderKeys(
+      Vertx vertx,
+      URI authority,
+      boolean requireHttps,
+      String audience,
+      int leewaySeconds,
+      Timing timing,
+      Clock clock,
+      Runnable onChange) {
+    this.vertx = vertx;
+    this.client =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setConnectTimeout((int) REQUEST_TIMEOUT_MILLIS)
+                .setVerifyHost(true));
+    String base = authority.toString();
+    this.authority = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    this.discovery = URI.create(this.authority + DISCOVERY_PATH);
+    this.requireHttps = requireHttps;
+    this.audience = audience;
+    this.leewaySeconds = leewaySeconds;
+    this.timing = timing;
+    this.clock = clock;
+    this.onChange = onChange;
+  }
+
+  /**
+   * Starts loading the keys, retrying with a growing wait until they are loaded, then refreshes
+   * them every {@link Timing#refreshInterval()}. Returns at once.
+   */
+  void start() {
+    load(timing.firstRetry());
+    vertx.setPeriodic(
+        timing.refreshInterval().toMillis(),
+        id ->
+            fetch()
+                .onFailure(
+                    e ->
+                        LOG.warn(
+                            "Refreshing the signing keys of {} failed: {}; the loaded keys stay"
+                                + " in use",
+                            discovery,
+                            e.getMessage())));
+  }
+
+  /** The loaded keys; null until the first load succeeded. */
+  Keys current() {
+    return keys;
+  }
+
+  /**
+   * Fetches the keys again because a token names a key id that is not loaded, unless that was done
+   * less than {@link Timing#unknownKeyInterval()} ago; yields whether the key set changed. Never
+   * fails.
+   */
+  Future<Boolean> refreshForUnknownKey() {
+    synchronized (this) {
+      Instant now = clock.instant();
+      if (fetching == null
+          && lastUnknownKeyFetch != null
+          && Duration.between(lastUnknownKeyFetch, now).compareTo(timing.unknownKeyInterval())
+              < 0) {
+        return Future.succeededFuture(false);
+      }
+      lastUnknownKeyFetch = now;
+    }
+    return fetch().otherwise(false);
+  }
+
+  private void load(Duration wait) {
+    fetch()
+        .onFailure(
+            e -> {
+              Duration next = wait.multipliedBy(2);
+              Duration nextWait = next.compareTo(timing.maxRetry()) > 0 ? timing.maxRetry() : next;
+              LOG.warn(
+                  "The signing keys of the OIDC provider ({}) are not loaded: {}; bearer tokens"
+                      + " are answered UNAVAILABLE until they are. Next try in {} s",
+                  discovery,
+                  e.getMessage(),
+                  wait.toSeconds() == 0 ? "<1" : wait.toSeconds());
+              vertx.setTimer(wait.toMillis(), id -> load(nextWait));
+            });
+  }
+
+  /** One fetch of discovery and keys at a time; concurrent callers share it. */
+  private Future<Boolean> fetch() {
+    synchronized (this) {
+      if (fetching != null) {
+        return fetching;
+      }
+      Future<Boolean> started =
+          Future.<Void>succeededFuture()
+              .compose(ignored -> getJson(discovery))
+              .compose(this::keysOf)
+              .map(this::install)
+              .andThen(
+                  done -> {
+                    synchronized (this) {
+                      fetching = null;
+                    }
+                  });
+      // a fetch that completed at once has already cleared the field
+      if (!started.isComplete()) {
+        fetching = started;
+      }
+      return started;
+    }
+  }
+
+  private Future<Keys> keysOf(JsonObject configuration) {
+    String issuer = configuration.getValue("issuer") instanceof String s ? s : null;
+    String jwksUri = configuration.getValue("jwks_uri") instanceof String s ? s : null;
+    if (issuer == null || issuer.isBlank() || jwksUri == null) {
+      return Future.failedFuture(
+          new IllegalStateException("the discovery document has no issuer or no jwks_uri"));
+    }
+    URI jwks;
+    try {
+      jwks = URI.create(jwksUri);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(new IllegalStateException("jwks_uri is not a URL"));
+    }
+    if (!"https".equalsIgnoreCase(jwks.getScheme())
+        && !(!requireHttps && "http".equalsIgnoreCase(jwks.getScheme()))) {
+      return Future.failedFuture(
+          new IllegalStateException(
+              "jwks_uri " + jwks + " is not https (Authorization__RequireHttpsMetadata)"));
+    }
+    if (!trimSlash(issuer).equals(authority)) {
+      LOG.info("The OIDC provider names its issuer {}; tokens must name it", issuer);
+    }
+    return getJson(jwks).compose(set -> signingKeys(issuer, set));
+  }
+
+  private Future<Keys> signingKeys(String issuer, JsonObject set) {
+    JsonArray all = set.getValue("keys") instanceof JsonArray array ? array : new JsonArray();
+    List<JsonObject> usable = new ArrayList<>();
+    for (Object key : all) {
+      if (key instanceof JsonObject jwk && isAsymmetricSigningKey(jwk)) {
+        usable.add(jwk);
+      }
+    }
+    if (usable.isEmpty()) {
+      return Future.failedFuture(
+          new IllegalStateException("the key set holds no RSA, EC or OKP signing key"));
+    }
+    JWTOptions checks =
+        new JWTOptions().setIssuer(issuer).setAudience(List.of(audience)).setLeeway(leewaySeconds);
+    JWTAuth verifier =
+        JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(checks));
+    return Future.succeededFuture(new Keys(issuer, verifier, List.copyOf(usable)));
+  }
+
+  private boolean install(Keys loaded) {
+    Keys before = keys;
+    keys = loaded;
+    boolean changed = before == null || !before.jwks().equals(loaded.jwks());
+    if (before == null) {
+      LOG.info(
+          "Loaded {} signing keys of the OIDC provider (issuer {})",
+          loaded.jwks().size(),
+          loaded.issuer());
+    } else if (changed) {
+      LOG.info("The OIDC provider's signing keys changed: {} keys now", loaded.jwks().size());
+    }
+    if (changed) {
+      onChange.run();
+    }
+    return changed;
+  }
+
+  static boolean isAsymmetricSigningKey(JsonObject jwk) {
+    Object type = jwk.getValue("kty");
+    Object use = jwk.getValue("use");
+    Object algorithm = jwk.getValue("alg");
+    return type instanceof String kty
+        && KEY_TYPES.contains(kty)
+        && (use == null || "sig".equals(use))
+        && (algorithm == null || ALGORITHMS.contains(algorithm));
+  }
+
+  private Future<JsonObject> getJson(URI uri) {
+    RequestOptions request =
+        new RequestOptions()
+            .setMethod(HttpMethod.GET)
+            .setAbsoluteURI(uri.toString())
+            .setTimeout(REQUEST_TIMEOUT_MILLIS)
+            .putHeader(HttpHeaders.ACCEPT, "application/json");
+    return client
+        .request(request)
+        .compose(HttpClientRequest::send)
+        .compose(
+            response ->
+                response.statusCode() == 200
+                    ? response.body()
+                    : Future.failedFuture(
+                        new IllegalStateException(uri + " answered " + response.statusCode())))
+        .compose(ProviderKeys::json);
+  }
+
+  private static Future<JsonObject> json(Buffer body) {
+    try {
+      return Future.succeededFuture(new JsonObject(body));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(new IllegalStateException("the answer is not a JSON object"));
+    }
+  }
+
+  private static String trimSlash(String text) {
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  }
+}

@@ -1,0 +1,178 @@
+package org.vfps.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Reads and checks the {@code Authorization} section into an {@link AuthorizationConfig}. */
+final class AuthorizationSettings {
+
+  private static final String SECTION = "Authorization:";
+
+  private AuthorizationSettings() {}
+
+  static AuthorizationConfig read(FlatSettings settings) {
+    boolean enabled = ConfigLoader.bool(settings, SECTION + "IsEnabled");
+    boolean requireHttps = ConfigLoader.bool(settings, SECTION + "RequireHttpsMetadata");
+    Optional<URI> authority = authority(settings, SECTION + "Authority");
+    String audience = settings.required(SECTION + "Audience").strip();
+    String roleClaimType = settings.required(SECTION + "RoleClaimType").strip();
+    if (roleClaimType.isEmpty()) {
+      throw blank(SECTION + "RoleClaimType");
+    }
+    AuthorizationConfig.SignIn signIn =
+        new AuthorizationConfig.SignIn(
+            settings.required(SECTION + "ClientId").strip(),
+            settings.required(SECTION + "ClientSecret"),
+            ConfigLoader.bool(settings, SECTION + "UsePushedAuthorizationRequests"));
+    List<String> adminRoles = strings(settings, SECTION + "AdminRoles");
+    List<AuthorizationConfig.NamespaceRule> rules = namespaceRules(settings);
+    List<AuthorizationConfig.ClientAccount> clients = clients(settings);
+    if (enabled) {
+      if (authority.isEmpty() && clients.isEmpty()) {
+        throw new ConfigException(
+            FlatSettings.environmentName(SECTION + "Authority")
+                + ": missing; Authorization__IsEnabled=true needs an OIDC authority (with"
+                + " Authorization__Audience) or client accounts (Authorization__Clients__0__Id,"
+                + " __SecretHash, __Roles__0)");
+      }
+      if (authority.isPresent()) {
+        if (requireHttps && !"https".equalsIgnoreCase(authority.get().getScheme())) {
+          throw ConfigLoader.invalid(
+              SECTION + "Authority",
+              authority.get().toString(),
+              "is not https; set Authorization__RequireHttpsMetadata=false to allow http"
+                  + " (development only)");
+        }
+        if (audience.isEmpty()) {
+          throw new ConfigException(
+              FlatSettings.environmentName(SECTION + "Audience")
+                  + ": missing; bearer tokens are checked for the audience they are issued to");
+        }
+      }
+    }
+    return new AuthorizationConfig(
+        enabled,
+        authority,
+        audience,
+        roleClaimType,
+        requireHttps,
+        adminRoles,
+        rules,
+        clients,
+        signIn);
+  }
+
+  /** An absolute http(s) URL with a host and nothing after the path; empty when blank. */
+  private static Optional<URI> authority(FlatSettings settings, String key) {
+    String value = settings.required(key).strip();
+    if (value.isEmpty()) {
+      return Optional.empty();
+    }
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      throw ConfigLoader.invalid(
+          key, value, "is not a URL (e.g. https://idp.example.org/realms/vfps)");
+    }
+    if (uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw ConfigLoader.invalid(
+          key,
+          value,
+          "is not an http or https URL with a host and without a query"
+              + " (e.g. https://idp.example.org/realms/vfps)");
+    }
+    return Optional.of(uri);
+  }
+
+  private static List<AuthorizationConfig.NamespaceRule> namespaceRules(FlatSettings settings) {
+    List<AuthorizationConfig.NamespaceRule> rules = new ArrayList<>();
+    String array = SECTION + "NamespaceRules";
+    for (int index : settings.indexes(array)) {
+      String entry = array + ":" + index + ":";
+      String namespace =
+          entryField(settings, entry + "Namespace", "a namespace name, or * for every namespace");
+      rules.add(
+          new AuthorizationConfig.NamespaceRule(
+              namespace,
+              strings(settings, entry + "ReadRoles"),
+              strings(settings, entry + "WriteRoles"),
+              strings(settings, entry + "ReverseLookupRoles")));
+    }
+    return rules;
+  }
+
+  private static List<AuthorizationConfig.ClientAccount> clients(FlatSettings settings) {
+    List<AuthorizationConfig.ClientAccount> clients = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    String array = SECTION + "Clients";
+    for (int index : settings.indexes(array)) {
+      String entry = array + ":" + index + ":";
+      String id = entryField(settings, entry + "Id", "the user name the client sends");
+      if (id.contains(":")) {
+        throw ConfigLoader.invalid(entry + "Id", id, "contains a colon, which Basic cannot carry");
+      }
+      if (!ids.add(id)) {
+        throw ConfigLoader.invalid(entry + "Id", id, "is the id of another client account too");
+      }
+      String hashKey = entry + "SecretHash";
+      String hashText =
+          entryField(settings, hashKey, "make one with 'java -jar vfps.jar hash-secret'");
+      SecretHash hash;
+      try {
+        hash = SecretHash.parse(hashText);
+      } catch (IllegalArgumentException e) {
+        // the message never quotes the value
+        throw new ConfigException(FlatSettings.environmentName(hashKey) + ": " + e.getMessage());
+      }
+      clients.add(
+          new AuthorizationConfig.ClientAccount(id, hash, strings(settings, entry + "Roles")));
+    }
+    return clients;
+  }
+
+  /** The values of the string array {@code array} ({@code array:0}, {@code array:1}, ...). */
+  private static List<String> strings(FlatSettings settings, String array) {
+    List<String> strings = new ArrayList<>();
+    for (int index : settings.indexes(array)) {
+      String key = array + ":" + index;
+      // an entry with fields (array:0:x) is no string: left unread, so it is reported
+      Optional<String> value = settings.get(key);
+      if (value.isPresent()) {
+        if (value.get().isBlank()) {
+          throw blank(key);
+        }
+        strings.add(value.get());
+      }
+    }
+    return strings;
+  }
+
+  /** A field an array entry must have, not blank; {@code hint} says what it holds. */
+  private static String entryField(FlatSettings settings, String key, String hint) {
+    String value =
+        settings
+            .get(key)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        FlatSettings.environmentName(key) + ": missing (" + hint + ")"));
+    if (value.isBlank()) {
+      throw blank(key);
+    }
+    return value;
+  }
+
+  private static ConfigException blank(String key) {
+    return new ConfigException(FlatSettings.environmentName(key) + ": must not be blank");
+  }
+}

@@ -1,0 +1,19 @@
+package org.vfps.config;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A loaded configuration and the keys that were set in one of the service's sections but that
+ * nobody reads (a typo such as {@code Authorization__Authorty}, or a .NET setting vfps does not
+ * have), for the caller to warn about.
+ *
+ * @param unreadKeys in environment variable form, sorted; never with their values; unmodifiable
+ */
+public record LoadedConfig(VfpsConfig config, List<String> unreadKeys) {
+
+  public LoadedConfig {
+    Objects.requireNonNull(config, "config");
+    unreadKeys = List.copyOf(unreadKeys);
+  }
+}
