@@ -45,6 +45,7 @@ import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
 import org.vfps.tracing.Tracing;
+import org.vfps.ui.UiRoutes;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -209,7 +210,8 @@ public final class VfpsServer implements AutoCloseable {
               pseudonyms,
               fhir,
               startup.future(),
-              databaseHealthy);
+              databaseHealthy,
+              new UiRoutes(Main.version(), config.server().httpMaxRequestBodyBytes())::mount);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(

@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
@@ -24,6 +25,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param maxRequestBodyBytes larger bodies are answered with 413
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
+   * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    */
   public record Dependencies(
       int port,
@@ -33,7 +35,8 @@ public final class HttpApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       FhirOperations fhir,
       Future<?> startup,
-      Supplier<Future<Boolean>> databaseHealthy) {}
+      Supplier<Future<Boolean>> databaseHealthy,
+      Consumer<Router> adminUi) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -53,6 +56,7 @@ public final class HttpApiVerticle extends VerticleBase {
     Router router = builder.createRouter();
     new Probes(dependencies.startup(), dependencies.databaseHealthy()).mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
+    dependencies.adminUi().accept(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);
     router.errorHandler(405, HttpErrors::handle);
