@@ -1,0 +1,153 @@
+package org.vfps.ui;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The system's headless Chromium, driven through its chromedriver ({@code apt-get install chromium
+ * chromium-driver}), with a fresh profile; nothing is downloaded. Waits have generous deadlines:
+ * they end as soon as the page is ready.
+ */
+final class Browser implements AutoCloseable {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+  static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
+
+  private final Path profile;
+  private final ChromeDriver driver;
+  private final String base;
+
+  Browser(int httpPort) {
+    this.base = "http://127.0.0.1:" + httpPort;
+    try {
+      this.profile = Files.createTempDirectory("vfps-chromium-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ChromeOptions options =
+        new ChromeOptions()
+            .setBinary("/usr/bin/chromium")
+            .addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--window-size=1280,900",
+                "--user-data-dir=" + profile);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+            .usingAnyFreePort()
+            .build();
+    this.driver = new ChromeDriver(service, options);
+  }
+
+  WebDriver driver() {
+    return driver;
+  }
+
+  /** Opens a path of the service, e.g. {@code /ui/namespaces}. */
+  void open(String path) {
+    driver.get(base + path);
+  }
+
+  String currentPath() {
+    String url = driver.getCurrentUrl();
+    return url.substring(base.length());
+  }
+
+  WebElement find(String css) {
+    return driver.findElement(By.cssSelector(css));
+  }
+
+  List<WebElement> findAll(String css) {
+    return driver.findElements(By.cssSelector(css));
+  }
+
+  /** Waits for an element to be visible and returns it. */
+  WebElement visible(String css) {
+    return await().until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
+  }
+
+  /** Waits until the element's text contains the text, and returns the whole text. */
+  String textContaining(String css, String text) {
+    await().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(css), text));
+    return find(css).getText();
+  }
+
+  <T> T until(Function<WebDriver, T> condition) {
+    return await().until(condition);
+  }
+
+  WebDriverWait await() {
+    return new WebDriverWait(driver, DEADLINE, Duration.ofMillis(50));
+  }
+
+  Object script(String script, Object... args) {
+    return ((JavascriptExecutor) driver).executeScript(script, args);
+  }
+
+  /** Runs a script whose last argument is the callback it calls with its result. */
+  Object asyncScript(String script, Object... args) {
+    driver.manage().timeouts().scriptTimeout(Duration.ofMinutes(2));
+    return ((JavascriptExecutor) driver).executeAsyncScript(script, args);
+  }
+
+  /** Emulates the system's colour scheme: "light" or "dark". */
+  void colorScheme(String scheme) {
+    driver.executeCdpCommand(
+        "Emulation.setEmulatedMedia",
+        Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
+  }
+
+  /** Saves a screenshot of the whole page under target/ui-screenshots. */
+  Path screenshot(String name) {
+    Map<String, Object> shot =
+        driver.executeCdpCommand(
+            "Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true));
+    try {
+      Files.createDirectories(SCREENSHOTS);
+      Path file = SCREENSHOTS.resolve(name + ".png");
+      Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      driver.quit();
+    } finally {
+      try (Stream<Path> files = Files.walk(profile)) {
+        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      } catch (IOException e) {
+        // a temp directory left behind is harmless
+      }
+    }
+  }
+}
