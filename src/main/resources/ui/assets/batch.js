@@ -10,6 +10,9 @@ export const MAX_VALUES_PER_CALL = 1000;
 /** Rows held before a batch is sent even if few distinct values came together. */
 const MAX_ROWS_PER_BATCH = 5000;
 
+/** The JSON around the values: {"originalValues":[...]}. */
+const REQUEST_OVERHEAD_BYTES = 32;
+
 /**
  * Processes a CSV.
  *
@@ -33,7 +36,7 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
   const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, bytesRead: 0, totalBytes: source.size};
   const started = performance.now();
   let headerPending = options.hasHeader;
-  let width = 0; // the widest row seen: new columns go after it
+  let width = 0; // the first row's: new columns go after it
 
   // the current batch: rows in order, and per namespace the distinct values with their size
   let rows = [];
@@ -110,6 +113,23 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     return out;
   };
 
+  const newValues = (row) => {
+    const added = new Map();
+    for (const mapping of mappings) {
+      const value = row[mapping.column] ?? '';
+      if (isMissing(value, placeholders) || pending.get(mapping.namespace)?.values.has(value)) {
+        continue;
+      }
+      const entry = added.get(mapping.namespace) ?? {values: new Map(), bytes: 0};
+      if (!entry.values.has(value)) {
+        entry.values.set(value, true);
+        entry.bytes += jsonBytes(value) + 1;
+      }
+      added.set(mapping.namespace, entry);
+    }
+    return added;
+  };
+
   const accept = async (row) => {
     if (headerPending) {
       headerPending = false;
@@ -119,27 +139,35 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
       parts.push(formatRow([...header, ...added], options.delimiter) + (parser.lineBreak ?? '\n'));
       return;
     }
-    width = Math.max(width, row.length);
-    let full = false;
-    for (const mapping of mappings) {
-      const value = row[mapping.column] ?? '';
-      if (isMissing(value, placeholders)) {
-        counters.kept++;
-        continue;
-      }
-      let batch = pending.get(mapping.namespace);
-      if (!batch) {
-        batch = {values: new Map(), bytes: 16};
-        pending.set(mapping.namespace, batch);
-      }
-      if (!batch.values.has(value)) {
-        batch.values.set(value, true);
-        batch.bytes += jsonBytes(value) + 1;
-        full ||= batch.values.size >= MAX_VALUES_PER_CALL || batch.bytes >= maxBytes - 4096;
+    if (width === 0) {
+      width = row.length;
+    }
+    // the row's values the batch lacks, per namespace; when they would not fit, the batch goes
+    // first and the row starts the next one
+    let added = newValues(row);
+    for (const [namespace, entry] of added) {
+      const batch = pending.get(namespace);
+      if (batch && (batch.values.size + entry.values.size > MAX_VALUES_PER_CALL || batch.bytes + entry.bytes > maxBytes)) {
+        await flush();
+        added = newValues(row);
+        break;
       }
     }
+    for (const mapping of mappings) {
+      if (isMissing(row[mapping.column] ?? '', placeholders)) {
+        counters.kept++;
+      }
+    }
+    for (const [namespace, entry] of added) {
+      const batch = pending.get(namespace) ?? {values: new Map(), bytes: REQUEST_OVERHEAD_BYTES};
+      for (const value of entry.values.keys()) {
+        batch.values.set(value, true);
+      }
+      batch.bytes += entry.bytes;
+      pending.set(namespace, batch);
+    }
     rows.push(row);
-    if (full || rows.length >= MAX_ROWS_PER_BATCH) {
+    if (rows.length >= MAX_ROWS_PER_BATCH) {
       await flush();
     }
   };
