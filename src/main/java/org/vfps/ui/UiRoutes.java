@@ -63,10 +63,17 @@ public final class UiRoutes {
   /** Adds the UI's routes to the router. */
   public void mount(Router router) {
     router.route("/ui/*").handler(UiRoutes::secure);
+    // the route "/ui" matches "/ui/" too, which is the app itself
     router
         .get("/ui")
         .handler(
-            rc -> rc.response().setStatusCode(302).putHeader(HttpHeaders.LOCATION, "/ui/").end());
+            rc -> {
+              if (rc.request().path().equals("/ui")) {
+                rc.response().setStatusCode(302).putHeader(HttpHeaders.LOCATION, "/ui/").end();
+              } else {
+                rc.next();
+              }
+            });
     router
         .get("/ui/session")
         .handler(
