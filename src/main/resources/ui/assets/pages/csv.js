@@ -374,7 +374,7 @@ function drawPreview(area, header, rows, width) {
     h(
       'table',
       {class: 'data preview'},
-      h('caption', {}, `The first ${rows.length} rows`),
+      h('caption', {}, `Preview: the first ${rows.length} rows`),
       h('thead', {}, h('tr', {}, names.map((n) => h('th', {scope: 'col'}, n)))),
       h('tbody', {}, rows.map((row) => h('tr', {}, names.map((_, i) => h('td', {}, row[i] ?? ''))))),
     ),

@@ -28,6 +28,11 @@ export async function render(page, context) {
   await reload();
 }
 
+function wide(element) {
+  element.classList.add('wide');
+  return element;
+}
+
 function createSection(context, reload, listMessage) {
   const allowed = can(context.session, 'admin');
   const name = h('input', {id: 'name', name: 'name', required: true, maxlength: 256, autocomplete: 'off'});
@@ -66,7 +71,7 @@ function createSection(context, reload, listMessage) {
     {id: 'create-namespace', class: 'card form-grid', novalidate: true},
     field('Name', name, 'Cannot be changed later.'),
     field('Description', description),
-    field('Method', method),
+    wide(field('Method', method)),
     lengthField,
     field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
     field('Suffix', suffix),
@@ -184,8 +189,8 @@ function row(namespace, counts, context, message, area) {
     h('td', {class: 'wrap'}, namespace.description),
     h('td', {}, methodLabel(namespace.pseudonymGenerationMethod)),
     h('td', {class: 'number'}, String(namespace.pseudonymLength)),
-    h('td', {}, h('code', {}, namespace.pseudonymPrefix)),
-    h('td', {}, h('code', {}, namespace.pseudonymSuffix)),
+    h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymPrefix)),
+    h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymSuffix)),
     count,
     h('td', {class: 'row-actions'}, remove),
   );
@@ -248,7 +253,8 @@ function confirmDelete(tr, opener, name, count, context, message, area) {
 }
 
 /**
- * Counts the pseudonyms of the namespaces whose rows are on screen, a few at a time: each count
+ * Counts the pseudonyms of the namespaces whose rows are on (or near) the screen, a few at a
+ * time: each count
  * reads a namespace's rows, so a long list of large namespaces is not counted all at once.
  */
 class CountLoader {
@@ -264,7 +270,7 @@ class CountLoader {
         }
       }
       this.next();
-    });
+    }, {rootMargin: '400px 0px'});
     signal.addEventListener('abort', () => this.observer.disconnect());
   }
 

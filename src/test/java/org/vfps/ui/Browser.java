@@ -57,6 +57,8 @@ final class Browser implements AutoCloseable {
                 "--disable-dev-shm-usage",
                 "--window-size=1280,900",
                 "--user-data-dir=" + profile);
+    // the console, so that tests see blocked scripts and failed requests
+    options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
