@@ -125,6 +125,13 @@ final class Browser implements AutoCloseable {
         Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
   }
 
+  /** Lets downloads go into the directory, without asking. */
+  void downloadTo(Path directory) {
+    driver.executeCdpCommand(
+        "Browser.setDownloadBehavior",
+        Map.of("behavior", "allow", "downloadPath", directory.toAbsolutePath().toString()));
+  }
+
   /** Saves a screenshot of the whole page under target/ui-screenshots. */
   Path screenshot(String name) {
     Map<String, Object> shot =
