@@ -32,6 +32,7 @@ class CsvPageIT {
 
   @BeforeAll
   static void start() {
+    Browser.assumeInstalled();
     server = TestService.start();
     browser = new Browser(server.httpPort());
   }

@@ -35,6 +35,7 @@ class CsvRoundTripIT {
 
   @BeforeAll
   static void start() {
+    Browser.assumeInstalled();
     server = TestService.start();
     http = new HttpTestClient(server.httpPort());
     browser = new Browser(server.httpPort());

@@ -40,6 +40,7 @@ class NamespacePagesIT {
 
   @BeforeAll
   static void start() {
+    Browser.assumeInstalled();
     server = TestService.start();
     http = new HttpTestClient(server.httpPort());
     grpc = new GrpcTestClient(server.grpcPort());

@@ -36,6 +36,7 @@ class UiScreenshotsIT {
 
   @BeforeAll
   static void start() throws IOException {
+    Browser.assumeInstalled();
     server =
         TestService.start(
             Map.of(
