@@ -169,7 +169,6 @@ async function loadTable(area, message, context) {
 function row(namespace, counts, context, message, area) {
   const href = `/ui/namespaces/${encodeURIComponent(namespace.name)}/pseudonyms`;
   const count = h('td', {class: 'number count', 'data-namespace': namespace.name}, '…');
-  counts.observe(count, namespace.name);
   const remove = h(
     'button',
     {
@@ -185,7 +184,7 @@ function row(namespace, counts, context, message, area) {
   const tr = h(
     'tr',
     {'data-namespace': namespace.name},
-    h('td', {}, h('a', {href, class: 'browse'}, namespace.name)),
+    h('td', {class: 'name'}, h('a', {href, class: 'browse'}, namespace.name)),
     h('td', {class: 'wrap'}, namespace.description),
     h('td', {}, methodLabel(namespace.pseudonymGenerationMethod)),
     h('td', {class: 'number'}, String(namespace.pseudonymLength)),
@@ -195,6 +194,8 @@ function row(namespace, counts, context, message, area) {
     h('td', {class: 'row-actions'}, remove),
   );
   remove.addEventListener('click', () => confirmDelete(tr, remove, namespace.name, count, context, message, area));
+  // the row, not the cell: in a table wider than the page the cell may be scrolled out of sight
+  counts.observe(tr, count);
   return tr;
 }
 
@@ -262,11 +263,13 @@ class CountLoader {
     this.signal = signal;
     this.queue = [];
     this.running = 0;
+    this.cells = new Map(); // row → its count cell
     this.observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (entry.isIntersecting) {
           this.observer.unobserve(entry.target);
-          this.queue.push(entry.target);
+          this.queue.push(this.cells.get(entry.target));
+          this.cells.delete(entry.target);
         }
       }
       this.next();
@@ -274,8 +277,10 @@ class CountLoader {
     signal.addEventListener('abort', () => this.observer.disconnect());
   }
 
-  observe(cell) {
-    this.observer.observe(cell);
+  /** Counts into the cell once the row comes near the screen. */
+  observe(row, cell) {
+    this.cells.set(row, cell);
+    this.observer.observe(row);
   }
 
   next() {
