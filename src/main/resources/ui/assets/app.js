@@ -97,22 +97,25 @@ window.addEventListener('beforeunload', (event) => {
 });
 
 function setUpThemeToggle() {
+  const root = document.documentElement;
   const toggle = document.getElementById('theme-toggle');
-  const dark = () =>
-    document.documentElement.dataset.theme === 'dark' ||
-    (!document.documentElement.dataset.theme && matchMedia('(prefers-color-scheme: dark)').matches);
-  const update = () => toggle.setAttribute('aria-pressed', String(dark()));
+  const system = matchMedia('(prefers-color-scheme: dark)');
+  const dark = () => (root.dataset.theme ? root.dataset.theme === 'dark' : system.matches);
+  const update = () => {
+    root.classList.toggle('dark', dark());
+    toggle.setAttribute('aria-pressed', String(dark()));
+  };
   toggle.addEventListener('click', () => {
-    const theme = dark() ? 'light' : 'dark';
-    document.documentElement.dataset.theme = theme;
+    const makeDark = !dark();
+    root.dataset.theme = makeDark ? 'dark' : 'light';
     try {
-      localStorage.setItem('vfps-theme', theme);
+      localStorage.setItem('vfps-dark-mode', makeDark ? '1' : '0');
     } catch {
       // the choice lasts for this page only
     }
     update();
   });
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', update);
+  system.addEventListener('change', update);
   update();
 }
 

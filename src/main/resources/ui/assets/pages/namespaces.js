@@ -191,7 +191,7 @@ function row(namespace, counts, context, message, area) {
     h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymPrefix)),
     h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymSuffix)),
     count,
-    h('td', {class: 'row-actions'}, remove),
+    h('td', {class: 'row-actions'}, h('a', {href, class: 'button secondary small', 'aria-label': `Browse namespace ${namespace.name}`}, 'Browse'), ' ', remove),
   );
   remove.addEventListener('click', () => confirmDelete(tr, remove, namespace.name, count, context, message, area));
   // the row, not the cell: in a table wider than the page the cell may be scrolled out of sight

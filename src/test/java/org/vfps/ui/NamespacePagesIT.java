@@ -411,7 +411,7 @@ class NamespacePagesIT {
     String name = createNamespace("https://example.org/fhir/" + UUID.randomUUID());
     openNamespaces();
 
-    browser.visible("tr[data-namespace='" + name + "'] a.browse").click();
+    browser.visible("tr[data-namespace='" + name + "'] a.button").click();
     browser.until(d -> browser.currentPath().endsWith("/pseudonyms"));
     assertThat(browser.currentPath()).isEqualTo(namespacePath(name));
     assertThat(browser.visible("h1").getText()).isEqualTo(name);
@@ -425,7 +425,7 @@ class NamespacePagesIT {
   void followsTheSystemColourSchemeAndKeepsAChosenOne() {
     browser.open("/ui/namespaces");
     browser.visible("#create-namespace");
-    browser.script("localStorage.removeItem('vfps-theme')");
+    browser.script("localStorage.removeItem('vfps-dark-mode')");
     browser.driver().navigate().refresh();
     browser.visible("#create-namespace");
     String light = background();
@@ -434,14 +434,22 @@ class NamespacePagesIT {
     String dark = background();
     assertThat(dark).isNotEqualTo(light);
     assertThat(browser.find("#theme-toggle").getAttribute("aria-pressed")).isEqualTo("true");
+    assertThat(darkClass()).isTrue();
 
     browser.find("#theme-toggle").click();
     assertThat(background()).isEqualTo(light);
+    assertThat(darkClass()).isFalse();
     browser.driver().navigate().refresh();
     browser.visible("#create-namespace");
     assertThat(background()).isEqualTo(light);
+    assertThat(darkClass()).isFalse();
     assertThat(browser.find("#theme-toggle").getAttribute("aria-pressed")).isEqualTo("false");
-    browser.script("localStorage.removeItem('vfps-theme')");
+    browser.script("localStorage.removeItem('vfps-dark-mode')");
+  }
+
+  /** The class the .NET vfps's tests look for on html. */
+  private static boolean darkClass() {
+    return (Boolean) browser.script("return document.documentElement.classList.contains('dark')");
   }
 
   private static String background() {
