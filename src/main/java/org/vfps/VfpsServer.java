@@ -53,6 +53,7 @@ import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
 import org.vfps.tracing.Tracing;
+import org.vfps.ui.UiRoutes;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -242,7 +243,8 @@ public final class VfpsServer implements AutoCloseable {
               startup.future(),
               databaseHealthy,
               tls,
-              authenticator);
+              authenticator,
+              new UiRoutes(Main.version(), config.server().httpMaxRequestBodyBytes())::mount);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       vertx
           .deployVerticle(

@@ -139,6 +139,19 @@ class PackageRulesTest {
   }
 
   @Test
+  void theAdminUiIsAnEdgeOfItsOwn() throws IOException {
+    assertThat(imports("ui"))
+        .noneMatch(
+            importing(
+                "org.vfps.http.",
+                "org.vfps.grpc.",
+                "org.vfps.storage.",
+                "org.vfps.config.",
+                "io.vertx.sqlclient."));
+    assertThat(imports("http")).noneMatch(importing("org.vfps.ui."));
+  }
+
+  @Test
   void theRulesSeeImports() throws IOException {
     assertThat(imports("storage")).anyMatch(importing("io.vertx.sqlclient."));
   }

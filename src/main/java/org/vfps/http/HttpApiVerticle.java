@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
@@ -28,6 +29,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param databaseHealthy whether PostgreSQL answers
    * @param tls plaintext, or the certificate to listen with
    * @param authenticator the callers of REST and FHIR requests
+   * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    */
   public record Dependencies(
       int port,
@@ -39,7 +41,8 @@ public final class HttpApiVerticle extends VerticleBase {
       Future<?> startup,
       Supplier<Future<Boolean>> databaseHealthy,
       ServerTls tls,
-      Authenticator authenticator) {}
+      Authenticator authenticator,
+      Consumer<Router> adminUi) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -62,6 +65,7 @@ public final class HttpApiVerticle extends VerticleBase {
     new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
         .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
+    dependencies.adminUi().accept(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);
     router.errorHandler(405, HttpErrors::handle);
