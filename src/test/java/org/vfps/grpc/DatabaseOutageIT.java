@@ -1,6 +1,7 @@
 package org.vfps.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
@@ -10,7 +11,6 @@ import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -69,12 +69,9 @@ class DatabaseOutageIT {
         assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
 
         proxy.open();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        Reply<?> after = create.get();
-        while (after.status() != GrpcStatus.OK && Instant.now().isBefore(deadline)) {
-          after = create.get();
-        }
-        assertThat(after.status()).isEqualTo(GrpcStatus.OK);
+        await("a Create that succeeds once the database is back")
+            .atMost(Duration.ofSeconds(20))
+            .until(create::get, reply -> reply.status() == GrpcStatus.OK);
         assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
         assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
       }
