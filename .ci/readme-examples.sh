@@ -38,10 +38,12 @@ done
 work=$(mktemp -d /tmp/vfps-readme.XXXXXX)
 pid=""
 block_line=""
+block_output=""
 finish() {
   status=$?
   set +e
   if [ "$status" -ne 0 ] && [ -n "$block_line" ]; then
+    if [ -n "$block_output" ] && [ -f "$block_output" ]; then cat "$block_output"; echo; fi
     echo "readme-examples: the example at README.md:$block_line failed (exit $status)" >&2
     echo "--- the service's log (last 40 lines)" >&2
     tail -n 40 "$work/vfps.log" >&2
@@ -130,10 +132,14 @@ while IFS='|' read -r n line name options adjacent; do
       echo "== README.md:$line"
       sed 's/^/$ /' "$work/$n"
       block_line=$line
+      block_output=$work/$n.out
       # sourced, not run in a subshell: what a block assigns is there for the next one
       # shellcheck disable=SC1090
-      source "$work/$n" >"$work/$n.out" 2>&1
-      cat "$work/$n.out"
+      source "$work/$n" >"$block_output" 2>&1
+      cat "$block_output"
+      # curl prints no newline after a body
+      if [ -n "$(tail -c 1 "$block_output")" ]; then echo; fi
+      block_output=""
       last_output=$work/$n.out
       ran=$((ran + 1))
       ;;
