@@ -1,6 +1,8 @@
 package org.vfps;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vfps.config.ConnectionSettings;
@@ -21,11 +24,16 @@ class CommandLineIT {
 
   static Run run(Map<String, String> environment, String... arguments)
       throws IOException, InterruptedException {
+    return runOn(Path.of(System.getProperty("java.home")), environment, arguments);
+  }
+
+  /** Runs the jar on the Java installed at {@code javaHome}. */
+  static Run runOn(Path javaHome, Map<String, String> environment, String... arguments)
+      throws IOException, InterruptedException {
     String jar = System.getProperty("vfps.jar", "target/vfps.jar");
     List<String> command =
         new java.util.ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
+            List.of(javaHome.resolve("bin").resolve("java").toString(), "-jar", jar));
     command.addAll(List.of(arguments));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().clear();
@@ -138,6 +146,21 @@ class CommandLineIT {
 
     assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
     assertThat(run.output()).contains("Kestrel__Certificates__Default__Path: missing");
+  }
+
+  @Test
+  void anOlderJavaSaysInOneLineThatJava21IsNeeded() throws Exception {
+    // the machine's default Java on the development VM and in CI; -Dvfps.oldJavaHome names another
+    Path oldJava =
+        Path.of(System.getProperty("vfps.oldJavaHome", "/usr/lib/jvm/java-17-openjdk-amd64"));
+    assumeTrue(Files.isExecutable(oldJava.resolve("bin/java")), "no Java 17 at " + oldJava);
+
+    Run run = runOn(oldJava, Map.of(), "serve");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.output().lines())
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("vfps needs Java 21 or newer, but this is Java 17");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.vfps.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -10,7 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -205,14 +205,15 @@ class WriteCoalescerIT {
       locker.rollback();
 
       proxy.open();
-      Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-      Future<Pseudonym> after = repository.upsert(namespace, "after", random());
-      Future.join(List.of(after)).otherwiseEmpty().await();
-      while (after.failed() && Instant.now().isBefore(deadline)) {
-        after = repository.upsert(namespace, "after", random());
-        Future.join(List.of(after)).otherwiseEmpty().await();
-      }
-      assertThat(after.succeeded()).isTrue();
+      await("an upsert that succeeds once the database is back")
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> {
+                Future<Pseudonym> after = repository.upsert(namespace, "after", random());
+                Future.join(List.of(after)).otherwiseEmpty().await();
+                return after;
+              },
+              Future::succeeded);
       database.close();
     }
   }
@@ -249,16 +250,15 @@ class WriteCoalescerIT {
   }
 
   private static void awaitStatementWaitingForLock() {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-    while (TestPostgres.queryLong(
-                TestPostgres.database(),
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?"
-                    + " AND wait_event_type = 'Lock'",
-                "vfps-coalescer-it")
-            == 0
-        && Instant.now().isBefore(deadline)) {
-      Thread.onSpinWait();
-    }
-    assertThat(Instant.now()).as("the upsert reached the lock").isBefore(deadline);
+    await("the upsert reaching the lock")
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                TestPostgres.queryLong(
+                    TestPostgres.database(),
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?"
+                        + " AND wait_event_type = 'Lock'",
+                    "vfps-coalescer-it"),
+            waiting -> waiting > 0);
   }
 }
