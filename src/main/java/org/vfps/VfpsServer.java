@@ -162,7 +162,7 @@ public final class VfpsServer implements AutoCloseable {
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
-      Supplier<Future<Boolean>> databaseHealthy = () -> db.ping().map(true).otherwise(false);
+      Supplier<Future<Boolean>> databaseHealthy = db::healthy;
       Promise<Void> startup = Promise.promise();
       int metricsPort = 0;
       if (meters != null) {

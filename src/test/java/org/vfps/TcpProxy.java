@@ -10,13 +10,17 @@ import org.vfps.config.ConnectionSettings;
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut and restore, to see the service lose its
- * database and get it back.
+ * database and get it back, or stall, to see it wait on connections that are accepted but never
+ * answered.
  */
 public final class TcpProxy implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
   private final NetClient client = vertx.createNetClient();
   private final Set<NetSocket> sockets = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> clients = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> stalled = ConcurrentHashMap.newKeySet();
+  private volatile boolean stalling;
   private final String targetHost;
   private final int targetPort;
   private final int port;
@@ -33,14 +37,23 @@ public final class TcpProxy implements AutoCloseable {
     return port;
   }
 
-  /** An Npgsql connection string to {@code database} through this proxy, with a short timeout. */
+  /**
+   * An Npgsql connection string to {@code database} through this proxy, without TLS (whose
+   * handshakes are slow on a busy machine) and with a connect timeout a busy machine meets.
+   */
   public String connectionString(ConnectionSettings database) {
-    return "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
+    return connectionString(database, "Timeout=10;SSL Mode=Disable");
+  }
+
+  /** An Npgsql connection string to {@code database} through this proxy, with these keywords. */
+  public String connectionString(ConnectionSettings database, String keywords) {
+    return "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;%s"
         .formatted(
             port,
             database.database(),
             database.user(),
-            database.password() == null ? "" : database.password());
+            database.password() == null ? "" : database.password(),
+            keywords);
   }
 
   /** Accepts connections (again). */
@@ -52,18 +65,54 @@ public final class TcpProxy implements AutoCloseable {
                 inbound -> {
                   inbound.pause();
                   sockets.add(inbound);
-                  client
-                      .connect(targetPort, targetHost)
-                      .onSuccess(
-                          outbound -> {
-                            sockets.add(outbound);
-                            inbound.pipeTo(outbound);
-                            outbound.pipeTo(inbound);
-                            inbound.resume();
-                          })
-                      .onFailure(failure -> inbound.close());
+                  clients.add(inbound);
+                  inbound.closeHandler(closed -> clients.remove(inbound));
+                  if (stalling) {
+                    stalled.add(inbound);
+                  } else {
+                    forward(inbound);
+                  }
                 });
     server.listen(port, "127.0.0.1").await();
+  }
+
+  private void forward(NetSocket inbound) {
+    client
+        .connect(targetPort, targetHost)
+        .onSuccess(
+            outbound -> {
+              sockets.add(outbound);
+              inbound.pipeTo(outbound);
+              outbound.pipeTo(inbound);
+              inbound.resume();
+            })
+        .onFailure(failure -> inbound.close());
+  }
+
+  /**
+   * Cuts every open connection and from now on accepts connections but never answers them, as a
+   * stalled server does.
+   */
+  public void stall() {
+    stalling = true;
+    sockets.forEach(NetSocket::close);
+    sockets.clear();
+  }
+
+  /** Forwards new connections again; the stalled ones stay as they are. */
+  public void unstall() {
+    stalling = false;
+  }
+
+  /** Forwards the stalled connections after all, so that they complete late. */
+  public void releaseStalled() {
+    stalled.forEach(this::forward);
+    stalled.clear();
+  }
+
+  /** The connections clients hold open to the proxy, stalled ones included. */
+  public int clientConnections() {
+    return clients.size();
   }
 
   /** Stops accepting and cuts every open connection, as a database outage would. */
@@ -71,6 +120,7 @@ public final class TcpProxy implements AutoCloseable {
     server.close().await();
     sockets.forEach(NetSocket::close);
     sockets.clear();
+    stalled.clear();
   }
 
   @Override
