@@ -6,9 +6,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import java.net.BindException;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +55,7 @@ import org.vfps.tracing.Tracing;
 public final class VfpsServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(VfpsServer.class);
+  private static final long CLOSE_TIMEOUT_SECONDS = 30;
 
   private final Vertx vertx;
   private final Database database;
@@ -162,6 +165,7 @@ public final class VfpsServer implements AutoCloseable {
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
+      Vertx running = vertx;
       Supplier<Future<Boolean>> databaseHealthy = db::healthy;
       Promise<Void> startup = Promise.promise();
       int metricsPort = 0;
@@ -173,27 +177,34 @@ public final class VfpsServer implements AutoCloseable {
                 db::pseudonymCounts,
                 config.metrics().pseudonymCountInterval(),
                 NamespaceEvents.DELETED_ADDRESS);
-        vertx.deployVerticle(metrics).await();
+        listen(
+            "metrics",
+            "MetricsPort",
+            config.server().metricsPort(),
+            () -> running.deployVerticle(metrics));
         metricsPort = metrics.actualPort();
       }
       CallObserver observer = Instrumentation.callObserver(meters, tracing);
       List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
-      vertx
-          .deployVerticle(
-              () -> {
-                GrpcApiVerticle verticle =
-                    new GrpcApiVerticle(
-                        config.server().grpcPort(),
-                        config.server().grpcReflectionEnabled(),
-                        namespaces,
-                        pseudonyms,
-                        databaseHealthy,
-                        observer);
-                grpcVerticles.add(verticle);
-                return verticle;
-              },
-              new DeploymentOptions().setInstances(eventLoops()))
-          .await();
+      listen(
+          "gRPC",
+          "Grpc__Port",
+          config.server().grpcPort(),
+          () ->
+              running.deployVerticle(
+                  () -> {
+                    GrpcApiVerticle verticle =
+                        new GrpcApiVerticle(
+                            config.server().grpcPort(),
+                            config.server().grpcReflectionEnabled(),
+                            namespaces,
+                            pseudonyms,
+                            databaseHealthy,
+                            observer);
+                    grpcVerticles.add(verticle);
+                    return verticle;
+                  },
+                  new DeploymentOptions().setInstances(eventLoops())));
       // the REST contract and HAPI's first parse each take most of a second of CPU: they start
       // once gRPC serves, on workers side by side, so they do not slow the way to the first Create
       Future<ApiContract> loadingContract = ApiContract.load(vertx);
@@ -211,15 +222,18 @@ public final class VfpsServer implements AutoCloseable {
               startup.future(),
               databaseHealthy);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
-      vertx
-          .deployVerticle(
-              () -> {
-                HttpApiVerticle verticle = new HttpApiVerticle(http);
-                httpVerticles.add(verticle);
-                return verticle;
-              },
-              new DeploymentOptions().setInstances(eventLoops()))
-          .await();
+      listen(
+          "HTTP",
+          "Http__Port",
+          config.server().httpPort(),
+          () ->
+              running.deployVerticle(
+                  () -> {
+                    HttpApiVerticle verticle = new HttpApiVerticle(http);
+                    httpVerticles.add(verticle);
+                    return verticle;
+                  },
+                  new DeploymentOptions().setInstances(eventLoops())));
       int grpcPort = grpcVerticles.get(0).actualPort();
       int httpPort = httpVerticles.get(0).actualPort();
       startup.complete();
@@ -241,12 +255,52 @@ public final class VfpsServer implements AutoCloseable {
           Tracing.describe(config.tracing()),
           config.server().grpcReflectionEnabled() ? "on" : "off");
       return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Exception, not RuntimeException: Future.await() rethrows checked failures (a
+      // BindException) as they are
       closeQuietly(vertx, database, tracing, embedded);
       throw e instanceof StartupException startup
           ? startup
           : new StartupException("vfps could not start: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Deploys the verticles of one listener and waits for them to listen; a port another process
+   * holds stops the start with a message that names it and its key.
+   */
+  private static void listen(
+      String listener, String key, int port, Supplier<Future<String>> deploy) {
+    try {
+      deploy.get().await();
+    } catch (Exception e) {
+      if (isBindFailure(e)) {
+        throw new StartupException(
+            "The "
+                + listener
+                + " port "
+                + port
+                + " is in use by another process; stop it or set "
+                + key
+                + " to a free port",
+            // no stack trace: a port in use is the operator's matter, not a bug
+            null);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean isBindFailure(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException
+          || String.valueOf(cause.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
   }
 
   /** A Vert.x builder with the meters and the tracer, where they are on. */
@@ -410,8 +464,9 @@ public final class VfpsServer implements AutoCloseable {
     }
     if (vertx != null) {
       try {
-        vertx.close().await();
-      } catch (RuntimeException e) {
+        // bounded, so that a failed start always comes to its exit
+        vertx.close().timeout(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).await();
+      } catch (Exception e) {
         LOG.warn("Vert.x did not close cleanly", e);
       }
     }
