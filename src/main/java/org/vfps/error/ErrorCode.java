@@ -6,6 +6,8 @@ public enum ErrorCode {
   OUT_OF_RANGE,
   NOT_FOUND,
   ALREADY_EXISTS,
+  /** A limit is reached: the namespace has no free pseudonym left. */
+  RESOURCE_EXHAUSTED,
   /** The database cannot be reached right now; the same request may succeed later. */
   UNAVAILABLE,
   /** A bug or an unexpected database state; logged with its cause where it is mapped. */

@@ -52,6 +52,7 @@ public final class GrpcErrors {
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
       case NOT_FOUND -> GrpcStatus.NOT_FOUND;
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
+      case RESOURCE_EXHAUSTED -> GrpcStatus.RESOURCE_EXHAUSTED;
       case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
       case INTERNAL -> GrpcStatus.INTERNAL;
     };

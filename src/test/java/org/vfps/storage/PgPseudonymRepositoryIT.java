@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.vfps.TestPostgres;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 
 class PgPseudonymRepositoryIT {
@@ -43,7 +43,7 @@ class PgPseudonymRepositoryIT {
     return name;
   }
 
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     return iterator::next;
   }
