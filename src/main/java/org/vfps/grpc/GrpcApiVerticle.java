@@ -67,7 +67,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     server =
         vertx
             .createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0"))
-            .requestHandler(grpc);
+            .requestHandler(new MessageEncodings(grpc));
     return server.listen();
   }
 

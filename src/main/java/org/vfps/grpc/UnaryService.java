@@ -11,13 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A gRPC service of unary methods, each a function from request to future response. Unlike the
- * generated bindings it answers failures with their trailers (through {@link GrpcErrors}), and like
- * them it carries the descriptor that reflection serves.
+ * generated bindings it answers failures with their trailers (through {@link GrpcErrors}), rejects
+ * malformed requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the
+ * client has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection
+ * serves.
  */
 final class UnaryService implements Service {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UnaryService.class);
 
   private final ServiceName name;
   private final Descriptors.ServiceDescriptor descriptor;
@@ -43,10 +49,24 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  call.last()
+                  CallEnding ending =
+                      new CallEnding(
+                          call,
+                          () -> {
+                            LOG.debug("{} was left by the client before its reply", fullName);
+                            observer.completed(
+                                service,
+                                methodName,
+                                GrpcStatus.CANCELLED,
+                                System.nanoTime() - started);
+                          });
+                  UnaryRequests.read(call, method.decoder())
                       .compose(handler)
                       .onComplete(
                           reply -> {
+                            if (!ending.end()) {
+                              return;
+                            }
                             GrpcStatus status =
                                 reply.succeeded()
                                     ? GrpcStatus.OK
