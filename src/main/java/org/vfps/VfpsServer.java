@@ -378,7 +378,13 @@ public final class VfpsServer implements AutoCloseable {
             + " is a development database; configure a PostgreSQL server for production.",
         config.database().embeddedDataDirectory());
     try {
-      return EmbeddedDatabase.start(config.database().embeddedDataDirectory());
+      if (!config.database().embeddedDurable()) {
+        LOG.warn(
+            "Database__Embedded__Durable=false: the embedded PostgreSQL does not flush commits to"
+                + " disk, and acknowledged pseudonyms may be lost on a crash or power failure");
+      }
+      return EmbeddedDatabase.start(
+          config.database().embeddedDataDirectory(), config.database().embeddedDurable());
     } catch (RuntimeException e) {
       throw new StartupException("The embedded PostgreSQL did not start: " + e.getMessage(), e);
     }

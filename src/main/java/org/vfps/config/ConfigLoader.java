@@ -111,7 +111,8 @@ public final class ConfigLoader {
         connection,
         path(settings, "Database:Embedded:DataDirectory"),
         bool(settings, "ForceRunDatabaseMigrations"),
-        ignored);
+        ignored,
+        bool(settings, "Database:Embedded:Durable"));
   }
 
   private static ServerConfig server(FlatSettings settings) {
