@@ -8,6 +8,7 @@ import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import java.net.BindException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +24,11 @@ import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.ClusterConfig;
+import org.vfps.config.ConnectionConfig;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.grpc.CallObserver;
@@ -200,7 +203,8 @@ public final class VfpsServer implements AutoCloseable {
                             namespaces,
                             pseudonyms,
                             databaseHealthy,
-                            observer);
+                            observer,
+                            grpcConnections(config.connections()));
                     grpcVerticles.add(verticle);
                     return verticle;
                   },
@@ -220,7 +224,8 @@ public final class VfpsServer implements AutoCloseable {
               pseudonyms,
               fhir,
               startup.future(),
-              databaseHealthy);
+              databaseHealthy,
+              httpConnections(config.connections()));
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(
           "HTTP",
@@ -301,6 +306,24 @@ public final class VfpsServer implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  private static ConnectionLimits httpConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.httpRequestHeadersTimeout(),
+        config.httpIdleTimeout(),
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ZERO);
+  }
+
+  private static ConnectionLimits grpcConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.grpcRequestHeadersTimeout(),
+        config.grpcMaxConnectionIdle(),
+        config.grpcKeepAliveTime(),
+        config.grpcKeepAliveTimeout(),
+        config.grpcMaxConnectionAge());
   }
 
   /** A Vert.x builder with the meters and the tracer, where they are on. */

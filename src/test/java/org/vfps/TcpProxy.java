@@ -1,6 +1,7 @@
 package org.vfps;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
@@ -9,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.vfps.config.ConnectionSettings;
 
 /**
- * A TCP proxy in front of PostgreSQL that a test can cut and restore, to see the service lose its
- * database and get it back, or stall, to see it wait on connections that are accepted but never
- * answered.
+ * A TCP proxy in front of PostgreSQL (or the service) that a test can cut and restore, to see the
+ * service lose its database and get it back; stall, to see it wait on connections that are accepted
+ * but never answered; or freeze, to see a peer that vanished without closing.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -20,7 +21,9 @@ public final class TcpProxy implements AutoCloseable {
   private final Set<NetSocket> sockets = ConcurrentHashMap.newKeySet();
   private final Set<NetSocket> clients = ConcurrentHashMap.newKeySet();
   private final Set<NetSocket> stalled = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> targets = ConcurrentHashMap.newKeySet();
   private volatile boolean stalling;
+  private volatile boolean frozen;
   private final String targetHost;
   private final int targetPort;
   private final int port;
@@ -82,8 +85,20 @@ public final class TcpProxy implements AutoCloseable {
         .onSuccess(
             outbound -> {
               sockets.add(outbound);
-              inbound.pipeTo(outbound);
-              outbound.pipeTo(inbound);
+              targets.add(outbound);
+              // by hand rather than piped, so that a frozen proxy still reads, and sees closes
+              inbound.handler(data -> forwardUnlessFrozen(data, outbound));
+              outbound.handler(data -> forwardUnlessFrozen(data, inbound));
+              inbound.closeHandler(
+                  closed -> {
+                    clients.remove(inbound);
+                    outbound.close();
+                  });
+              outbound.closeHandler(
+                  closed -> {
+                    targets.remove(outbound);
+                    inbound.close();
+                  });
               inbound.resume();
             })
         .onFailure(failure -> inbound.close());
@@ -97,6 +112,25 @@ public final class TcpProxy implements AutoCloseable {
     stalling = true;
     sockets.forEach(NetSocket::close);
     sockets.clear();
+  }
+
+  private void forwardUnlessFrozen(Buffer data, NetSocket to) {
+    if (!frozen) {
+      to.write(data);
+    }
+  }
+
+  /**
+   * From now on drops what either side sends on the open connections, as a network that lost the
+   * peer would; closes still pass.
+   */
+  public void freeze() {
+    frozen = true;
+  }
+
+  /** The connections the proxy holds open to its target. */
+  public int targetConnections() {
+    return targets.size();
   }
 
   /** Forwards new connections again; the stalled ones stay as they are. */

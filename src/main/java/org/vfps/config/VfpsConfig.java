@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param metrics the service's own meters ({@code Metrics__*})
  * @param tracing OpenTelemetry tracing ({@code Tracing__*})
  * @param logging the log format ({@code Logging__*})
+ * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
+ *     Grpc__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -20,7 +22,8 @@ public record VfpsConfig(
     ClusterConfig cluster,
     MetricsConfig metrics,
     TracingConfig tracing,
-    LoggingConfig logging) {
+    LoggingConfig logging,
+    ConnectionConfig connections) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -31,5 +34,6 @@ public record VfpsConfig(
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(logging, "logging");
+    Objects.requireNonNull(connections, "connections");
   }
 }

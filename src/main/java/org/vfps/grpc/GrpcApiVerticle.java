@@ -9,6 +9,8 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -25,6 +27,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final PseudonymService pseudonyms;
   private final Supplier<Future<Boolean>> databaseHealthy;
   private final CallObserver observer;
+  private final ConnectionLimits connections;
   private HttpServer server;
 
   public GrpcApiVerticle(
@@ -33,23 +36,35 @@ public final class GrpcApiVerticle extends VerticleBase {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy) {
-    this(port, reflection, namespaces, pseudonyms, databaseHealthy, CallObserver.NONE);
+    this(
+        port,
+        reflection,
+        namespaces,
+        pseudonyms,
+        databaseHealthy,
+        CallObserver.NONE,
+        ConnectionLimits.none());
   }
 
-  /** A verticle that reports every call of the vfps services to {@code observer}. */
+  /**
+   * A verticle that reports every call of the vfps services to {@code observer} and holds its
+   * connections to {@code connections}.
+   */
   public GrpcApiVerticle(
       int port,
       boolean reflection,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       Supplier<Future<Boolean>> databaseHealthy,
-      CallObserver observer) {
+      CallObserver observer,
+      ConnectionLimits connections) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.databaseHealthy = databaseHealthy;
     this.observer = observer;
+    this.connections = connections;
   }
 
   @Override
@@ -65,9 +80,11 @@ public final class GrpcApiVerticle extends VerticleBase {
       grpc.addService(new LegacyReflection());
     }
     server =
-        vertx
-            .createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0"))
-            .requestHandler(new MessageEncodings(grpc));
+        vertx.createHttpServer(
+            ConnectionDeadlines.options(
+                new HttpServerOptions().setPort(port).setHost("0.0.0.0"), connections));
+    server.requestHandler(
+        ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
     return server.listen();
   }
 

@@ -8,6 +8,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.util.function.Supplier;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -24,6 +26,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param maxRequestBodyBytes larger bodies are answered with 413
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
+   * @param connections the limits the listener holds its connections to
    */
   public record Dependencies(
       int port,
@@ -33,7 +36,8 @@ public final class HttpApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       FhirOperations fhir,
       Future<?> startup,
-      Supplier<Future<Boolean>> databaseHealthy) {}
+      Supplier<Future<Boolean>> databaseHealthy,
+      ConnectionLimits connections) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -58,15 +62,23 @@ public final class HttpApiVerticle extends VerticleBase {
     router.errorHandler(405, HttpErrors::handle);
 
     server =
-        vertx
-            .createHttpServer(
-                new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
-            .requestHandler(
-                request -> {
-                  if (!HttpErrors.rejectMalformedUri(request)) {
-                    router.handle(request);
-                  }
-                });
+        vertx.createHttpServer(
+            new HttpServerOptions()
+                .setPort(dependencies.port())
+                .setHost("0.0.0.0")
+                // HTTP/1.1 only, as the contract says; Vert.x then sees each connection at once,
+                // before its first request, and the connection limits apply from its first byte
+                .setHttp2ClearTextEnabled(false));
+    server.requestHandler(
+        ConnectionDeadlines.apply(
+            vertx,
+            server,
+            dependencies.connections(),
+            request -> {
+              if (!HttpErrors.rejectMalformedUri(request)) {
+                router.handle(request);
+              }
+            }));
     return server.listen();
   }
 
