@@ -3,7 +3,7 @@ package org.vfps.cache;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -24,8 +24,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   }
 
   @Override
-  public Future<Pseudonym> upsert(
-      String namespace, String originalValue, Supplier<String> candidates) {
+  public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
     return cache.get(
         new VfpsCache.PseudonymKey(namespace, originalValue),
         () -> delegate.upsert(namespace, originalValue, candidates));

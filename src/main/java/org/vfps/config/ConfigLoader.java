@@ -109,8 +109,20 @@ public final class ConfigLoader {
             tracing(settings),
             logging(settings),
             tls(settings),
-            AuthorizationSettings.read(settings));
+            AuthorizationSettings.read(settings),
+            connections(settings));
     return new LoadedConfig(config, settings.unreadKeys());
+  }
+
+  private static ConnectionConfig connections(FlatSettings settings) {
+    return new ConnectionConfig(
+        timeSpan(settings, "Http:RequestHeadersTimeout"),
+        timeSpan(settings, "Http:IdleTimeout"),
+        timeSpan(settings, "Grpc:RequestHeadersTimeout"),
+        timeSpan(settings, "Grpc:MaxConnectionIdle"),
+        timeSpan(settings, "Grpc:KeepAliveTime"),
+        timeSpan(settings, "Grpc:KeepAliveTimeout"),
+        timeSpan(settings, "Grpc:MaxConnectionAge"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -133,7 +145,8 @@ public final class ConfigLoader {
         connection,
         path(settings, "Database:Embedded:DataDirectory"),
         bool(settings, "ForceRunDatabaseMigrations"),
-        ignored);
+        ignored,
+        bool(settings, "Database:Embedded:Durable"));
   }
 
   private static ServerConfig server(FlatSettings settings) {
@@ -388,6 +401,15 @@ public final class ConfigLoader {
   }
 
   private static Duration positiveTimeSpan(FlatSettings settings, String key) {
+    Duration duration = timeSpan(settings, key);
+    if (duration.isZero()) {
+      throw invalid(key, settings.required(key), "is not a positive duration");
+    }
+    return duration;
+  }
+
+  /** A .NET TimeSpan of zero or more. */
+  private static Duration timeSpan(FlatSettings settings, String key) {
     String value = settings.required(key);
     Duration duration;
     try {
@@ -395,8 +417,8 @@ public final class ConfigLoader {
     } catch (IllegalArgumentException e) {
       throw invalid(key, value, "is not a .NET TimeSpan (e.g. 0.01:00:00): " + e.getMessage());
     }
-    if (duration.isNegative() || duration.isZero()) {
-      throw invalid(key, value, "is not a positive duration");
+    if (duration.isNegative()) {
+      throw invalid(key, value, "is negative");
     }
     return duration;
   }

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param logging the log format ({@code Logging__*})
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
  * @param authorization who may call what ({@code Authorization__*})
+ * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
+ *     Grpc__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -24,7 +26,8 @@ public record VfpsConfig(
     TracingConfig tracing,
     LoggingConfig logging,
     TlsConfig tls,
-    AuthorizationConfig authorization) {
+    AuthorizationConfig authorization,
+    ConnectionConfig connections) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -37,5 +40,6 @@ public record VfpsConfig(
     Objects.requireNonNull(logging, "logging");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(authorization, "authorization");
+    Objects.requireNonNull(connections, "connections");
   }
 }

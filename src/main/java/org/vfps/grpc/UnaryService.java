@@ -11,18 +11,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.auth.Authenticator;
 
 /**
  * A gRPC service of unary methods, each a function from caller and request to future response. The
- * caller comes from the call's {@code authorization} header, checked before the request is read.
+ * caller comes from the call's {@code authorization} header, checked while the request is read.
  * Unlike the generated bindings it answers failures with their trailers (through {@link
- * GrpcErrors}), and like them it carries the descriptor that reflection serves.
+ * GrpcErrors}), rejects malformed requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and
+ * leaves calls the client has cancelled unanswered, at DEBUG; like them it carries the descriptor
+ * that reflection serves.
  */
 final class UnaryService implements Service {
 
+  private static final Logger LOG = LoggerFactory.getLogger(UnaryService.class);
   private static final String AUTHORIZATION = "authorization";
 
   private final ServiceName name;
@@ -60,17 +65,30 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  Future<Caller> caller =
-                      authenticator.authenticate(
+                  CallEnding ending =
+                      new CallEnding(
+                          call,
+                          () -> {
+                            LOG.debug("{} was left by the client before its reply", fullName);
+                            observer.completed(
+                                service,
+                                methodName,
+                                GrpcStatus.CANCELLED,
+                                System.nanoTime() - started);
+                          });
+                  Future<Req> request = UnaryRequests.read(call, method.decoder());
+                  authenticator
+                      .authenticate(
                           call.headers().get(AUTHORIZATION),
                           call.connection().remoteAddress().hostAddress(),
-                          operation);
-                  Future<Req> request = call.last();
-                  caller
+                          operation)
                       .compose(
                           authenticated -> request.compose(r -> handler.apply(authenticated, r)))
                       .onComplete(
                           reply -> {
+                            if (!ending.end()) {
+                              return;
+                            }
                             GrpcStatus status =
                                 reply.succeeded()
                                     ? GrpcStatus.OK

@@ -11,6 +11,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -30,6 +32,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param tls plaintext, or the certificate to listen with
    * @param authenticator the callers of REST and FHIR requests
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
+   * @param connections the limits the listener holds its connections to
    */
   public record Dependencies(
       int port,
@@ -42,7 +45,8 @@ public final class HttpApiVerticle extends VerticleBase {
       Supplier<Future<Boolean>> databaseHealthy,
       ServerTls tls,
       Authenticator authenticator,
-      Consumer<Router> adminUi) {}
+      Consumer<Router> adminUi,
+      ConnectionLimits connections) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -74,13 +78,24 @@ public final class HttpApiVerticle extends VerticleBase {
         dependencies
             .tls()
             .createHttpServer(
-                vertx, new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
-            .requestHandler(
-                request -> {
-                  if (!HttpErrors.rejectMalformedUri(request)) {
-                    router.handle(request);
-                  }
-                });
+                vertx,
+                new HttpServerOptions()
+                    .setPort(dependencies.port())
+                    .setHost("0.0.0.0")
+                    // HTTP/1.1 only, as the contract says; Vert.x then sees each connection at
+                    // once, before its first request, and the connection limits apply from its
+                    // first byte
+                    .setHttp2ClearTextEnabled(false));
+    server.requestHandler(
+        ConnectionDeadlines.apply(
+            vertx,
+            server,
+            dependencies.connections(),
+            request -> {
+              if (!HttpErrors.rejectMalformedUri(request)) {
+                router.handle(request);
+              }
+            }));
     return server.listen();
   }
 

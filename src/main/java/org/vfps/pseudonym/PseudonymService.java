@@ -66,8 +66,9 @@ public final class PseudonymService {
   /**
    * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
    * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
-   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value) or {@code INTERNAL}; first
-   * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
+   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value), {@code RESOURCE_EXHAUSTED}
+   * (the namespace is full) or {@code INTERNAL}; first with {@code PERMISSION_DENIED} if the caller
+   * may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
     return access
@@ -176,11 +177,15 @@ public final class PseudonymService {
           "The namespace's pseudonym length does not suit its generation method.",
           metadata);
     }
-    return repository.upsert(namespace.name(), originalValue, firstThen(first, candidates));
+    double distinct =
+        PseudonymGenerators.distinctCores(
+            namespace.generationMethod(), (int) namespace.pseudonymLength());
+    return repository.upsert(
+        namespace.name(), originalValue, firstThen(first, candidates, distinct));
   }
 
-  private static Supplier<String> firstThen(String first, Supplier<String> next) {
-    return new Supplier<>() {
+  private static Candidates firstThen(String first, Supplier<String> next, double distinct) {
+    return new Candidates() {
       private boolean used;
 
       @Override
@@ -191,7 +196,27 @@ public final class PseudonymService {
         used = true;
         return first;
       }
+
+      @Override
+      public double distinct() {
+        return distinct;
+      }
     };
+  }
+
+  /**
+   * The failure of a create in a namespace that has no free pseudonym left: every pseudonym its
+   * generation method and length allow is taken, or so nearly every one that free ones are not
+   * found.
+   */
+  public static ServiceException namespaceFull(String namespace) {
+    return new ServiceException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "The namespace '"
+            + namespace
+            + "' is full: (nearly) every pseudonym its generation method and length allow is"
+            + " taken. Create a namespace with a longer pseudonym length for further values.",
+        Map.of("namespace", namespace));
   }
 
   private static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {

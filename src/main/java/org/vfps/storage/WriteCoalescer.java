@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 
 /**
@@ -56,7 +56,7 @@ final class WriteCoalescer {
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
-    Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates);
+    Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates);
   }
 
   WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer) {
@@ -65,7 +65,7 @@ final class WriteCoalescer {
     this.timer = timer;
   }
 
-  Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates) {
+  Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
     Request request =
         new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
     coalescer.submit(request);
@@ -164,5 +164,5 @@ final class WriteCoalescer {
   /** What is upserted: a namespace and an original value. */
   private record Pair(String namespace, String originalValue) {}
 
-  private record Request(Pair pair, Supplier<String> candidates, Promise<Pseudonym> result) {}
+  private record Request(Pair pair, Candidates candidates, Promise<Pseudonym> result) {}
 }

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -227,8 +227,7 @@ class CachingRepositoriesTest {
     int upserts;
 
     @Override
-    public Future<Pseudonym> upsert(
-        String namespace, String originalValue, Supplier<String> candidates) {
+    public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
       upserts++;
       Instant now = Instant.parse("2026-11-30T00:00:00Z");
       return Future.succeededFuture(

@@ -10,7 +10,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.vfps.TestPostgres;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.PseudonymRepository;
 
 @ExtendWith(VertxExtension.class)
@@ -47,7 +47,7 @@ class PgPseudonymRepositoryIT {
     return name;
   }
 
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     return iterator::next;
   }

@@ -28,6 +28,7 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 
@@ -61,13 +62,13 @@ class WriteCoalescerIT {
   }
 
   /** The values in turn, then the last one again and again. */
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     String last = values[values.length - 1];
     return () -> iterator.hasNext() ? iterator.next() : last;
   }
 
-  private static Supplier<String> random() {
+  private static Candidates random() {
     return () -> UUID.randomUUID().toString().replace("-", "").substring(0, 16);
   }
 
