@@ -11,6 +11,7 @@ import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientOptions;
 import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.client.InvalidStatusException;
+import io.vertx.grpc.common.GrpcErrorException;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
 import java.io.BufferedWriter;
@@ -78,27 +79,77 @@ public final class HaRehearsalClient {
   private static final long INITIAL_BACKOFF_MILLIS = 200;
   private static final long MAX_BACKOFF_MILLIS = 5000;
   private static final long TICK_MILLIS = 10;
+  private static final long WEDGED_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+  /** How often each kind of unexpected transport failure was printed, to print only the first. */
+  private static final Map<String, Integer> UNEXPECTED_LOGGED =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private final Vertx vertx;
   private final Context context;
-  private final List<SocketAddress> targets;
-  private final GrpcClient grpc;
+  private final List<Replica> replicas;
   private final String namespace;
 
   private HaRehearsalClient(Vertx vertx, Options options) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
-    this.targets =
-        Arrays.stream(options.get("targets").split(",")).map(HaRehearsalClient::address).toList();
     this.namespace = options.get("namespace");
-    this.grpc =
-        GrpcClient.client(
-            vertx,
-            new GrpcClientOptions().setScheduleDeadlineAutomatically(false),
-            new HttpClientOptions()
-                .setProtocolVersion(HttpVersion.HTTP_2)
-                .setHttp2ClearTextUpgrade(false)
-                .setConnectTimeout(2000));
+    this.replicas = new ArrayList<>();
+    for (String target : options.get("targets").split(",")) {
+      replicas.add(new Replica(replicas.size() + 1, address(target)));
+    }
+  }
+
+  /**
+   * One replica: the address, the client of its own connection, and what waits there; touched only
+   * on {@link #context}.
+   */
+  private final class Replica {
+    final int number;
+    final SocketAddress address;
+    GrpcClient client = newClient();
+    int waitingForStream;
+    int sent;
+    long lastStreamNanos = System.nanoTime();
+    int reconnects;
+
+    Replica(int number, SocketAddress address) {
+      this.number = number;
+      this.address = address;
+    }
+
+    private GrpcClient newClient() {
+      return GrpcClient.client(
+          vertx,
+          new GrpcClientOptions().setScheduleDeadlineAutomatically(false),
+          new HttpClientOptions()
+              .setProtocolVersion(HttpVersion.HTTP_2)
+              .setHttp2ClearTextUpgrade(false)
+              .setConnectTimeout(2000));
+    }
+
+    /**
+     * Replaces a connection on which no stream was granted for {@link #WEDGED_NANOS} while calls
+     * wait for one. Vert.x's HTTP/2 client can end up there when opening a stream fails ("Maximum
+     * active streams violated"): the slot is never given back, and after as many failures as the
+     * server allows concurrent streams the connection sends nothing, forever, while the replica
+     * answers a new client at once. Every reconnect is printed and counted.
+     */
+    void reconnectIfWedged(long now) {
+      if (waitingForStream > 0 && sent == 0 && now - lastStreamNanos > WEDGED_NANOS) {
+        reconnects++;
+        System.err.printf(
+            Locale.ROOT,
+            "replica %d: no stream granted for %.1f s, %d calls waiting: a new connection%n",
+            number,
+            (now - lastStreamNanos) / 1e9,
+            waitingForStream);
+        GrpcClient wedged = client;
+        client = newClient();
+        lastStreamNanos = now;
+        wedged.close();
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -177,6 +228,7 @@ public final class HaRehearsalClient {
     String run = Long.toString(System.currentTimeMillis(), 36);
 
     createNamespace().await();
+    watchConnections();
 
     BufferedWriter ledger = Files.newBufferedWriter(Path.of(options.get("ledger")));
     BufferedWriter calls = Files.newBufferedWriter(Path.of(options.get("calls")));
@@ -192,6 +244,7 @@ public final class HaRehearsalClient {
     long[] offered = {0};
     int[] inFlight = {0};
     boolean[] stopping = {false};
+    long[] lastStatus = {startNanos};
     context.runOnContext(
         v -> {
           vertx.setPeriodic(
@@ -207,7 +260,12 @@ public final class HaRehearsalClient {
                   }
                   return;
                 }
-                long due = (long) ((System.nanoTime() - startNanos) * rate / 1e9);
+                long now = System.nanoTime();
+                if (now - lastStatus[0] >= 1_000_000_000L) {
+                  lastStatus[0] = now;
+                  System.err.println(status(now - startNanos, offered[0], inFlight[0]));
+                }
+                long due = (long) ((now - startNanos) * rate / 1e9);
                 while (offered[0] < due) {
                   long index = offered[0]++;
                   long scheduled = startNanos + (long) (index * 1e9 / rate);
@@ -261,7 +319,48 @@ public final class HaRehearsalClient {
       }
     }
     System.out.println("offered=" + offered[0]);
+    System.out.println("reconnects=" + reconnects());
     return 0;
+  }
+
+  /** Checks twice a second for connections that no longer grant streams. */
+  private void watchConnections() {
+    context.runOnContext(
+        v ->
+            vertx.setPeriodic(
+                500,
+                id -> {
+                  long now = System.nanoTime();
+                  replicas.forEach(replica -> replica.reconnectIfWedged(now));
+                }));
+  }
+
+  private String reconnects() {
+    return replicas.stream()
+        .map(replica -> Integer.toString(replica.reconnects))
+        .collect(Collectors.joining(" / "));
+  }
+
+  /** One line of progress: what is offered, in flight, and waiting at each replica. */
+  private String status(long elapsedNanos, long offered, int inFlight) {
+    StringBuilder line =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%.0f s: offered %d, in flight %d;",
+                elapsedNanos / 1e9,
+                offered,
+                inFlight));
+    for (Replica replica : replicas) {
+      line.append(
+          String.format(
+              Locale.ROOT,
+              " replica %d: %d waiting for a stream, %d sent;",
+              replica.number,
+              replica.waitingForStream,
+              replica.sent));
+    }
+    return line.toString();
   }
 
   private void startCall(Call call, Map<String, Integer> messages) {
@@ -278,7 +377,7 @@ public final class HaRehearsalClient {
               }
             });
     call.result.future().onComplete(done -> vertx.cancelTimer(timer));
-    attempt(call, (int) (call.index % targets.size()), 1, messages);
+    attempt(call, (int) (call.index % replicas.size()), 1, messages);
   }
 
   private void attempt(Call call, int replica, int attempt, Map<String, Integer> messages) {
@@ -287,7 +386,7 @@ public final class HaRehearsalClient {
     }
     call.replica = replica + 1;
     create(
-            targets.get(replica),
+            replicas.get(replica),
             call.original,
             call.deadlineNanos,
             req -> call.current = req,
@@ -314,7 +413,7 @@ public final class HaRehearsalClient {
                   && timeLeft) {
                 vertx.setTimer(
                     backoff,
-                    id -> attempt(call, (replica + 1) % targets.size(), attempt + 1, messages));
+                    id -> attempt(call, (replica + 1) % replicas.size(), attempt + 1, messages));
               } else {
                 call.result.tryFail(error);
               }
@@ -323,7 +422,7 @@ public final class HaRehearsalClient {
 
   /** A Create of {@code original}; yields the pseudonym. */
   private Future<String> create(
-      SocketAddress target,
+      Replica target,
       String original,
       long deadlineNanos,
       Consumer<GrpcClientRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse>>
@@ -347,13 +446,21 @@ public final class HaRehearsalClient {
    * fails with a {@link FailedAttempt}. Status messages are counted in {@code messages}.
    */
   private <Q, R> Future<R> unary(
-      SocketAddress target,
+      Replica target,
       ServiceMethod<R, Q> method,
       Q request,
       long deadlineNanos,
       Consumer<GrpcClientRequest<Q, R>> sent,
       Map<String, Integer> messages) {
-    return grpc.request(target, method)
+    target.waitingForStream++;
+    return target
+        .client
+        .request(target.address, method)
+        .andThen(
+            done -> {
+              target.waitingForStream--;
+              target.lastStreamNanos = System.nanoTime();
+            })
         .compose(
             req -> {
               long left = deadlineNanos - System.nanoTime();
@@ -365,7 +472,9 @@ public final class HaRehearsalClient {
               sent.accept(req);
               req.timeout(TimeUnit.NANOSECONDS.toMillis(left), TimeUnit.MILLISECONDS);
               req.end(request);
+              target.sent++;
               return req.response()
+                  .andThen(done -> target.sent--)
                   .compose(
                       response ->
                           response
@@ -391,13 +500,22 @@ public final class HaRehearsalClient {
                     error instanceof FailedAttempt ? error : new FailedAttempt(transport(error))));
   }
 
-  /** A failure below gRPC, reported as {@code UNAVAILABLE} with what happened. */
+  /**
+   * A failure below gRPC: a stream reset by the server has its gRPC status (REFUSED_STREAM is
+   * UNAVAILABLE), everything else is reported as {@code UNAVAILABLE} with what happened.
+   */
   private static Failure transport(Throwable error) {
+    if (error instanceof GrpcErrorException reset) {
+      return new Failure(reset.status(), "stream-reset");
+    }
     String detail;
     if (error instanceof ConnectException) {
       detail = "refused";
     } else if (error instanceof HttpClosedException) {
       detail = "connection-closed";
+    } else if (error instanceof IllegalStateException
+        && "Client is closed".equals(error.getMessage())) {
+      detail = "client-reconnect"; // waited on a connection that was replaced, see Replica
     } else if (error instanceof StreamResetException) {
       detail = "stream-reset";
     } else if (error instanceof TimeoutException
@@ -405,12 +523,16 @@ public final class HaRehearsalClient {
       detail = "connect-timeout";
     } else {
       detail = error.getClass().getSimpleName();
+      if (UNEXPECTED_LOGGED.merge(detail, 1, Integer::sum) <= 3) {
+        System.err.println("attempt failed: " + error);
+      }
     }
     return new Failure(GrpcStatus.UNAVAILABLE, detail);
   }
 
   private Future<Void> createNamespace() {
-    NamespaceServiceGrpcClient namespaces = NamespaceServiceGrpcClient.create(grpc, targets.get(0));
+    NamespaceServiceGrpcClient namespaces =
+        NamespaceServiceGrpcClient.create(replicas.get(0).client, replicas.get(0).address);
     return namespaces
         .create(
             NamespaceServiceCreateRequest.newBuilder()
@@ -510,6 +632,7 @@ public final class HaRehearsalClient {
               });
         };
     long started = System.nanoTime();
+    watchConnections();
     context.runOnContext(
         v -> {
           if (pairs.isEmpty()) {
@@ -523,15 +646,16 @@ public final class HaRehearsalClient {
     System.out.println("pairs=" + pairs.size());
     counts.forEach((key, value) -> System.out.println(key + "=" + value));
     System.out.printf(Locale.ROOT, "seconds=%.1f%n", (System.nanoTime() - started) / 1e9);
+    System.out.println("reconnects=" + reconnects());
     examples.forEach(example -> System.out.println("example=" + example));
     messages.forEach((message, n) -> System.out.println("status_message=" + n + " " + message));
     return 0;
   }
 
   /** Retries {@code UNAVAILABLE} up to 10 times, a second apart, on the next replica each time. */
-  private <T> Future<T> patiently(int index, Function<SocketAddress, Future<T>> call, int attempt) {
-    int replica = (index + attempt - 1) % targets.size();
-    return call.apply(targets.get(replica))
+  private <T> Future<T> patiently(int index, Function<Replica, Future<T>> call, int attempt) {
+    int replica = (index + attempt - 1) % replicas.size();
+    return call.apply(replicas.get(replica))
         .recover(
             error -> {
               boolean unavailable =

@@ -59,6 +59,7 @@ KEEP_WORK=${KEEP_WORK:-no}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 java="$JAVA_HOME/bin/java"
+export PATH="$HOME/go/bin:$PATH" # grpcurl, when there, for the probes of the snapshots
 # the chart's javaOpts (deploy/values.yaml) and its MALLOC_ARENA_MAX
 export JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
 export MALLOC_ARENA_MAX=2
@@ -189,6 +190,10 @@ trap 'exit 130' INT TERM
 # ------------------------------------------------------------------ the database cluster
 # an array, not a function, so that $! of a command started with & is the command's own pid
 as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+
+say "compiling the load generator and the relay"
+"$JAVA_HOME/bin/javac" -nowarn -d "$work/classes" -cp target/vfps.jar loadtest/HaRehearsalClient.java \
+  loadtest/PartitionProxy.java 2>"$work/logs/javac.log" || { cat "$work/logs/javac.log" >&2 && exit 1; }
 
 say "etcd on $etcd_port"
 install -d -o postgres -m 700 "$work/etcd"
@@ -353,7 +358,7 @@ CREATE DATABASE vfps OWNER vfps;
 SQL
 
 say "the partition relay on $relay_port, in front of HAProxy"
-"$java" loadtest/PartitionProxy.java --listen "$relay_port" --upstream "$rw_port" \
+"$java" -cp "$work/classes" PartitionProxy --listen "$relay_port" --upstream "$rw_port" \
   --partition "$work/partition" >"$work/logs/relay.log" 2>&1 &
 pids[relay]=$!
 until (exec 3<>"/dev/tcp/127.0.0.1/$relay_port") 2>/dev/null; do
@@ -420,7 +425,7 @@ note "three replicas ready in $(($(now_ms) - t0)) ms$([ "$LIMITS" = yes ] && ech
 
 # ------------------------------------------------------------------ the load and the scenarios
 targets="127.0.0.1:$(grpc_port 1),127.0.0.1:$(grpc_port 2),127.0.0.1:$(grpc_port 3)"
-client() { "$java" -cp target/vfps.jar loadtest/HaRehearsalClient.java "$@"; }
+client() { "$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient "$@"; }
 : >"$work/phases.tsv"
 phase_start=0 phase_name=""
 phase() { # name
@@ -443,7 +448,14 @@ snapshot() { # name: the replicas' connections to the database and their threads
     echo "== $(date +%T.%3N) connections to the relay (port $relay_port), state Recv-Q Send-Q"
     ss -tnp state all "( dport = :$relay_port )" 2>/dev/null
     for k in 1 2 3; do
-      echo "== replica $k (pid ${pids[vfps$k]:-none})"
+      echo "== replica $k (pid ${pids[vfps$k]:-none}): /readyz $(ready "$k"); a Create from a new client:"
+      if command -v grpcurl >/dev/null; then
+        local t
+        t=$(now_ms)
+        grpcurl -plaintext -max-time 5 -d "{\"namespace\": \"ha\", \"originalValue\": \"probe-$1-$k\"}" \
+          "127.0.0.1:$(grpc_port "$k")" vfps.api.v1.PseudonymService/Create 2>&1 | tr '\n' ' ' | cut -c1-200
+        echo " ($(($(now_ms) - t)) ms)"
+      fi
       [ -n "${pids[vfps$k]:-}" ] && timeout 10 "$JAVA_HOME/bin/jcmd" "${pids[vfps$k]}" Thread.print 2>&1 |
         grep -A12 -E '^"vert.x-eventloop' || true
     done
@@ -566,7 +578,7 @@ sample_metrics &
 pids[sampler]=$!
 
 say "load: $RATE Creates/s, ${DEADLINE_MS} ms deadline; scenarios: ${scenarios[*]}"
-"$java" -cp target/vfps.jar loadtest/HaRehearsalClient.java load --targets "$targets" --namespace ha --rate "$RATE" --deadline-ms "$DEADLINE_MS" \
+"$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient load --targets "$targets" --namespace ha --rate "$RATE" --deadline-ms "$DEADLINE_MS" \
   --ledger "$work/ledger.tsv" --calls "$work/logs/calls.tsv" --stop "$work/stop" \
   >"$work/logs/client.out" 2>"$work/logs/client.log" &
 pids[client]=$!
@@ -582,6 +594,7 @@ touch "$work/stop"
 wait "${pids[client]}" || { cat "$work/logs/client.log" >&2 && exit 1; }
 unset "pids[client]"
 load_end=$(now_ms)
+note "load generator: new connections after one stopped granting streams (replica 1 / 2 / 3): $(sed -n 's/^reconnects=//p' "$work/logs/client.out")"
 
 # ------------------------------------------------------------------ the verdict
 say "settling for $SETTLE_SECONDS s"
@@ -606,7 +619,7 @@ SELECT
   (SELECT count(*) FROM (SELECT pseudonym_value FROM pseudonyms GROUP BY namespace_name, pseudonym_value
      HAVING count(*) > 1) d),
   (SELECT count(*) FROM pseudonyms WHERE namespace_name = 'ha'),
-  (SELECT count(*) FROM pseudonyms p WHERE namespace_name = 'ha'
+  (SELECT count(*) FROM pseudonyms p WHERE namespace_name = 'ha' AND original_value NOT LIKE 'probe-%'
      AND NOT EXISTS (SELECT FROM ledger l WHERE l.original_value = p.original_value));
 SQL
 )
@@ -617,12 +630,24 @@ for k in 1 2 3; do
 done
 note "database: $rows rows ($unacknowledged committed but never acknowledged); rows on each node:$counts; $(members | awk '{printf "%s %s; ", $1, $2}')"
 
+if [ "$LIMITS" = yes ]; then
+  memory=""
+  for k in 1 2 3; do
+    m=/sys/fs/cgroup/memory/$(group "$k")
+    memory="$memory replica $k $(($(cat "$m/memory.max_usage_in_bytes") / 1048576)) MiB ($(awk '/oom_kill /{print $2}' "$m/memory.oom_control") kernel OOM kills);"
+  done
+  note "peak memory of the pods' cgroups (limit $MEMORY_MIB MiB, every start of a replica together):$memory"
+fi
+
 # evidence for the report, before everything stops
 {
   echo "vfps log lines at WARN or ERROR, by message (timestamps and ids cut):"
   cat "$work"/logs/vfps[123].log | grep -E ' (WARN|ERROR) ' |
     sed -E 's/^[0-9:. TZ-]+//; s/[0-9a-f]{8}-[0-9a-f-]{27}//g; s/[0-9]+ ms/N ms/g' |
     sort | uniq -c | sort -rn | head -25
+  echo
+  echo "the load generator's own complaints:"
+  grep -v -E '^[0-9]+ s:|^WARNING' "$work/logs/client.log" | head -15
   echo
   echo "status messages seen by the load (count, status: message):"
   cat "$work/logs/calls.tsv.messages" 2>/dev/null | sort -rn | head -15
