@@ -59,7 +59,7 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  *
  * <p>{@code verify}: replays the whole ledger once the load has stopped: P2, a re-Create of each
  * original value must answer the same pseudonym; P3, a Get of each pseudonym must answer its
- * original value. Retries patiently on {@code UNAVAILABLE} (the cluster should have settled).
+ * original value. Retries patiently on {@code UNAVAILABLE} and {@code DEADLINE_EXCEEDED}.
  *
  * <p>{@code report}: the table per scenario from the call log and the script's phase marks, and the
  * verdict; exits 1 when a budget is missed.
@@ -80,6 +80,7 @@ public final class HaRehearsalClient {
   private static final long MAX_BACKOFF_MILLIS = 5000;
   private static final long TICK_MILLIS = 10;
   private static final long WEDGED_NANOS = TimeUnit.SECONDS.toNanos(3);
+  private static final int VERIFY_ATTEMPTS = 60;
 
   /** How often each kind of unexpected transport failure was printed, to print only the first. */
   private static final Map<String, Integer> UNEXPECTED_LOGGED =
@@ -513,9 +514,11 @@ public final class HaRehearsalClient {
       detail = "refused";
     } else if (error instanceof HttpClosedException) {
       detail = "connection-closed";
-    } else if (error instanceof IllegalStateException
-        && "Client is closed".equals(error.getMessage())) {
+    } else if ("Client is closed".equals(error.getMessage())
+        || "Pool closed".equals(error.getMessage())) {
       detail = "client-reconnect"; // waited on a connection that was replaced, see Replica
+    } else if ("Connection was closed".equals(error.getMessage())) {
+      detail = "connection-closed";
     } else if (error instanceof StreamResetException) {
       detail = "stream-reset";
     } else if (error instanceof TimeoutException
@@ -559,7 +562,7 @@ public final class HaRehearsalClient {
     try (var lines = Files.lines(Path.of(options.get("ledger")))) {
       pairs = lines.filter(line -> !line.isEmpty()).map(line -> line.split("\t", 2)).toList();
     }
-    int concurrency = Integer.parseInt(options.getOrDefault("concurrency", "32"));
+    int concurrency = Integer.parseInt(options.getOrDefault("concurrency", "64"));
     long deadline = TimeUnit.SECONDS.toNanos(10);
     Map<String, Integer> messages = new TreeMap<>();
     Map<String, Integer> counts = new LinkedHashMap<>();
@@ -652,16 +655,22 @@ public final class HaRehearsalClient {
     return 0;
   }
 
-  /** Retries {@code UNAVAILABLE} up to 10 times, a second apart, on the next replica each time. */
+  /**
+   * Retries {@code UNAVAILABLE} and {@code DEADLINE_EXCEEDED} up to {@link #VERIFY_ATTEMPTS} times,
+   * a second apart, on the next replica each time: the load has stopped, but a replica may be
+   * restarting, and a pair that cannot be checked counts against P2 or P3. Both calls are
+   * idempotent.
+   */
   private <T> Future<T> patiently(int index, Function<Replica, Future<T>> call, int attempt) {
     int replica = (index + attempt - 1) % replicas.size();
     return call.apply(replicas.get(replica))
         .recover(
             error -> {
-              boolean unavailable =
+              boolean retryable =
                   error instanceof FailedAttempt failed
-                      && failed.failure.status() == GrpcStatus.UNAVAILABLE;
-              if (!unavailable || attempt >= 10) {
+                      && (failed.failure.status() == GrpcStatus.UNAVAILABLE
+                          || failed.failure.status() == GrpcStatus.DEADLINE_EXCEEDED);
+              if (!retryable || attempt >= VERIFY_ATTEMPTS) {
                 return Future.failedFuture(error);
               }
               Promise<T> retried = Promise.promise();
@@ -710,6 +719,9 @@ public final class HaRehearsalClient {
           continue;
         }
         String[] f = line.split("\t", -1);
+        if (f.length < 6) {
+          continue; // the last line of a load that was stopped midway
+        }
         calls.add(
             new CallRecord(
                 Long.parseLong(f[1]),

@@ -64,14 +64,31 @@ export PATH="$HOME/go/bin:$PATH" # grpcurl, when there, for the probes of the sn
 export JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
 export MALLOC_ARENA_MAX=2
 
-case "$HA_PROFILE" in
-  full) scenarios=(warm-up baseline replica-kill switchover primary-kill partition rolling-restart) ;;
-  short) scenarios=(warm-up baseline replica-kill primary-kill) ;;
-  *) echo "HA_PROFILE must be full or short" >&2 && exit 2 ;;
-esac
 # the shortest each scenario runs, its recovery included (seconds)
 declare -A least=([warm-up]=10 [baseline]=30 [replica-kill]=30 [switchover]=35 [primary-kill]=45 [partition]=45 [rolling-restart]=20)
-if [ "$HA_PROFILE" = short ]; then least=([warm-up]=10 [baseline]=15 [replica-kill]=25 [primary-kill]=40); fi
+case "$HA_PROFILE" in
+  full) scenarios=(warm-up baseline replica-kill switchover primary-kill partition rolling-restart) ;;
+  short)
+    scenarios=(warm-up baseline replica-kill primary-kill)
+    least=([warm-up]=10 [baseline]=15 [replica-kill]=25 [primary-kill]=40)
+    ;;
+  *) echo "HA_PROFILE must be full or short" >&2 && exit 2 ;;
+esac
+# HA_SCENARIOS="warm-up switchover switchover" runs those instead (for a closer look at one)
+if [ -n "${HA_SCENARIOS:-}" ]; then
+  read -r -a scenarios <<<"$HA_SCENARIOS"
+  for scenario in "${scenarios[@]}"; do
+    [ -n "${least[$scenario]:-}" ] || { echo "unknown scenario $scenario" >&2 && exit 2; }
+  done
+fi
+# what HAProxy does to the sessions of a server that stops being the primary: shutdown-sessions
+# cuts them (as CloudNativePG's old primary shuts down); HAPROXY_ON_MARKED_DOWN=keep leaves them,
+# as a kube-proxy Service leaves established connections to an endpoint it removed
+case "${HAPROXY_ON_MARKED_DOWN:-cut}" in
+  cut) on_marked_down="on-marked-down shutdown-sessions" ;;
+  keep) on_marked_down="" ;;
+  *) echo "HAPROXY_ON_MARKED_DOWN must be cut or keep" >&2 && exit 2 ;;
+esac
 
 # ports: HAProxy (primary) +0, its stats +1, the partition relay +2, etcd +5 (peers +6),
 # PostgreSQL k +10+k, Patroni REST k +20+k, vfps k: HTTP +40+k, gRPC +50+k, Hazelcast +60+k,
@@ -85,7 +102,9 @@ grpc_port() { echo $((PORT_BASE + 50 + $1)); }
 
 start_ms=$(date +%s%3N)
 now_ms() { date +%s%3N; }
-say() { printf '== %6.1f s  %s\n' "$((($(now_ms) - start_ms) / 100))e-1" "$*" >&2; }
+# progress goes to the script's own stderr (fd 3), also from within redirected commands
+exec 3>&2
+say() { printf '== %6.1f s  %s\n' "$((($(now_ms) - start_ms) / 100))e-1" "$*" >&3; }
 note() { say "$*" && printf '%s\n' "- $*" >>"$work/notes.md"; }
 
 # ------------------------------------------------------------------ what is needed, what is free
@@ -159,6 +178,7 @@ cleanup() {
   set +e
   touch "$work/stop" 2>/dev/null
   stop client TERM 10
+  stop verify TERM 2
   stop sampler TERM 2
   for k in 1 2 3; do stop "vfps$k" TERM 10; done
   stop relay TERM 2
@@ -181,7 +201,7 @@ cleanup() {
   if [ "$KEEP_WORK" != yes ]; then
     rm -rf "$work"/pg[123] "$work/etcd" "$work/ledger.tsv"
   fi
-  echo "logs: $work/logs" >&2
+  echo "logs: $work/logs" >&3
   set -e
 }
 trap cleanup EXIT
@@ -274,7 +294,7 @@ members() { # name role state lag, one line per member, from any node that answe
   done
   return 1
 }
-leader() { members 2>/dev/null | awk '$2 == "leader" && $3 == "running" {print $1}'; }
+leader() { members 2>/dev/null | awk '$2 == "leader" && $3 == "running" {print $1}' || true; }
 healthy() { # a running leader, a streaming sync standby and a third streaming member
   local m
   m=$(members 2>/dev/null) || return 1
@@ -326,7 +346,7 @@ listen primary
   bind 127.0.0.1:$rw_port
   option httpchk OPTIONS /primary
   http-check expect status 200
-  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+  default-server inter 1s fall 2 rise 1 $on_marked_down
 CFG
   for k in 1 2 3; do echo "  server pg$k 127.0.0.1:$(pg_port "$k") check port $(rest_port "$k")"; done
   cat <<CFG
@@ -400,7 +420,6 @@ revive() { # k: a replica that died on its own is started again, as the Deployme
   wait "${pids[vfps$k]}" 2>/dev/null || status=$?
   crashes=$((crashes + 1))
   note "${phase_name:-start}: replica $k died on its own (exit status $status; last words: $(grep -E 'Terminating|OutOfMemory|Exception|ERROR' "$work/logs/vfps$k.log" | tail -1 | cut -c1-160)); started again after ${RESTART_DELAY} s"
-  [ "$crashes" -le 6 ] || { say "too many crashes" && exit 1; }
   sleep "$RESTART_DELAY"
   start_replica "$k"
 }
@@ -443,23 +462,29 @@ hold() { # name: until the scenario has run its least seconds, then a snapshot f
   snapshot "$1"
 }
 snapshot() { # name: the replicas' connections to the database and their threads
-  local k
-  {
+  (
+    set +e
     echo "== $(date +%T.%3N) connections to the relay (port $relay_port), state Recv-Q Send-Q"
     ss -tnp state all "( dport = :$relay_port )" 2>/dev/null
     for k in 1 2 3; do
       echo "== replica $k (pid ${pids[vfps$k]:-none}): /readyz $(ready "$k"); a Create from a new client:"
       if command -v grpcurl >/dev/null; then
-        local t
         t=$(now_ms)
         grpcurl -plaintext -max-time 5 -d "{\"namespace\": \"ha\", \"originalValue\": \"probe-$1-$k\"}" \
           "127.0.0.1:$(grpc_port "$k")" vfps.api.v1.PseudonymService/Create 2>&1 | tr '\n' ' ' | cut -c1-200
         echo " ($(($(now_ms) - t)) ms)"
       fi
       [ -n "${pids[vfps$k]:-}" ] && timeout 10 "$JAVA_HOME/bin/jcmd" "${pids[vfps$k]}" Thread.print 2>&1 |
-        grep -A12 -E '^"vert.x-eventloop' || true
+        grep -A12 -E '^"vert.x-eventloop'
     done
-  } >"$work/logs/snapshot-$1.txt" 2>&1
+  ) >"$work/logs/snapshot-$1.txt" 2>&1
+}
+histograms() { # name: the largest classes on each replica's heap, in the middle of an outage
+  local k
+  for k in 1 2 3; do
+    echo "== replica $k at $(date +%T.%3N)"
+    timeout 10 "$JAVA_HOME/bin/jcmd" "${pids[vfps$k]}" GC.class_histogram 2>&1 | head -16
+  done >"$work/logs/histograms-$1.txt" 2>&1 || true
 }
 all_serving() { for k in 1 2 3; do wait_serving "$k" 120; done; }
 new_leader() { # old timeout_seconds: prints the new leader once there is one
@@ -493,11 +518,15 @@ scenario_replica-kill() {
 
 scenario_switchover() {
   local old new candidate t
+  wait_healthy 60
   old=$(leader)
   candidate=$(members | awk '$2 == "sync_standby" {print $1}')
   t=$(now_ms)
-  patronictl -c "$work/pg1/patroni.yml" switchover --leader "$old" --candidate "$candidate" --force \
-    >>"$work/logs/patronictl.log" 2>&1
+  if ! patronictl -c "$work/pg1/patroni.yml" switchover --leader "$old" --candidate "$candidate" \
+    --force >>"$work/logs/patronictl.log" 2>&1; then
+    say "patronictl switchover failed:" && tail -5 "$work/logs/patronictl.log" >&2
+    exit 1
+  fi
   new=$(new_leader "$old" 60)
   note "switchover: $old -> $new, new leader running $(($(now_ms) - t)) ms after patronictl switchover"
   wait_healthy 120
@@ -507,6 +536,7 @@ scenario_switchover() {
 
 scenario_primary-kill() {
   local old k new t all
+  wait_healthy 60
   old=$(leader)
   k=${old#pg}
   # the pod: Patroni, the postmaster and every postgres process under it
@@ -517,6 +547,7 @@ scenario_primary-kill() {
   wait "${pids[patroni$k]}" 2>/dev/null || true
   unset "pids[patroni$k]"
   new=$(new_leader "$old" 90)
+  histograms primary-kill
   note "primary-kill: $old killed (kill -9 of Patroni and $(($(wc -w <<<"$all") - 1)) postgres processes), $new leader after $(($(now_ms) - t)) ms"
   while [ "$(now_ms)" -lt $((t + PG_RESTART_DELAY * 1000)) ]; do sleep 0.2; done
   start_patroni "$k"
@@ -526,8 +557,12 @@ scenario_primary-kill() {
 }
 
 scenario_partition() {
+  local t
   touch "$work/partition"
-  sleep "$PARTITION_SECONDS"
+  t=$(now_ms)
+  sleep $((PARTITION_SECONDS / 2))
+  histograms partition
+  while [ "$(now_ms)" -lt $((t + PARTITION_SECONDS * 1000)) ]; do sleep 0.1; done
   rm -f "$work/partition"
   note "partition: the relay between the replicas and HAProxy forwarded nothing for ${PARTITION_SECONDS} s"
   all_serving
@@ -603,8 +638,17 @@ all_serving
 wait_healthy 120
 say "replaying the ledger: $(wc -l <"$work/ledger.tsv") pairs (re-Create, Get)"
 t0=$(now_ms)
-client verify --targets "$targets" --namespace ha --ledger "$work/ledger.tsv" \
-  >"$work/logs/verify.out" 2>"$work/logs/verify.log" || { cat "$work/logs/verify.log" >&2 && exit 1; }
+phase_name=verification
+"$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient verify --targets "$targets" \
+  --namespace ha --ledger "$work/ledger.tsv" >"$work/logs/verify.out" 2>"$work/logs/verify.log" &
+pids[verify]=$!
+# in the background, so that a replica that dies meanwhile is started again, and Ctrl-C is heard
+while kill -0 "${pids[verify]}" 2>/dev/null; do
+  for k in 1 2 3; do revive "$k"; done
+  sleep 1
+done
+wait "${pids[verify]}" || { cat "$work/logs/verify.log" >&2 && exit 1; }
+unset "pids[verify]"
 note "verification: $(grep -m1 '^pairs=' "$work/logs/verify.out" | cut -d= -f2) pairs in $(($(now_ms) - t0)) ms"
 
 say "checking the database"
