@@ -746,6 +746,16 @@ public final class HaRehearsalClient {
         phases.add(new Phase(marks.get(i)[0], from, to));
       }
 
+      // second since the start -> {offered, ok}, over every call: a second is down when calls were
+      // offered in it and none of them succeeded
+      TreeMap<Long, long[]> seconds = new TreeMap<>();
+      for (CallRecord call : calls) {
+        long[] second = seconds.computeIfAbsent(call.offeredMillis() / 1000, s -> new long[2]);
+        second[0]++;
+        if (call.outcome().equals("OK")) {
+          second[1]++;
+        }
+      }
       System.out.println(
           "| scenario | seconds | offered | ok | failed, by status | retried attempts, by what"
               + " failed | longest outage | failure-equivalent | p99 / max of ok |");
@@ -758,9 +768,9 @@ public final class HaRehearsalClient {
                         c.offeredMillis() >= phase.startMillis()
                             && c.offeredMillis() < phase.endMillis())
                 .toList();
-        printRow(phase.name(), (phase.endMillis() - phase.startMillis()) / 1000.0, in, rate);
+        printRow(phase.name(), phase.startMillis(), phase.endMillis(), in, seconds, rate);
       }
-      Stats all = printRow("**all**", end / 1000.0, calls, rate);
+      Stats all = printRow("**all**", 0, end, calls, seconds, rate);
 
       Map<String, String> verify = new HashMap<>();
       for (String line : Files.readAllLines(Path.of(options.get("verify")))) {
@@ -838,19 +848,24 @@ public final class HaRehearsalClient {
 
     private record Stats(long ok, int longestOutage, double failureEquivalent) {}
 
+    /**
+     * One row: the calls offered from {@code fromMillis} to {@code toMillis}, and the longest
+     * outage among the seconds that begin in that span.
+     */
     private static Stats printRow(
-        String name, double seconds, List<CallRecord> calls, double rate) {
+        String name,
+        long fromMillis,
+        long toMillis,
+        List<CallRecord> calls,
+        TreeMap<Long, long[]> seconds,
+        double rate) {
       long ok = 0;
       Map<String, Integer> failed = new TreeMap<>();
       Map<String, Integer> retried = new TreeMap<>();
       List<Long> latencies = new ArrayList<>();
-      TreeMap<Long, long[]> bySecond = new TreeMap<>(); // second -> {offered, ok}
       for (CallRecord call : calls) {
-        long[] second = bySecond.computeIfAbsent(call.offeredMillis() / 1000, s -> new long[2]);
-        second[0]++;
         if (call.outcome().equals("OK")) {
           ok++;
-          second[1]++;
           latencies.add(call.latencyMillis());
         } else {
           failed.merge(call.outcome(), 1, Integer::sum);
@@ -862,7 +877,8 @@ public final class HaRehearsalClient {
       int longest = 0;
       int run = 0;
       long previous = Long.MIN_VALUE;
-      for (Map.Entry<Long, long[]> second : bySecond.entrySet()) {
+      for (Map.Entry<Long, long[]> second :
+          seconds.subMap((fromMillis + 999) / 1000, true, (toMillis - 1) / 1000, true).entrySet()) {
         if (second.getKey() != previous + 1) {
           run = 0;
         }
@@ -877,7 +893,7 @@ public final class HaRehearsalClient {
           Locale.ROOT,
           "| %s | %.0f | %d | %d | %s | %s | %d s | %.1f s | %s |%n",
           name,
-          seconds,
+          (toMillis - fromMillis) / 1000.0,
           calls.size(),
           ok,
           summary(failed),
