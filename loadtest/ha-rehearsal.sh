@@ -39,7 +39,7 @@
 # listens on 127.0.0.1, on PORT_BASE (25400) to PORT_BASE+99, never on the machine's own
 # PostgreSQL; everything started is stopped on exit, Ctrl-C included (KEEP_WORK=yes keeps the data
 # directories, the logs are always kept).
-set -euo pipefail
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 . loadtest/lib.sh
 
@@ -205,6 +205,8 @@ cleanup() {
   set -e
 }
 trap cleanup EXIT
+# say where an unexpected failure ended the run (not for commands in command substitutions)
+trap 'rc=$?; [ "$BASHPID" = "$$" ] && say "failed (status $rc) at line $LINENO: $BASH_COMMAND"' ERR
 trap 'exit 130' INT TERM
 
 # ------------------------------------------------------------------ the database cluster
@@ -285,12 +287,15 @@ start_patroni() { # k
 rest() { # k path: Patroni's REST API of node k
   curl -s --max-time 1 "http://127.0.0.1:$(rest_port "$1")$2"
 }
-members() { # name role state lag, one line per member, from any node that answers
+members() { # name role state lag, one line per member, from any node that answers (in 5 s)
   local k out
-  for k in 1 2 3; do
-    out=$(rest "$k" /cluster 2>/dev/null) || continue
-    [ -n "$out" ] || continue
-    jq -r '.members[] | "\(.name) \(.role) \(.state) \(.lag // 0)"' <<<"$out" && return 0
+  for _ in 1 2 3 4 5; do
+    for k in 1 2 3; do
+      out=$(rest "$k" /cluster 2>/dev/null) || continue
+      [ -n "$out" ] || continue
+      jq -r '.members[] | "\(.name) \(.role) \(.state) \(.lag // 0)"' <<<"$out" && return 0
+    done
+    sleep 0.5
   done
   return 1
 }
@@ -525,7 +530,8 @@ scenario_switchover() {
   local old new candidate t
   wait_healthy 60
   old=$(leader)
-  candidate=$(members | awk '$2 == "sync_standby" {print $1}')
+  candidate=$(members | awk '$2 == "sync_standby" {print $1}') || true
+  [ -n "$candidate" ] || { say "no synchronous standby to switch over to" && members >&3; exit 1; }
   t=$(now_ms)
   if ! patronictl -c "$work/pg1/patroni.yml" switchover --leader "$old" --candidate "$candidate" \
     --force >>"$work/logs/patronictl.log" 2>&1; then
