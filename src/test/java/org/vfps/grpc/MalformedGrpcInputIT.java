@@ -304,24 +304,30 @@ class MalformedGrpcInputIT {
     return open(port, headers)
         .compose(
             request -> {
+              // Wait for the end of the answer from the moment its headers arrive: a trailers-only
+              // answer can be complete before the request's own write has been acknowledged.
+              Future<Answer> answer =
+                  request
+                      .response()
+                      .compose(
+                          response ->
+                              response
+                                  .end()
+                                  .map(
+                                      ignored -> {
+                                        MultiMap all =
+                                            MultiMap.caseInsensitiveMultiMap()
+                                                .addAll(response.headers())
+                                                .addAll(response.trailers());
+                                        return new Answer(
+                                            GrpcStatus.valueOf(
+                                                Integer.parseInt(all.get("grpc-status"))),
+                                            all.get("grpc-message"),
+                                            all);
+                                      }));
               Future<?> sent = end ? request.end(body) : request.write(body);
-              return sent.compose(ignored -> request.response());
+              return sent.transform(ignored -> answer);
             })
-        .compose(
-            response ->
-                response
-                    .end()
-                    .map(
-                        ignored -> {
-                          MultiMap all =
-                              MultiMap.caseInsensitiveMultiMap()
-                                  .addAll(response.headers())
-                                  .addAll(response.trailers());
-                          return new Answer(
-                              GrpcStatus.valueOf(Integer.parseInt(all.get("grpc-status"))),
-                              all.get("grpc-message"),
-                              all);
-                        }))
         .timeout(30, TimeUnit.SECONDS)
         .await();
   }
