@@ -83,8 +83,10 @@ print(sum(1 for line in sys.stdin if not admitted(line.strip())))') && [ "$exclu
     skip "runtime stage replay (needs root, unshare, setpriv and grpcurl)"
     return
   fi
-  local opts home=$work/opt-vfps
+  local opts training home=$work/opt-vfps
   opts=$(sed -n 's/^ENV JAVA_OPTS="\([^"]*\)".*/\1/p' Dockerfile)
+  # what the Dockerfile's training run adds to JAVA_OPTS (its heap)
+  training=$(sed -n 's/.*java \$JAVA_OPTS \(.*\) -XX:AOTCacheOutput=.*/\1/p' Dockerfile)
   mkdir -p "$home/bin" "$work/tmp"
   cp -p target/vfps.jar "$home/vfps.jar"
   cp -p bin/vfps "$home/bin/vfps"
@@ -94,9 +96,10 @@ print(sum(1 for line in sys.stdin if not admitted(line.strip())))') && [ "$exclu
   local enter="mount -t tmpfs tmpfs /opt && mkdir /opt/vfps && mount --bind $home /opt/vfps"
   if unshare -m --propagation private sh -c "$enter && mount --bind $work/tmp /tmp && cd /opt/vfps &&
       setpriv --reuid=65534 --regid=65534 --clear-groups env -i HOME=/tmp PATH=$JAVA_HOME/bin:/usr/bin:/bin \
-        java $opts -XX:AOTCacheOutput=/tmp/vfps.aot -Xlog:aot=error -jar /opt/vfps/vfps.jar train &&
-      mv /tmp/vfps.aot /opt/vfps/vfps.aot" >"$work/train.log" 2>&1; then
-    pass "AOT training run as uid 65534: $(($(stat -c %s "$home/vfps.aot") / 1048576)) MiB cache"
+        java $opts $training -XX:AOTCacheOutput=/tmp/vfps.aot -Xlog:aot=error -jar /opt/vfps/vfps.jar train &&
+      mv /tmp/vfps.aot /opt/vfps/vfps.aot && mv /tmp/embedded-pg /opt/vfps/embedded-pg &&
+      chown -R root:root /opt/vfps/vfps.aot /opt/vfps/embedded-pg" >"$work/train.log" 2>&1; then
+    pass "AOT training run as uid 65534 ($training): $(($(stat -c %s "$home/vfps.aot") / 1048576)) MiB cache, PostgreSQL unpacked in embedded-pg"
   else
     fail "AOT training run as uid 65534 (log: $work/train.log)"
     tail -5 "$work/train.log"
