@@ -288,10 +288,15 @@ PY
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.2
   done
+  # ci/full-values.yaml names an OIDC provider that cannot be reached from here, so /readyz is 503
+  # with its authorization check DOWN; every other check must be UP
   if grep -q "Initial namespace 'study-b' created" "$work/pod.log" && grep -q "started in" "$work/pod.log" &&
     grep -q "TLS on for gRPC and HTTP" "$work/pod.log" &&
-    curl -fsS --cacert "$tls/tls.crt" "https://127.0.0.1:$((port - 1))/readyz" | grep -q '"UP"'; then
-    pass "the service accepts the environment of ci/full-values.yaml ($(wc -l <"$env") variables, initial namespaces created, HTTPS)"
+    curl -sS --cacert "$tls/tls.crt" "https://127.0.0.1:$((port - 1))/readyz" | python3 -c '
+import json, sys
+checks = {c["id"]: c["status"] for c in json.load(sys.stdin)["checks"]}
+sys.exit(0 if "authorization" in checks and all(s == "UP" for i, s in checks.items() if i != "authorization") else 1)'; then
+    pass "the service accepts the environment of ci/full-values.yaml ($(wc -l <"$env") variables, initial namespaces created, /readyz over HTTPS: all UP but the unreachable OIDC provider)"
   else
     fail "the service with the environment of ci/full-values.yaml (log: $work/pod.log)"
     grep -v '^WARNING' "$work/pod.log" | tail -5
