@@ -108,7 +108,7 @@ if [ "${PROFILE:-no}" = yes ]; then
     start "$mode" "-agentpath:$library=start,event=cpu,interval=1ms"
     until (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do sleep 0.005; done
     create "profile-$mode" >/dev/null
-    "$JAVA_HOME/bin/jcmd" "$pid" JVMTI.agent_load "$library" "stop,file=$work/$mode.collapsed,collapsed" >/dev/null
+    "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$work/$mode.collapsed,collapsed\"" >/dev/null
     counters=$("$JAVA_HOME/bin/jcmd" "$pid" PerfCounter.print)
     loaded=$(sed -n 's/^java.cls.loadedClasses=//p' <<<"$counters")
     shared=$(sed -n 's/^sun.cls.sharedLoadedClasses=//p' <<<"$counters")

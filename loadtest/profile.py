@@ -14,8 +14,8 @@ import sys
 
 TOP = 20
 
-# concerns, tried on each frame from the leaf towards the root; the first frame that matches one
-# decides the sample's concern
+# concerns, tried on each frame from the leaf towards the root; the innermost frame that matches
+# one decides the sample's concern (see TRANSPARENT)
 CONCERNS = [
     ("GC", r"^(GCTaskThread|G1|SerialHeap|DefNewGeneration|TenuredGeneration|MarkSweep|SerialFullGC|"
            r"CollectedHeap::|Copy::|OopOopIterate|ScavengeHelper|YoungGC|VM_GenCollect)"),
@@ -74,6 +74,7 @@ STARTUP = [
     ("JDK", r"^(java/|jdk/|sun/)"),
 ]
 COMPILED = [(name, re.compile(pattern)) for name, pattern in CONCERNS]
+TRANSPARENT = {"JDK", "JVM (interpreter, runtime)", "kernel", "JVM class loading and linking"}
 
 
 def method(frame):
@@ -110,12 +111,12 @@ def main():
 
     concerns = collections.Counter()
     for frames, count in stacks:
-        concern = "other"
-        for frame in reversed(frames):
-            name = next((n for n, p in COMPILED if p.search(method(frame))), None)
-            if name:
-                concern = name
-                break
+        matches = [next((n for n, p in COMPILED if p.search(method(frame))), None)
+                   for frame in reversed(frames)]
+        # the JDK, the JVM's runtime and the kernel work for whoever called them: the sample goes
+        # to the innermost frame of another concern, and to them only when there is none
+        concern = next((m for m in matches if m and m not in TRANSPARENT), None)
+        concern = concern or next((m for m in matches if m), "other")
         concerns[concern] += count
     print("| concern (innermost matching frame) | share of samples |")
     print("|---|---:|")

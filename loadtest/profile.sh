@@ -5,7 +5,8 @@
 #   new       gRPC Create of new values, caches off (a namespace lookup and an upsert per call)
 #   cached    gRPC Create of known values with both caches on (answered from the pseudonym cache)
 #
-# For each, the service starts (plain jar, JAVA_OPTS), is warmed up with WARMUP calls, then
+# For each, the service starts (plain jar, JAVA_OPTS, metrics on as by default; METRICS=no turns
+# them off), is warmed up with WARMUP calls, then
 # profiled (CPU samples of every thread, EVENT=cpu, perf_events; EVENT=itimer where the kernel
 # refuses perf_events) while ghz sends REQUESTS calls at CONCURRENCY. loadtest/profile.py prints
 # the top frames by self and total time, by method, class and package, and the time by concern
@@ -33,6 +34,7 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JAVA_OPTS=${JAVA_OPTS:-}
 PGHOST_BENCH=${PGHOST_BENCH:-127.0.0.1}
 PORT=${PORT:-48091}
+METRICS=${METRICS:-yes}
 export PATH="$HOME/go/bin:$PATH"
 
 library=$(async_profiler_library)
@@ -55,9 +57,10 @@ connection=$ConnectionStrings__PostgreSQL
 for path in $PATHS; do
   caches=false
   [ "$path" = cached ] && caches=true
-  say "$path: vfps ($JAR $JAVA_OPTS, caches $caches)"
+  say "$path: vfps ($JAR $JAVA_OPTS, caches $caches, metrics $METRICS)"
   # shellcheck disable=SC2086
-  env ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0 \
+  env ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$PORT Http__Port=$((PORT + 1)) \
+    MetricsPort=$([ "$METRICS" = yes ] && echo $((PORT + 2)) || echo 0) \
     Pseudonymization__Caching__Namespaces__IsEnabled=$caches \
     Pseudonymization__Caching__Pseudonyms__IsEnabled=$caches \
     "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" >"$work/vfps-$path.log" 2>&1 &
@@ -82,13 +85,14 @@ for path in $PATHS; do
   say "$path: warm-up, $WARMUP calls"
   ghz_call "$WARMUP" >/dev/null
   say "$path: profiling ($EVENT every $INTERVAL) under $REQUESTS calls"
-  "$JAVA_HOME/bin/jcmd" "$pid" JVMTI.agent_load "$library" "start,event=$EVENT,interval=$INTERVAL" >"$work/start.txt"
-  if grep -qi 'error\|fail' "$work/start.txt"; then
+  # one argument for jcmd: unquoted, the profiler's options would be read as jcmd's name=value
+  "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"start,event=$EVENT,interval=$INTERVAL\"" >"$work/start.txt"
+  if ! grep -q 'return code: 0' "$work/start.txt"; then
     cat "$work/start.txt" >&2
     exit 1
   fi
   ghz_call "$REQUESTS" >"$out/$path.ghz.json"
-  "$JAVA_HOME/bin/jcmd" "$pid" JVMTI.agent_load "$library" "stop,file=$out/$path.collapsed,collapsed" >/dev/null
+  "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$out/$path.collapsed,collapsed\"" >/dev/null
   kill "$pid"
   wait "$pid" 2>/dev/null || true
   pid=""
