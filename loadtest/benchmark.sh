@@ -28,7 +28,8 @@ cd "$(dirname "$0")/.."
 
 REQUESTS=${REQUESTS:-100000}
 CONCURRENCY=${CONCURRENCY:-50}
-# calls before each measured server's first run, so that the JIT has compiled the path
+# calls before each measured server's first run, so that the JIT has compiled the path (the floor
+# gets as many as the cached service had before its cache hits)
 WARMUP=${WARMUP:-60000}
 JAR=${JAR:-target/vfps.jar}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -171,7 +172,9 @@ say "== the floor: a bare vertx-grpc server (loadtest/FloorServer.java, $JAVA_OP
 "$JAVA" $JAVA_OPTS -cp "$JAR" loadtest/FloorServer.java "$FLOOR_PORT" >"$work/floor.log" 2>&1 &
 service_pid=$!
 wait_grpc "$FLOOR_PORT"
-ghz_run warmup-floor "$FLOOR_PORT" -n "$WARMUP" -d "$warm_values"
+# as many calls as the cached service had served before its measured cache hits, so that the
+# JIT has had the same chance on both
+ghz_run warmup-floor "$FLOOR_PORT" -n $((WARMUP + KNOWN + REQUESTS)) -d "$warm_values"
 say "== ghz: the floor"
 ghz_measured grpc-floor "$FLOOR_PORT" -n "$REQUESTS" -d "$new_values"
 stop_service
