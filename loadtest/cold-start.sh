@@ -111,11 +111,11 @@ if [ "${PROFILE:-no}" = yes ]; then
     "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$work/$mode.collapsed,collapsed\"" >/dev/null
     counters=$("$JAVA_HOME/bin/jcmd" "$pid" PerfCounter.print)
     loaded=$(sed -n 's/^java.cls.loadedClasses=//p' <<<"$counters")
-    shared=$(sed -n 's/^sun.cls.sharedLoadedClasses=//p' <<<"$counters")
+    shared=$(sed -n 's/^java.cls.sharedLoadedClasses=//p' <<<"$counters")
     stop
     python3 loadtest/profile.py --startup "$work/$mode.collapsed" - \
       "$([ "$mode" = aot ] && echo "bin/vfps (AOT cache)" || echo "java -jar"), exec to the first answer"
     echo
-    echo "classes loaded by the first answer: $loaded, of them from the AOT cache: ${shared:-0}"
+    echo "classes loaded by the first answer: $((loaded + ${shared:-0})), of them from the CDS or AOT cache: ${shared:-0}"
   done
 fi
