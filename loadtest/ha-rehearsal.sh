@@ -127,7 +127,7 @@ if [ -n "$busy" ]; then
   echo "ports $PORT_BASE-$((PORT_BASE + 99)) must be free; in use: $busy(set PORT_BASE)" >&2
   exit 2
 fi
-if [ "$LIMITS" = yes ] && ! pod_cgroups_writable; then
+if [ "$LIMITS" = yes ] && [ -z "$(cgroup_version)" ]; then
   LIMITS=no
 fi
 if [ "$LIMITS" != yes ]; then
@@ -196,7 +196,7 @@ cleanup() {
     [ -n "$pm" ] && kill -9 $(tree "$pm") 2>/dev/null
   done
   for k in 1 2 3; do
-    pod_cgroup_remove "$(group "$k")"
+    cgroup_remove "$(group "$k")"
   done
   if [ "$KEEP_WORK" != yes ]; then
     rm -rf "$work"/pg[123] "$work/etcd" "$work/ledger.tsv"
@@ -403,12 +403,12 @@ export Cluster__IsEnabled=true Cluster__Name=vfps-ha-$$ Cluster__Host=127.0.0.1
 export Cluster__Members="127.0.0.1:$((PORT_BASE + 61)),127.0.0.1:$((PORT_BASE + 62)),127.0.0.1:$((PORT_BASE + 63))"
 
 if [ "$LIMITS" = yes ]; then
-  for k in 1 2 3; do pod_cgroup_create "$(group "$k")" "$MEMORY_MIB"; done
+  for k in 1 2 3; do cgroup_create "$(group "$k")" "$MEMORY_MIB"; done
 fi
 
 start_replica() { # k
   local k=$1 enter=""
-  if [ "$LIMITS" = yes ]; then enter=$(pod_cgroup_enter "$(group "$k")"); fi
+  if [ "$LIMITS" = yes ]; then enter=$(cgroup_enter "$(group "$k")"); fi
   echo "--- started at $(date +%T.%3N)" >>"$work/logs/vfps$k.log"
   Http__Port=$(http_port "$k") Grpc__Port=$(grpc_port "$k") MetricsPort=$((PORT_BASE + 80 + k)) \
     Cluster__Port=$((PORT_BASE + 60 + k)) Cluster__EventBus__Port=$((PORT_BASE + 70 + k)) \

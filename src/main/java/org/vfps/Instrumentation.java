@@ -39,7 +39,7 @@ final class Instrumentation {
 
       @Override
       public void batch(long nanos, int rows) {
-        meters.batchUpsertTook(nanos);
+        meters.batchUpsertTook(nanos, rows);
       }
     };
   }

@@ -3,15 +3,20 @@ package org.vfps.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.Future;
+import io.vertx.grpc.common.GrpcStatus;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.IntStream;
+import org.hawkular.agent.prometheus.types.Histogram;
 import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricType;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +30,7 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 /** {@code /metrics} of a running service, parsed as Prometheus parses it. */
@@ -132,6 +138,44 @@ class MetricsIT {
     assertThat(after.value("vfps_upsert_duration_seconds"))
         .isEqualTo(before.value("vfps_upsert_duration_seconds") + 3);
     assertThat(after.type("vfps_batch_upsert_duration_seconds")).isEqualTo(MetricType.HISTOGRAM);
+  }
+
+  @Test
+  void everyRowOfConcurrentCreatesIsCountedInTheRowsPerStatementHistogram() {
+    String namespace = createNamespace(client);
+    int values = 200;
+    Scrape before = scrape(server);
+
+    List<Future<GrpcTestClient.Reply<PseudonymServiceCreateResponse>>> replies =
+        IntStream.range(0, values)
+            .mapToObj(
+                i ->
+                    client.callAsync(
+                        PseudonymServiceGrpcClient.Create,
+                        PseudonymServiceCreateRequest.newBuilder()
+                            .setNamespace(namespace)
+                            .setOriginalValue("value-" + i)
+                            .build()))
+            .toList();
+    Future.all(replies).await();
+    Scrape after = scrape(server);
+
+    assertThat(replies).allMatch(reply -> reply.result().status() == GrpcStatus.OK);
+    assertThat(after.type("vfps_upsert_statement_rows")).isEqualTo(MetricType.HISTOGRAM);
+    Histogram rows = (Histogram) after.series("vfps_upsert_statement_rows", Map.of()).orElseThrow();
+    Histogram rowsBefore =
+        (Histogram) before.series("vfps_upsert_statement_rows", Map.of()).orElseThrow();
+    // each new value is written by exactly one statement, whatever the batches were
+    assertThat(rows.getSampleSum() - rowsBefore.getSampleSum()).isEqualTo(values);
+    long statements = rows.getSampleCount() - rowsBefore.getSampleCount();
+    assertThat(statements).isBetween(1L, (long) values);
+    assertThat(statements)
+        .isEqualTo(
+            (long)
+                (after.value("vfps_upsert_duration_seconds")
+                    + after.value("vfps_batch_upsert_duration_seconds")
+                    - before.value("vfps_upsert_duration_seconds")
+                    - before.value("vfps_batch_upsert_duration_seconds")));
   }
 
   @Test
