@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class ProviderKeysIT {
             vertx,
             URI.create(provider.issuer()),
             false,
-            TestOidcProvider.AUDIENCE,
+            List.of(TestOidcProvider.AUDIENCE),
             60,
             new ProviderKeys.Timing(
                 Duration.ofHours(1),
