@@ -2,7 +2,6 @@ package org.vfps.ui;
 
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
@@ -55,13 +54,14 @@ final class SessionCookies {
   /**
    * The origin the browser addressed, {@code scheme://host[:port]}: from {@code X-Forwarded-Proto}
    * and {@code X-Forwarded-Host} when a proxy in front sets them (as the .NET service honours
-   * them), else from the listener and the {@code Host} header; empty when the host is missing or
-   * malformed.
+   * them), else from the listener and the request's authority ({@code Host}); empty when the host
+   * is missing or malformed.
    */
   static Optional<String> origin(HttpServerRequest request) {
     String host = forwarded(request, "X-Forwarded-Host");
-    if (host == null) {
-      host = request.getHeader(HttpHeaders.HOST);
+    if (host == null && request.authority() != null) {
+      // the Host header, or HTTP/2's :authority
+      host = request.authority().toString();
     }
     if (host == null || !HOST.matcher(host).matches()) {
       return Optional.empty();
