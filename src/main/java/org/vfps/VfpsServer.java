@@ -143,7 +143,7 @@ public final class VfpsServer implements AutoCloseable {
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(vertx, config.tls());
       database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
-      PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
+      PageTokens pageTokens = new PageTokens(loadKey(database.pageTokenKey()));
       CachingConfig caching = config.caching();
       VfpsCache cache =
           caching.namespacesEnabled() || caching.pseudonymsEnabled()
@@ -167,17 +167,17 @@ public final class VfpsServer implements AutoCloseable {
               : database.pseudonyms();
       Audit audit = new Audit(tracing::currentTraceId);
       AuthorizationConfig authorization = config.authorization();
+      Permissions permissions = Permissions.of(authorization);
       Access access =
           authorization.enabled()
-              ? new Access(
-                  Permissions.of(authorization), audit, Instrumentation.deniedCalls(meters))
+              ? new Access(permissions, audit, Instrumentation.deniedCalls(meters))
               : Access.open(audit);
-      if (!authorization.enabled()) {
-        LOG.warn(
-            "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
-                + " may look up original values. Turn it on for anything but development.");
-      }
-      Authenticator authenticator = Authenticator.start(vertx, authorization, audit);
+      warnAboutSignIn(authorization);
+      byte[] sessionKey =
+          authorization.enabled() && authorization.signIn().configured()
+              ? loadKey(database.uiSessionKey())
+              : null;
+      Authenticator authenticator = Authenticator.start(vertx, authorization, audit, sessionKey);
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,
@@ -259,7 +259,15 @@ public final class VfpsServer implements AutoCloseable {
               databaseHealthy,
               tls,
               authenticator,
-              new UiRoutes(Main.version(), config.server().httpMaxRequestBodyBytes())::mount,
+              new UiRoutes(
+                      new UiRoutes.Dependencies(
+                          Main.version(),
+                          config.server().httpMaxRequestBodyBytes(),
+                          authorization.enabled(),
+                          authenticator.signIn(),
+                          permissions,
+                          namespaces))
+                  ::mount,
               httpConnections(config.connections()));
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(
@@ -482,9 +490,32 @@ public final class VfpsServer implements AutoCloseable {
     }
   }
 
-  private static byte[] loadPageTokenKey(Database database) {
+  /**
+   * Warns once when authorization is off, and when the admin UI's sign-in client is missing (the UI
+   * then says sign-in is not configured; the API is unaffected) or set without use.
+   */
+  private static void warnAboutSignIn(AuthorizationConfig authorization) {
+    if (!authorization.enabled()) {
+      LOG.warn(
+          "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
+              + " may look up original values. Turn it on for anything but development.");
+      if (authorization.signIn().configured() || !authorization.signIn().clientSecret().isEmpty()) {
+        LOG.warn(
+            "Authorization__ClientId and __ClientSecret are set, but authorization is off: the"
+                + " admin UI needs no sign-in and does not use them.");
+      }
+    } else if (!authorization.signIn().configured()) {
+      LOG.warn(
+          "The admin UI's sign-in is not configured (Authorization__ClientId,"
+              + " Authorization__ClientSecret): the UI says so and nobody can sign in to it; the"
+              + " API is not affected.");
+    }
+  }
+
+  /** A key shared by the replicas through the database (see {@link Database#pageTokenKey()}). */
+  private static byte[] loadKey(Future<byte[]> loading) {
     try {
-      return database.pageTokenKey().await();
+      return loading.await();
     } catch (RuntimeException e) {
       throw new StartupException(
           "The database is not ready: "

@@ -1,6 +1,7 @@
-// The one way the pages talk to the service: the REST API under /v1 and the session under
-// /ui/session. Every request goes through request(), the place for headers and for answers
-// that concern every page.
+// The one way the pages talk to the service: the REST API under /v1 and the UI's own endpoints
+// under /ui. Every request goes through request(), the place for headers and for answers that
+// concern every page: a request that changes data carries the session's CSRF token, and a 401
+// (the session has ended) renews the session once, else goes to the sign-in and comes back here.
 
 /** A failed call: the HTTP status, the gRPC status code and the service's message. */
 export class ApiError extends Error {
@@ -20,11 +21,24 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, signal) {
+const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+let current = null; // the last session read: its CSRF token goes with every change
+let renewing = null; // one renewal at a time, shared by the requests that need it
+
+/** The address of the sign-in that comes back to this page. */
+export function signInUrl() {
+  return `/ui/authentication/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+async function request(method, path, body, signal, renewed = false) {
   const init = {method, headers: {Accept: 'application/json'}, credentials: 'same-origin', signal};
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
+  }
+  if (CHANGES.has(method) && current?.csrfToken) {
+    init.headers['X-CSRF-Token'] = current.csrfToken;
   }
   let response;
   try {
@@ -34,6 +48,13 @@ async function request(method, path, body, signal) {
       throw e;
     }
     throw new ApiError(0, 14, 'The service cannot be reached. Check the connection and try again.');
+  }
+  if (response.status === 401 && current?.authorization && !path.startsWith('/ui/session')) {
+    if (!renewed && (await renew())) {
+      return request(method, path, body, signal, true);
+    }
+    location.assign(signInUrl());
+    throw new ApiError(401, 16, 'Your session has ended. Signing in again…');
   }
   const text = await response.text();
   let json = null;
@@ -52,11 +73,32 @@ async function request(method, path, body, signal) {
   return json ?? {};
 }
 
+/** Reads the session again (which renews it if it can); whether someone is signed in. */
+function renew() {
+  renewing ??= session()
+    .then((read) => Boolean(read.user))
+    .catch(() => false)
+    .finally(() => (renewing = null));
+  return renewing;
+}
+
 const segment = encodeURIComponent;
 
-/** Who is signed in, what they may do, the version and the limits (see UiRoutes). */
-export function session() {
-  return request('GET', '/ui/session');
+/** Who is signed in, what they may do, the version and the limits (see SessionRoutes). */
+export async function session() {
+  current = await request('GET', '/ui/session');
+  return current;
+}
+
+/** Signs out here, then at the identity provider (the browser goes there). */
+export async function signOut() {
+  const reply = await request('POST', '/ui/authentication/logout');
+  location.assign(reply.location ?? '/ui/');
+}
+
+/** For admins: the admin roles, the rules and the roles per namespace (Access control). */
+export function accessRules() {
+  return request('GET', '/ui/access');
 }
 
 export function listNamespaces() {

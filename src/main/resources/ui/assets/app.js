@@ -2,7 +2,7 @@
 // inside the page (history API), so each page has its own address that survives a reload.
 
 import * as api from './api.js';
-import {h, replace} from './dom.js';
+import {h, replace, guarded} from './dom.js';
 import * as namespacesPage from './pages/namespaces.js';
 import * as namespacePage from './pages/namespace.js';
 import * as csvPage from './pages/csv.js';
@@ -119,7 +119,7 @@ function setUpThemeToggle() {
   update();
 }
 
-/** The header's account area: the signed-in user and sign-out when authorization is on. */
+/** The header's account area: the signed-in user, their roles and Sign out, when authorization is on. */
 function showAccount() {
   const account = document.getElementById('account');
   if (!session.authorization) {
@@ -127,7 +127,47 @@ function showAccount() {
       account,
       h('a', {class: 'badge warning', href: '/ui/access-control', title: 'Everyone may do everything'}, 'Authorization off'),
     );
+    return;
   }
+  const user = session.user;
+  const roles = session.roles.length ? session.roles.join(', ') : 'no roles of this service';
+  const details = [user.username && user.username !== user.name ? user.username : null, user.email || null].filter(Boolean);
+  const signOut = h('button', {type: 'button', class: 'secondary small', id: 'sign-out'}, 'Sign out');
+  signOut.addEventListener(
+    'click',
+    guarded(signOut, async () => {
+      try {
+        await api.signOut();
+      } catch (e) {
+        signOut.title = e.message;
+      }
+    }),
+  );
+  replace(
+    account,
+    h(
+      'div',
+      {class: 'user', id: 'account-user'},
+      h('span', {class: 'user-name', id: 'account-name', title: details.join(' · ') || false}, user.name || user.username || user.subject),
+      h('span', {class: 'user-roles', id: 'account-roles', title: roles}, h('span', {class: 'visually-hidden'}, 'Roles: '), roles),
+    ),
+    signOut,
+  );
+}
+
+/** Authorization is on, but nobody can sign in: the page says so, and what to configure. */
+function showSignInNotConfigured() {
+  document.title = 'Sign-in is not configured · vfps';
+  replace(
+    main,
+    h('h1', {tabindex: -1}, 'Sign-in is not configured'),
+    h(
+      'div',
+      {class: 'message info banner', role: 'note', id: 'sign-in-not-configured'},
+      h('p', {}, 'Authorization is on, so every page needs a signed-in user, but this service has no client to sign users in with.'),
+      h('p', {}, 'An administrator sets ', h('code', {}, 'Authorization__ClientId'), ' and ', h('code', {}, 'Authorization__ClientSecret'), ' (a confidential client of the identity provider). The API works without them.'),
+    ),
+  );
 }
 
 async function start() {
@@ -139,6 +179,14 @@ async function start() {
     return;
   }
   document.getElementById('version').textContent = session.version;
+  if (session.authorization && !session.user) {
+    if (session.signIn?.configured) {
+      location.replace(api.signInUrl());
+    } else {
+      showSignInNotConfigured();
+    }
+    return;
+  }
   showAccount();
   await show(false);
 }

@@ -38,10 +38,9 @@ class PackageRulesTest {
   /**
    * The packages of the service (below {@code org.vfps}; {@code api} is the generated protobuf
    * code) and the ones each may use besides itself. The root package, {@code Main} and the start-up
-   * chain, may use every package and no package may use it. {@code access}, {@code auth} and {@code
-   * ui} are the packages of the permission model that are coming: the domain services call the one
-   * decision point in {@code access}, and the edges turn credentials into its caller through {@code
-   * auth}.
+   * chain, may use every package and no package may use it. The domain services call the one
+   * decision point of the permission model in {@code access}, and the edges (the admin UI among
+   * them) turn credentials into its caller through {@code auth}.
    */
   private static final Map<String, Set<String>> MAY_USE =
       Map.ofEntries(
@@ -57,7 +56,8 @@ class PackageRulesTest {
           // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
           Map.entry("http", union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection")),
           Map.entry("fhir", union(DOMAIN, "access", "auth")),
-          Map.entry("ui", union(DOMAIN, "access")),
+          // the admin UI signs users in and turns their sessions into callers through auth
+          Map.entry("ui", union(DOMAIN, "access", "auth")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
           Map.entry("access", Set.of("error", "config")),

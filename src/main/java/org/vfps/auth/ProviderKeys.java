@@ -4,13 +4,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
@@ -47,10 +40,10 @@ final class ProviderKeys {
 
   private static final Set<String> KEY_TYPES = Set.of("RSA", "EC", "OKP");
   private static final String DISCOVERY_PATH = "/.well-known/openid-configuration";
-  private static final long REQUEST_TIMEOUT_MILLIS = 10_000;
 
   /** Discovery and the key set: two requests. */
-  private static final long FETCH_TIMEOUT_MILLIS = 2 * REQUEST_TIMEOUT_MILLIS + 1_000;
+  private static final long FETCH_TIMEOUT_MILLIS =
+      2 * ProviderClient.REQUEST_TIMEOUT_MILLIS + 1_000;
 
   /**
    * How often the keys are fetched.
@@ -74,16 +67,19 @@ final class ProviderKeys {
             Duration.ofSeconds(30));
   }
 
-  /** A loaded key set: the issuer tokens must name and the verifier of their signatures. */
-  record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks) {}
+  /**
+   * A loaded key set: the issuer tokens must name, the verifier of their signatures, and the
+   * discovery document it came with (which names the provider's other endpoints).
+   */
+  record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks, JsonObject discovery) {}
 
   private final Vertx vertx;
   private final Context context;
-  private final HttpClient client;
+  private final ProviderClient client;
   private final String authority;
   private final URI discovery;
   private final boolean requireHttps;
-  private final String audience;
+  private final List<String> audiences;
   private final int leewaySeconds;
   private final Timing timing;
   private final Clock clock;
@@ -94,29 +90,27 @@ final class ProviderKeys {
   private Instant lastUnknownKeyFetch;
 
   /**
+   * @param audiences a token's {@code aud} must name one of them (the verifier's check; callers
+   *     check the audience each kind of token must have)
    * @param onChange called after a fetch that changed the key set (to drop cached tokens)
    */
   ProviderKeys(
       Vertx vertx,
       URI authority,
       boolean requireHttps,
-      String audience,
+      List<String> audiences,
       int leewaySeconds,
       Timing timing,
       Clock clock,
       Runnable onChange) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
-    this.client =
-        vertx.createHttpClient(
-            new HttpClientOptions()
-                .setConnectTimeout((int) REQUEST_TIMEOUT_MILLIS)
-                .setVerifyHost(true));
+    this.client = new ProviderClient(vertx);
     String base = authority.toString();
     this.authority = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     this.discovery = URI.create(this.authority + DISCOVERY_PATH);
     this.requireHttps = requireHttps;
-    this.audience = audience;
+    this.audiences = List.copyOf(audiences);
     this.leewaySeconds = leewaySeconds;
     this.timing = timing;
     this.clock = clock;
@@ -145,6 +139,16 @@ final class ProviderKeys {
   /** The loaded keys; null until the first load succeeded. */
   Keys current() {
     return keys;
+  }
+
+  /** The client that talks to the provider, for its other endpoints. */
+  ProviderClient client() {
+    return client;
+  }
+
+  /** Whether the provider's endpoints must be https ({@code RequireHttpsMetadata}). */
+  boolean requireHttps() {
+    return requireHttps;
   }
 
   /**
@@ -197,7 +201,8 @@ final class ProviderKeys {
     // the requests start on this object's own context, whichever thread asked
     context.runOnContext(
         started ->
-            getJson(discovery)
+            client
+                .getJson(discovery)
                 .compose(this::keysOf)
                 .map(this::install)
                 // each request has its own timeouts; this bounds the whole fetch as well, so that
@@ -224,8 +229,7 @@ final class ProviderKeys {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(new IllegalStateException("jwks_uri is not a URL"));
     }
-    if (!"https".equalsIgnoreCase(jwks.getScheme())
-        && !(!requireHttps && "http".equalsIgnoreCase(jwks.getScheme()))) {
+    if (!allowedScheme(jwks, requireHttps)) {
       return Future.failedFuture(
           new IllegalStateException(
               "jwks_uri " + jwks + " is not https (Authorization__RequireHttpsMetadata)"));
@@ -233,10 +237,16 @@ final class ProviderKeys {
     if (!trimSlash(issuer).equals(authority)) {
       LOG.info("The OIDC provider names its issuer {}; tokens must name it", issuer);
     }
-    return getJson(jwks).compose(set -> signingKeys(issuer, set));
+    return client.getJson(jwks).compose(set -> signingKeys(issuer, set, configuration));
   }
 
-  private Future<Keys> signingKeys(String issuer, JsonObject set) {
+  /** Whether the endpoint is https, or http where {@code RequireHttpsMetadata} is false. */
+  static boolean allowedScheme(URI endpoint, boolean requireHttps) {
+    return "https".equalsIgnoreCase(endpoint.getScheme())
+        || (!requireHttps && "http".equalsIgnoreCase(endpoint.getScheme()));
+  }
+
+  private Future<Keys> signingKeys(String issuer, JsonObject set, JsonObject configuration) {
     JsonArray all = set.getValue("keys") instanceof JsonArray array ? array : new JsonArray();
     List<JsonObject> usable = new ArrayList<>();
     for (Object key : all) {
@@ -249,10 +259,11 @@ final class ProviderKeys {
           new IllegalStateException("the key set holds no RSA, EC or OKP signing key"));
     }
     JWTOptions checks =
-        new JWTOptions().setIssuer(issuer).setAudience(List.of(audience)).setLeeway(leewaySeconds);
+        new JWTOptions().setIssuer(issuer).setAudience(audiences).setLeeway(leewaySeconds);
     JWTAuth verifier =
         JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(checks));
-    return Future.succeededFuture(new Keys(issuer, verifier, List.copyOf(usable)));
+    return Future.succeededFuture(
+        new Keys(issuer, verifier, List.copyOf(usable), configuration.copy()));
   }
 
   private boolean install(Keys loaded) {
@@ -281,33 +292,6 @@ final class ProviderKeys {
         && KEY_TYPES.contains(kty)
         && (use == null || "sig".equals(use))
         && (algorithm == null || ALGORITHMS.contains(algorithm));
-  }
-
-  private Future<JsonObject> getJson(URI uri) {
-    RequestOptions request =
-        new RequestOptions()
-            .setMethod(HttpMethod.GET)
-            .setAbsoluteURI(uri.toString())
-            .setTimeout(REQUEST_TIMEOUT_MILLIS)
-            .putHeader(HttpHeaders.ACCEPT, "application/json");
-    return client
-        .request(request)
-        .compose(HttpClientRequest::send)
-        .compose(
-            response ->
-                response.statusCode() == 200
-                    ? response.body()
-                    : Future.failedFuture(
-                        new IllegalStateException(uri + " answered " + response.statusCode())))
-        .compose(ProviderKeys::json);
-  }
-
-  private static Future<JsonObject> json(Buffer body) {
-    try {
-      return Future.succeededFuture(new JsonObject(body));
-    } catch (RuntimeException e) {
-      return Future.failedFuture(new IllegalStateException("the answer is not a JSON object"));
-    }
   }
 
   private static String trimSlash(String text) {

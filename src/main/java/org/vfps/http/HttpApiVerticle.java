@@ -61,6 +61,7 @@ public final class HttpApiVerticle extends VerticleBase {
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     Authentication authentication = new Authentication(dependencies.authenticator());
+    builder.rootHandler(authentication::rejectForgedRequests);
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
         .bind(builder);
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);

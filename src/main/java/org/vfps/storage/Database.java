@@ -31,6 +31,7 @@ public final class Database implements AutoCloseable {
   public static final Duration HEALTH_CHECK_TIMEOUT = Duration.ofMillis(1500);
 
   private static final String PAGE_TOKEN_KEY = "page_token_key";
+  private static final String UI_SESSION_KEY = "ui_session_key";
 
   private final Pool pool;
   private final PgPseudonymRepository pseudonyms;
@@ -121,15 +122,27 @@ public final class Database implements AutoCloseable {
    * shared by all through the database.
    */
   public Future<byte[]> pageTokenKey() {
+    return sharedKey(PAGE_TOKEN_KEY);
+  }
+
+  /**
+   * The 32-byte key that seals the admin UI's session cookies, created and shared as {@link
+   * #pageTokenKey()} is, so that every replica serves every session.
+   */
+  public Future<byte[]> uiSessionKey() {
+    return sharedKey(UI_SESSION_KEY);
+  }
+
+  private Future<byte[]> sharedKey(String name) {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
     return pool.preparedQuery(
             "INSERT INTO vfps_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
-        .execute(Tuple.of(PAGE_TOKEN_KEY, Buffer.buffer(candidate)))
+        .execute(Tuple.of(name, Buffer.buffer(candidate)))
         .compose(
             inserted ->
                 pool.preparedQuery("SELECT value FROM vfps_secrets WHERE name = $1")
-                    .execute(Tuple.of(PAGE_TOKEN_KEY)))
+                    .execute(Tuple.of(name)))
         .map(rows -> rows.iterator().next().getBuffer("value").getBytes());
   }
 

@@ -1,17 +1,24 @@
 package org.vfps.ui;
 
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.JsonArray;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.vfps.access.Permissions;
+import org.vfps.auth.SignIn;
+import org.vfps.namespace.NamespaceService;
 
 /**
  * The admin UI under {@code /ui}: one HTML page for every route of the app (so that a deep link
- * survives a reload), its assets, and {@code GET /ui/session}, which tells the page who is signed
- * in and what they may do. Every other {@code /ui/...} path is left to the router's 404.
+ * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in
+ * and what they may do, and the sign-in under {@code /ui/authentication/}. With a sign-in, a page
+ * requested without a session is answered with a redirect to the login, which comes back to it.
+ * Every other {@code /ui/...} path is left to the router's 404.
  *
  * <p>Every answer carries a strict {@code Content-Security-Policy} (scripts, styles and requests
  * from this origin only, no inline script, no framing). Nothing is cached without revalidation: the
@@ -35,29 +42,51 @@ public final class UiRoutes {
   private static final String PAGE = "ui/index.html";
   private static final String ASSETS = "ui/assets";
 
-  private final JsonObject session;
-
   /**
+   * What the UI needs.
+   *
    * @param version the service's version, shown in the footer
    * @param maxRequestBodyBytes the HTTP body limit, which bounds the batches the CSV page sends
+   * @param authorization whether authorization is on
+   * @param signIn the sign-in; empty when authorization is off or no client is configured
+   * @param permissions the rules, for what the pages show a user may do
+   * @param namespaces the namespaces, for the Access control page
    */
-  public UiRoutes(String version, int maxRequestBodyBytes) {
-    // authorization is off: everyone may do everything (an admin, as the .NET service has it)
-    JsonArray everyNamespace = new JsonArray().add("*");
-    this.session =
-        new JsonObject()
-            .put("authorization", false)
-            .put("user", null)
-            .put("roles", new JsonArray())
-            .put(
-                "permissions",
-                new JsonObject()
-                    .put("admin", true)
-                    .put("read", everyNamespace)
-                    .put("write", everyNamespace)
-                    .put("reverseLookup", everyNamespace))
-            .put("version", version)
-            .put("limits", new JsonObject().put("maxRequestBodyBytes", maxRequestBodyBytes));
+  public record Dependencies(
+      String version,
+      int maxRequestBodyBytes,
+      boolean authorization,
+      Optional<SignIn> signIn,
+      Permissions permissions,
+      NamespaceService namespaces) {
+
+    public Dependencies {
+      Objects.requireNonNull(version, "version");
+      Objects.requireNonNull(signIn, "signIn");
+      Objects.requireNonNull(permissions, "permissions");
+      Objects.requireNonNull(namespaces, "namespaces");
+    }
+  }
+
+  private final Optional<SignIn> signIn;
+  private final SessionRoutes sessions;
+  private final SignInRoutes signInRoutes;
+
+  public UiRoutes(Dependencies dependencies) {
+    this.signIn = dependencies.signIn();
+    this.sessions =
+        new SessionRoutes(
+            dependencies.authorization(),
+            dependencies.signIn(),
+            dependencies.permissions(),
+            dependencies.namespaces(),
+            new JsonObject()
+                .put("version", dependencies.version())
+                .put(
+                    "limits",
+                    new JsonObject()
+                        .put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes())));
+    this.signInRoutes = new SignInRoutes(dependencies.authorization(), dependencies.signIn());
   }
 
   /** Adds the UI's routes to the router. */
@@ -74,16 +103,10 @@ public final class UiRoutes {
                 rc.next();
               }
             });
-    router
-        .get("/ui/session")
-        .handler(
-            rc ->
-                rc.response()
-                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json; charset=utf-8")
-                    .end(session.toBuffer()));
+    sessions.mount(router);
+    signInRoutes.mount(router);
     for (String page : PAGES) {
-      router.get(page).handler(UiRoutes::page);
+      router.get(page).handler(this::page);
     }
     router
         .get("/ui/assets/*")
@@ -110,7 +133,30 @@ public final class UiRoutes {
     rc.next();
   }
 
-  private static void page(RoutingContext rc) {
+  /**
+   * The app's page, or, with a sign-in, a redirect to the login when the request has no session
+   * that is current or can be renewed; the login returns to the page's path and query.
+   */
+  private void page(RoutingContext rc) {
+    HttpServerRequest request = rc.request();
+    if (signIn.isPresent()) {
+      SignIn flow = signIn.get();
+      boolean usable =
+          SessionCookies.session(flow, request)
+              .filter(session -> flow.current(session) || !session.refreshToken().isEmpty())
+              .isPresent();
+      if (!usable) {
+        String target = request.query() == null ? request.path() : request.uri();
+        rc.response()
+            .setStatusCode(302)
+            .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+            .putHeader(
+                HttpHeaders.LOCATION,
+                ReturnUrls.login(ReturnUrls.local(target).orElse(ReturnUrls.HOME)))
+            .end();
+        return;
+      }
+    }
     rc.response()
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")

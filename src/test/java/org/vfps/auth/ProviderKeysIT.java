@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +35,7 @@ class ProviderKeysIT {
             vertx,
             URI.create(provider.issuer()),
             false,
-            TestOidcProvider.AUDIENCE,
+            List.of(TestOidcProvider.AUDIENCE),
             60,
             new ProviderKeys.Timing(
                 Duration.ofHours(1),

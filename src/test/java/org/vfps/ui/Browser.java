@@ -1,10 +1,13 @@
 package org.vfps.ui;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
@@ -20,6 +23,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -94,9 +99,54 @@ final class Browser implements AutoCloseable {
     driver.get(base + path);
   }
 
+  /** Opens an absolute address (another service, the identity provider). */
+  void go(String url) {
+    driver.get(url);
+  }
+
+  /** The path and query of the current page, when it is one of the service's; else its address. */
   String currentPath() {
     String url = driver.getCurrentUrl();
-    return url.substring(base.length());
+    return url.startsWith(base + "/") ? url.substring(base.length()) : url;
+  }
+
+  /** The browser's cookies of every site, as Chromium reports them (name, value, httpOnly, ...). */
+  @SuppressWarnings("unchecked")
+  List<Map<String, Object>> cookies() {
+    return (List<Map<String, Object>>)
+        driver.executeCdpCommand("Network.getAllCookies", Map.of()).get("cookies");
+  }
+
+  /** The value of the cookie of that name, if the browser has one. */
+  java.util.Optional<String> cookie(String name) {
+    return cookies().stream()
+        .filter(cookie -> name.equals(cookie.get("name")))
+        .map(cookie -> (String) cookie.get("value"))
+        .findFirst();
+  }
+
+  /** Sets an HttpOnly, SameSite=Lax cookie for the service's host on every path. */
+  void setCookie(String name, String value) {
+    driver.executeCdpCommand(
+        "Network.setCookie",
+        Map.of(
+            "name",
+            name,
+            "value",
+            value,
+            "url",
+            base + "/",
+            "path",
+            "/",
+            "httpOnly",
+            true,
+            "sameSite",
+            "Lax"));
+  }
+
+  /** Forgets every cookie: the next page starts signed out. */
+  void clearCookies() {
+    driver.executeCdpCommand("Network.clearBrowserCookies", Map.of());
   }
 
   WebElement find(String css) {
@@ -116,7 +166,12 @@ final class Browser implements AutoCloseable {
         .ignoring(StaleElementReferenceException.class)
         .until(
             driver -> {
-              ExpectedConditions.elementToBeClickable(By.cssSelector(css)).apply(driver).click();
+              WebElement element =
+                  ExpectedConditions.elementToBeClickable(By.cssSelector(css)).apply(driver);
+              if (element == null) {
+                return false;
+              }
+              element.click();
               return true;
             });
   }
@@ -174,6 +229,36 @@ final class Browser implements AutoCloseable {
       Path file = SCREENSHOTS.resolve(name + ".png");
       Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
       return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * What is wrong with the page as it is shown: text below the WCAG AA contrast minimum, and what
+   * the browser logged as a warning or worse since the last call (a blocked script or style).
+   */
+  List<String> problems(String name) {
+    List<String> problems = new ArrayList<>();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> contrast = (Map<String, Object>) script(contrastCheck());
+    if (((Number) contrast.get("checked")).intValue() <= 10) {
+      problems.add(name + ": the contrast check saw almost no text");
+    }
+    for (Object failure : (List<?>) contrast.get("failures")) {
+      problems.add(name + ": contrast " + failure);
+    }
+    for (LogEntry entry : driver.manage().logs().get(LogType.BROWSER)) {
+      if (entry.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+        problems.add(name + ": " + entry.getMessage());
+      }
+    }
+    return problems;
+  }
+
+  private static String contrastCheck() {
+    try (InputStream in = Browser.class.getResourceAsStream("/ui-contrast.js")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,8 +3,6 @@ package org.vfps.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -32,7 +28,6 @@ class UiScreenshotsIT {
   private static VfpsServer server;
   private static HttpTestClient http;
   private static Browser browser;
-  private static String contrastCheck;
 
   @BeforeAll
   static void start() throws IOException {
@@ -46,9 +41,6 @@ class UiScreenshotsIT {
                 "true"));
     http = new HttpTestClient(server.httpPort());
     browser = new Browser(server.httpPort());
-    try (InputStream in = UiScreenshotsIT.class.getResourceAsStream("/ui-contrast.js")) {
-      contrastCheck = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
     namespace(
         "study-2026-cardio",
         "Patient ids of the cardiology study",
@@ -162,7 +154,7 @@ class UiScreenshotsIT {
             + "p.style.color = '#aaaaaa'; document.querySelector('main').append(p);"
             + "console.error('something broke');");
 
-    List<String> problems = problems("self-check");
+    List<String> problems = browser.problems("self-check");
 
     assertThat(problems)
         .anyMatch(problem -> problem.contains("contrast faint"))
@@ -172,23 +164,6 @@ class UiScreenshotsIT {
   /** Saves the screenshot; returns contrast failures and browser errors. */
   private static List<String> inspect(String name) {
     browser.screenshot(name);
-    return problems(name);
-  }
-
-  /** Text below the contrast minimum and what the browser logged as a warning or worse. */
-  private static List<String> problems(String name) {
-    List<String> problems = new ArrayList<>();
-    @SuppressWarnings("unchecked")
-    Map<String, Object> contrast = (Map<String, Object>) browser.script(contrastCheck);
-    assertThat(((Number) contrast.get("checked")).intValue()).as(name).isGreaterThan(10);
-    for (Object failure : (List<?>) contrast.get("failures")) {
-      problems.add(name + ": contrast " + failure);
-    }
-    for (LogEntry entry : browser.driver().manage().logs().get(LogType.BROWSER)) {
-      if (entry.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
-        problems.add(name + ": " + entry.getMessage());
-      }
-    }
-    return problems;
+    return browser.problems(name);
   }
 }
