@@ -2,10 +2,12 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +18,11 @@ import org.vfps.access.Operation;
 import org.vfps.auth.Authenticator;
 
 /**
- * A gRPC service of unary methods, each a function from caller and request to future response. The
- * caller comes from the call's {@code authorization} header, checked before the request is read.
- * Unlike the generated bindings it answers failures with their trailers (through {@link
- * GrpcErrors}), and like them it carries the descriptor that reflection serves.
+ * A gRPC service of unary methods, each a function from caller and request to future response, and
+ * of streaming methods that serve their call themselves ({@link #streaming}). The caller comes from
+ * the call's {@code authorization} header, checked before the request is read. Unlike the generated
+ * bindings it answers failures with their trailers (through {@link GrpcErrors}), and like them it
+ * carries the descriptor that reflection serves.
  */
 final class UnaryService implements Service {
 
@@ -60,12 +63,8 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  Future<Caller> caller =
-                      authenticator.authenticate(
-                          call.headers().get(AUTHORIZATION),
-                          call.connection().remoteAddress().hostAddress(),
-                          operation);
-                  Future<Req> request = call.last();
+                  Future<Caller> caller = caller(call, operation);
+                  Future<Req> request = request(call);
                   caller
                       .compose(
                           authenticated -> request.compose(r -> handler.apply(authenticated, r)))
@@ -85,6 +84,71 @@ final class UnaryService implements Service {
                           });
                 }));
     return this;
+  }
+
+  /**
+   * Binds a streaming method, which runs {@code operation}: the call's requests wait (the call is
+   * paused) until its caller is authenticated; then {@code handler} serves the call, ends it and
+   * completes with the status it ended it with.
+   */
+  <Req, Resp> UnaryService streaming(
+      ServiceMethod<Req, Resp> method,
+      Operation operation,
+      BiFunction<Caller, GrpcServerRequest<Req, Resp>, Future<GrpcStatus>> handler) {
+    String fullName = method.fullMethodName();
+    String service = method.serviceName().fullyQualifiedName();
+    String methodName = method.methodName();
+    bindings.add(
+        server ->
+            server.callHandler(
+                method,
+                call -> {
+                  long started = System.nanoTime();
+                  observer.started(service, methodName);
+                  call.pause();
+                  caller(call, operation)
+                      .transform(
+                          caller -> {
+                            if (caller.succeeded()) {
+                              return handler.apply(caller.result(), call);
+                            }
+                            GrpcErrors.fail(call.response(), fullName, caller.cause());
+                            return Future.succeededFuture(GrpcErrors.status(caller.cause()));
+                          })
+                      .onComplete(
+                          status ->
+                              observer.completed(
+                                  service,
+                                  methodName,
+                                  status.succeeded() ? status.result() : GrpcStatus.INTERNAL,
+                                  System.nanoTime() - started));
+                }));
+    return this;
+  }
+
+  /** The caller of the call, from its {@code authorization} header, allowed to try {@code op}. */
+  private Future<Caller> caller(GrpcServerRequest<?, ?> call, Operation op) {
+    return authenticator.authenticate(
+        call.headers().get(AUTHORIZATION), call.connection().remoteAddress().hostAddress(), op);
+  }
+
+  /**
+   * The call's request; a message the server refuses (over the size limit) fails it at once with a
+   * {@link RejectedMessage}, where Vert.x would answer the call itself and then fail to decode.
+   */
+  private static <Req> Future<Req> request(GrpcServerRequest<Req, ?> call) {
+    Promise<Req> request = Promise.promise();
+    call.invalidMessageHandler(invalid -> request.tryFail(RejectedMessage.of(invalid)));
+    call.last()
+        .onComplete(
+            last -> {
+              if (last.succeeded()) {
+                request.tryComplete(last.result());
+              } else {
+                request.tryFail(last.cause());
+              }
+            });
+    return request.future();
   }
 
   @Override

@@ -95,8 +95,23 @@ public final class PseudonymService {
    * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
+    return create(caller, Operation.PSEUDONYM_CREATE, namespaceName, originalValue);
+  }
+
+  /**
+   * One create of a stream of creates ({@code CreateStream}), each of which names its namespace: as
+   * {@link #create}, with the permission checked (and a denial counted) as {@link
+   * Operation#PSEUDONYM_CREATE_STREAM}.
+   */
+  public Future<Pseudonym> createStreamed(
+      Caller caller, String namespaceName, String originalValue) {
+    return create(caller, Operation.PSEUDONYM_CREATE_STREAM, namespaceName, originalValue);
+  }
+
+  private Future<Pseudonym> create(
+      Caller caller, Operation operation, String namespaceName, String originalValue) {
     return access
-        .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
+        .check(caller, operation, namespaceName)
         .compose(allowed -> namespaces.resolve(namespaceName))
         .compose(namespace -> upsertPseudonym(namespace, originalValue));
   }
