@@ -54,7 +54,7 @@ for _ in $(seq 1 120); do
 done
 grep -m1 "started in" "$work/vfps.log" >&2
 
-protos=(-import-path src/main/proto -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
+protos=(-import-path src/main/proto -import-path target/proto -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
 grpcurl -plaintext "${protos[@]}" -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
   "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
 python3 - "$work/known.json" "$KNOWN" <<'PY'

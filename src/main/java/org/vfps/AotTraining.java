@@ -33,6 +33,7 @@ final class AotTraining {
             ConfigLoader.load(
                 Map.of(
                     "Database__Embedded__DataDirectory", scratch.resolve("postgres").toString(),
+                    "Database__Embedded__Durable", "false",
                     "Grpc__Port", "0",
                     "Http__Port", "0",
                     "MetricsPort", "0")));

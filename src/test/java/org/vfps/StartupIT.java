@@ -3,11 +3,13 @@ package org.vfps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -18,6 +20,9 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 class StartupIT {
+
+  /** What the service logs at start, asserted where it matters instead of printed. */
+  @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
 
   @Test
   void initialNamespacesAreCreatedAndExistingOnesLeftAlone() {
@@ -121,6 +126,14 @@ class StartupIT {
         GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
       assertThat(create(client)).isEqualTo(pseudonym);
     }
+    // each start says, once, that this is a development database, and where it lives
+    assertThat(log.atLeast(Level.WARN))
+        .hasSize(2)
+        .allSatisfy(
+            warning ->
+                assertThat(warning.getFormattedMessage())
+                    .contains("development database")
+                    .contains(data.toString()));
   }
 
   private static String create(GrpcTestClient client) {

@@ -1,6 +1,8 @@
 package org.vfps.auth;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -21,6 +23,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +48,9 @@ final class ProviderKeys {
   private static final Set<String> KEY_TYPES = Set.of("RSA", "EC", "OKP");
   private static final String DISCOVERY_PATH = "/.well-known/openid-configuration";
   private static final long REQUEST_TIMEOUT_MILLIS = 10_000;
+
+  /** Discovery and the key set: two requests. */
+  private static final long FETCH_TIMEOUT_MILLIS = 2 * REQUEST_TIMEOUT_MILLIS + 1_000;
 
   /**
    * How often the keys are fetched.
@@ -71,6 +78,7 @@ final class ProviderKeys {
   record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks) {}
 
   private final Vertx vertx;
+  private final Context context;
   private final HttpClient client;
   private final String authority;
   private final URI discovery;
@@ -82,7 +90,7 @@ final class ProviderKeys {
   private final Runnable onChange;
 
   private volatile Keys keys;
-  private Future<Boolean> fetching;
+  private final AtomicReference<Future<Boolean>> fetching = new AtomicReference<>();
   private Instant lastUnknownKeyFetch;
 
   /**
@@ -98,6 +106,7 @@ final class ProviderKeys {
       Clock clock,
       Runnable onChange) {
     this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
     this.client =
         vertx.createHttpClient(
             new HttpClientOptions()
@@ -146,7 +155,7 @@ final class ProviderKeys {
   Future<Boolean> refreshForUnknownKey() {
     synchronized (this) {
       Instant now = clock.instant();
-      if (fetching == null
+      if (fetching.get() == null
           && lastUnknownKeyFetch != null
           && Duration.between(lastUnknownKeyFetch, now).compareTo(timing.unknownKeyInterval())
               < 0) {
@@ -173,29 +182,33 @@ final class ProviderKeys {
             });
   }
 
-  /** One fetch of discovery and keys at a time; concurrent callers share it. */
+  /**
+   * One fetch of discovery and keys at a time; concurrent callers share it. The shared fetch is
+   * forgotten before its callers hear of the result, so a caller that asks again starts a new one.
+   * No lock is held while a fetch runs.
+   */
   private Future<Boolean> fetch() {
-    synchronized (this) {
-      if (fetching != null) {
-        return fetching;
-      }
-      Future<Boolean> started =
-          Future.<Void>succeededFuture()
-              .compose(ignored -> getJson(discovery))
-              .compose(this::keysOf)
-              .map(this::install)
-              .andThen(
-                  done -> {
-                    synchronized (this) {
-                      fetching = null;
-                    }
-                  });
-      // a fetch that completed at once has already cleared the field
-      if (!started.isComplete()) {
-        fetching = started;
-      }
-      return started;
+    Promise<Boolean> promise = Promise.promise();
+    Future<Boolean> mine = promise.future();
+    Future<Boolean> running = fetching.compareAndExchange(null, mine);
+    if (running != null) {
+      return running;
     }
+    // the requests start on this object's own context, whichever thread asked
+    context.runOnContext(
+        started ->
+            getJson(discovery)
+                .compose(this::keysOf)
+                .map(this::install)
+                // each request has its own timeouts; this bounds the whole fetch as well, so that
+                // a lost completion can never leave every later refresh waiting on this one
+                .timeout(FETCH_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .onComplete(
+                    done -> {
+                      fetching.compareAndSet(mine, null);
+                      promise.handle(done);
+                    }));
+    return mine;
   }
 
   private Future<Keys> keysOf(JsonObject configuration) {

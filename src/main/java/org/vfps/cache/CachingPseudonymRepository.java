@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -30,8 +30,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   }
 
   @Override
-  public Future<Pseudonym> upsert(
-      String namespace, String originalValue, Supplier<String> candidates) {
+  public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
     return cache.get(
         new VfpsCache.PseudonymKey(namespace, originalValue),
         () -> delegate.upsert(namespace, originalValue, candidates));
@@ -43,9 +42,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> upsertAll(
-      String namespace,
-      List<String> originalValues,
-      Function<String, Supplier<String>> candidates) {
+      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     Map<String, Promise<Pseudonym>> loads = new LinkedHashMap<>();
     List<Future<Pseudonym>> results = new ArrayList<>(originalValues.size());
     for (String originalValue : originalValues) {

@@ -1,7 +1,6 @@
 package org.vfps.fhir;
 
 import ca.uhn.fhir.context.FhirContext;
-import ca.uhn.fhir.parser.DataFormatException;
 import ca.uhn.fhir.parser.IParser;
 import ca.uhn.fhir.parser.StrictErrorHandler;
 import io.vertx.core.Future;
@@ -32,6 +31,8 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -43,6 +44,8 @@ import org.vfps.pseudonym.PseudonymService;
  * thread-safe, and a parser is made per request.
  */
 public final class FhirOperations {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FhirOperations.class);
 
   private static final String CREATE_PSEUDONYM = "$create-pseudonym";
   private static final DateTimeFormatter METADATA_DATE =
@@ -123,11 +126,27 @@ public final class FhirOperations {
       return Future.succeededFuture(
           FhirErrors.reject(parser, 400, IssueType.PROCESSING, FhirErrors.MALFORMED));
     }
+    if (!JsonLimits.within(text.get())) {
+      return Future.succeededFuture(
+          FhirErrors.reject(
+              parser,
+              400,
+              IssueType.TOOCOSTLY,
+              FhirErrors.MALFORMED
+                  + ": nested deeper than "
+                  + JsonLimits.MAX_DEPTH
+                  + " levels, or a number with an exponent beyond "
+                  + JsonLimits.MAX_EXPONENT));
+    }
     IBaseResource resource;
     try {
       resource = parser.parseResource(text.get());
-    } catch (DataFormatException | IllegalArgumentException e) {
-      // HAPI's message may quote the body, and with it an original value
+    } catch (RuntimeException e) {
+      // DataFormatException, mostly; but HAPI's parser throws others on input it cannot read (a
+      // StringIndexOutOfBoundsException for an empty property name), and whatever it throws on
+      // the client's body means the body is malformed. Its message may quote the body, and with
+      // it an original value, so only the type is logged.
+      LOG.debug("$create-pseudonym: the body did not parse ({})", e.getClass().getName());
       return Future.succeededFuture(
           FhirErrors.reject(parser, 400, IssueType.PROCESSING, FhirErrors.MALFORMED));
     }

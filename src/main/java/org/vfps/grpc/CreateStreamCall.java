@@ -6,20 +6,19 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
@@ -83,7 +82,12 @@ final class CreateStreamCall {
    */
   Future<GrpcStatus> serve() {
     call.messageHandler(this::create);
-    call.invalidMessageHandler(invalid -> enqueueRejection(RejectedMessage.of(invalid)));
+    call.invalidMessageHandler(
+        invalid ->
+            enqueueRejection(
+                invalid instanceof MessageSizeOverflowException
+                    ? tooLarge()
+                    : malformed("a malformed message frame")));
     call.endHandler(
         end -> {
           requestsEnded = true;
@@ -105,14 +109,14 @@ final class CreateStreamCall {
     PseudonymServiceCreateRequest request;
     try {
       request = decode(message);
-    } catch (RejectedMessage rejection) {
+    } catch (ServiceException rejection) {
       enqueue(Future.failedFuture(rejection));
       return;
     }
     enqueue(pseudonyms.createStreamed(caller, request.getNamespace(), request.getOriginalValue()));
   }
 
-  private void enqueueRejection(RejectedMessage rejection) {
+  private void enqueueRejection(ServiceException rejection) {
     if (!finished) {
       read++;
       enqueue(Future.failedFuture(rejection));
@@ -162,15 +166,6 @@ final class CreateStreamCall {
     finished = true;
     unanswered.clear();
     String prefix = "Request " + index + " of the stream: ";
-    if (failure instanceof RejectedMessage rejection) {
-      LOG.debug("{} rejected: {}", call.fullMethodName(), rejection.status());
-      response
-          .status(rejection.status())
-          .statusMessage(prefix + "the message " + rejection.getMessage() + ".")
-          .end();
-      ended.complete(rejection.status());
-      return;
-    }
     Throwable named = failure;
     if (failure instanceof ServiceException service) {
       Map<String, String> metadata = new HashMap<>(service.metadata());
@@ -202,30 +197,35 @@ final class CreateStreamCall {
     Buffer payload = message.payload();
     if (!message.encoding().equals("identity")) {
       if (!message.encoding().equals("gzip")) {
-        throw new RejectedMessage(
-            GrpcStatus.INVALID_ARGUMENT, "is compressed without grpc-encoding");
+        throw malformed("a message flagged compressed without a grpc-encoding");
       }
-      payload = inflate(payload);
+      try {
+        payload = UnaryRequests.inflate(payload);
+      } catch (IOException e) {
+        throw malformed("a message that is not valid gzip");
+      }
+      if (payload == null) {
+        throw tooLarge();
+      }
     }
     try {
       return decoder.decode(GrpcMessage.message("identity", message.format(), payload));
     } catch (RuntimeException e) {
-      throw new RejectedMessage(GrpcStatus.INVALID_ARGUMENT, "is not a valid create request");
+      throw malformed("a message that is not a valid CreateStream request");
     }
   }
 
-  /** Bounded: a small message must not inflate to more than the largest message allowed. */
-  private static Buffer inflate(Buffer compressed) {
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(compressed.getBytes()))) {
-      byte[] inflated = in.readNBytes((int) GrpcApiVerticle.MAX_MESSAGE_BYTES + 1);
-      if (inflated.length > GrpcApiVerticle.MAX_MESSAGE_BYTES) {
-        throw new RejectedMessage(
-            GrpcStatus.RESOURCE_EXHAUSTED,
-            "inflates to more than " + GrpcApiVerticle.MAX_MESSAGE_BYTES + " bytes");
-      }
-      return Buffer.buffer(inflated);
-    } catch (IOException e) {
-      throw new RejectedMessage(GrpcStatus.INVALID_ARGUMENT, "is not valid gzip");
-    }
+  /** A request message the call cannot read, logged as {@link UnaryRequests} logs one. */
+  private ServiceException malformed(String problem) {
+    MalformedInputLog.warn(call.fullMethodName(), problem);
+    return new ServiceException(
+        ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + ".");
+  }
+
+  private ServiceException tooLarge() {
+    MalformedInputLog.warn(call.fullMethodName(), "a message over the size limit");
+    return new ServiceException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "The request message is larger than " + UnaryRequests.MAX_MESSAGE_BYTES + " bytes.");
   }
 }

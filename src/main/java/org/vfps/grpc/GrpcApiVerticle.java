@@ -11,6 +11,8 @@ import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -37,11 +39,13 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final CallObserver observer;
   private final ServerTls tls;
   private final Authenticator authenticator;
+  private final ConnectionLimits connections;
   private HttpServer server;
 
   /**
    * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
-   * caller from {@code authenticator} and listens with {@code tls}.
+   * caller from {@code authenticator}, listens with {@code tls} and holds its connections to {@code
+   * connections}.
    */
   public GrpcApiVerticle(
       int port,
@@ -51,7 +55,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       Supplier<Future<Boolean>> databaseHealthy,
       CallObserver observer,
       ServerTls tls,
-      Authenticator authenticator) {
+      Authenticator authenticator,
+      ConnectionLimits connections) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
@@ -60,6 +65,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.observer = observer;
     this.tls = tls;
     this.authenticator = authenticator;
+    this.connections = connections;
   }
 
   @Override
@@ -79,8 +85,12 @@ public final class GrpcApiVerticle extends VerticleBase {
     }
     server =
         tls.createHttpServer(
-                vertx, new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true))
-            .requestHandler(grpc);
+            vertx,
+            ConnectionDeadlines.options(
+                new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true),
+                connections));
+    server.requestHandler(
+        ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
     return server.listen();
   }
 

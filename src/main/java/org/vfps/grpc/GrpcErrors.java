@@ -21,14 +21,6 @@ public final class GrpcErrors {
 
   /** Sends the failure; unexpected failures are logged once here and answered as INTERNAL. */
   static void fail(GrpcServerResponse<?, ?> response, String method, Throwable failure) {
-    if (failure instanceof RejectedMessage rejected) {
-      LOG.debug("{} rejected: {}", method, rejected.status());
-      response
-          .status(rejected.status())
-          .statusMessage("The request message " + rejected.getMessage() + ".")
-          .end();
-      return;
-    }
     if (!(failure instanceof ServiceException service)) {
       LOG.error("{} failed unexpectedly", method, failure);
       response.status(GrpcStatus.INTERNAL).statusMessage("Internal error.").end();
@@ -50,9 +42,6 @@ public final class GrpcErrors {
 
   /** The status {@link #fail} answers {@code failure} with. */
   static GrpcStatus status(Throwable failure) {
-    if (failure instanceof RejectedMessage rejected) {
-      return rejected.status();
-    }
     return failure instanceof ServiceException service ? status(service) : GrpcStatus.INTERNAL;
   }
 
@@ -65,6 +54,7 @@ public final class GrpcErrors {
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
       case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
       case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
+      case RESOURCE_EXHAUSTED -> GrpcStatus.RESOURCE_EXHAUSTED;
       case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
       case INTERNAL -> GrpcStatus.INTERNAL;
     };

@@ -2,7 +2,6 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
@@ -13,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.auth.Authenticator;
@@ -20,12 +21,14 @@ import org.vfps.auth.Authenticator;
 /**
  * A gRPC service of unary methods, each a function from caller and request to future response, and
  * of streaming methods that serve their call themselves ({@link #streaming}). The caller comes from
- * the call's {@code authorization} header, checked before the request is read. Unlike the generated
- * bindings it answers failures with their trailers (through {@link GrpcErrors}), and like them it
- * carries the descriptor that reflection serves.
+ * the call's {@code authorization} header, checked while the request is read. Unlike the generated
+ * bindings it answers failures with their trailers (through {@link GrpcErrors}), rejects malformed
+ * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
+ * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
  */
 final class UnaryService implements Service {
 
+  private static final Logger LOG = LoggerFactory.getLogger(UnaryService.class);
   private static final String AUTHORIZATION = "authorization";
 
   private final ServiceName name;
@@ -63,13 +66,26 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  Future<Caller> caller = caller(call, operation);
-                  Future<Req> request = request(call);
-                  caller
+                  CallEnding ending =
+                      new CallEnding(
+                          call,
+                          () -> {
+                            LOG.debug("{} was left by the client before its reply", fullName);
+                            observer.completed(
+                                service,
+                                methodName,
+                                GrpcStatus.CANCELLED,
+                                System.nanoTime() - started);
+                          });
+                  Future<Req> request = UnaryRequests.read(call, method.decoder());
+                  caller(call, operation)
                       .compose(
                           authenticated -> request.compose(r -> handler.apply(authenticated, r)))
                       .onComplete(
                           reply -> {
+                            if (!ending.end()) {
+                              return;
+                            }
                             GrpcStatus status =
                                 reply.succeeded()
                                     ? GrpcStatus.OK
@@ -130,25 +146,6 @@ final class UnaryService implements Service {
   private Future<Caller> caller(GrpcServerRequest<?, ?> call, Operation op) {
     return authenticator.authenticate(
         call.headers().get(AUTHORIZATION), call.connection().remoteAddress().hostAddress(), op);
-  }
-
-  /**
-   * The call's request; a message the server refuses (over the size limit) fails it at once with a
-   * {@link RejectedMessage}, where Vert.x would answer the call itself and then fail to decode.
-   */
-  private static <Req> Future<Req> request(GrpcServerRequest<Req, ?> call) {
-    Promise<Req> request = Promise.promise();
-    call.invalidMessageHandler(invalid -> request.tryFail(RejectedMessage.of(invalid)));
-    call.last()
-        .onComplete(
-            last -> {
-              if (last.succeeded()) {
-                request.tryComplete(last.result());
-              } else {
-                request.tryFail(last.cause());
-              }
-            });
-    return request.future();
   }
 
   @Override

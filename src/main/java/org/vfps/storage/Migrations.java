@@ -1,5 +1,6 @@
 package org.vfps.storage;
 
+import java.util.Locale;
 import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -21,7 +22,8 @@ public final class Migrations {
     if (settings.password() != null) {
       properties.setProperty("password", settings.password());
     }
-    properties.setProperty("sslmode", settings.sslMode().name().toLowerCase().replace('_', '-'));
+    properties.setProperty(
+        "sslmode", settings.sslMode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     properties.setProperty(
         "connectTimeout", Long.toString(Math.max(1, settings.connectTimeout().toSeconds())));
     properties.setProperty("ApplicationName", "vfps-migrate");

@@ -1,6 +1,7 @@
 package org.vfps.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -32,7 +33,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.vfps.Eventually;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.GrpcTestClient.StreamReply;
@@ -235,7 +235,9 @@ class BatchCallsIT {
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
     assertThat(reply.message()).isEqualTo("The request message is larger than 4194304 bytes.");
-    assertThat(log.list).noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.WARN));
+    assertThat(log.list)
+        .noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+        .allMatch(event -> event.getThrowableProxy() == null);
     assertThat(batchCreate(namespace, List.of("after")).status()).isEqualTo(GrpcStatus.OK);
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
   }
@@ -457,19 +459,19 @@ class BatchCallsIT {
 
   /** Waits until the server holds a full window of unanswered requests, checking the bound. */
   private static Messages awaitFullWindow(String namespace, Messages before) {
-    return Eventually.await(
-        "a full window of unanswered requests",
-        Duration.ofSeconds(60),
-        () -> {
-          Messages messages = Messages.now().since(before);
-          assertThat(messages.unanswered())
-              .as("requests read and not answered")
-              .isLessThanOrEqualTo(CreateStreamCall.WINDOW);
-          return messages;
-        },
-        messages ->
-            messages.unanswered() == CreateStreamCall.WINDOW
-                && TestPostgres.pseudonymCount(namespace) == messages.received());
+    return await("a full window of unanswered requests")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              Messages messages = Messages.now().since(before);
+              assertThat(messages.unanswered())
+                  .as("requests read and not answered")
+                  .isLessThanOrEqualTo(CreateStreamCall.WINDOW);
+              return messages;
+            },
+            messages ->
+                messages.unanswered() == CreateStreamCall.WINDOW
+                    && TestPostgres.pseudonymCount(namespace) == messages.received());
   }
 
   @Test
@@ -504,11 +506,11 @@ class BatchCallsIT {
     try (UnreadStream stream = new UnreadStream(namespace, 10_000).start()) {
       stalled = awaitFullWindow(namespace, before);
       stream.cancel();
-      Eventually.await(
-          "the server sees the cancellation",
-          Duration.ofSeconds(30),
-          () -> scrape().value("grpc_server_handled_total", cancelled),
-          count -> count == cancelledBefore + 1);
+      await("the server sees the cancellation")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> scrape().value("grpc_server_handled_total", cancelled),
+              count -> count == cancelledBefore + 1);
     }
 
     assertThat(Messages.now().since(before).received())

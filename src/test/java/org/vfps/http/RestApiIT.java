@@ -176,7 +176,7 @@ class RestApiIT {
 
     assertThat(all.status()).isEqualTo(200);
     assertThat(all.json().fieldNames()).containsExactly("namespaces");
-    assertThat(all.json().getJsonArray("namespaces").getList()).contains(created.getMap());
+    assertThat(all.json().getJsonArray("namespaces")).contains(created);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.vfps.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,7 +17,6 @@ import org.hawkular.agent.prometheus.types.MetricType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.vfps.Eventually;
 import org.vfps.GrpcTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -196,21 +196,17 @@ class MetricsIT {
     // counted at start; the next count would be an hour away
     try (VfpsServer counting = startWithMetrics("01:00:00");
         GrpcTestClient countingClient = new GrpcTestClient(counting.grpcPort())) {
-      Eventually.await(
-          "the start-up count",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 2);
+      await("the start-up count")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 2);
 
       countingClient.ok(
           NamespaceServiceGrpcClient.Delete,
           NamespaceServiceDeleteRequest.newBuilder().setName(namespace).build());
 
-      Eventually.await(
-          "the removal of the deleted namespace's series",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).series("vfps_pseudonyms", series),
-          Optional::isEmpty);
+      await("the removal of the deleted namespace's series")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).series("vfps_pseudonyms", series), Optional::isEmpty);
     }
   }
 
@@ -222,18 +218,14 @@ class MetricsIT {
       Map<String, String> series = Map.of("namespace", namespace);
       createPseudonym(countingClient, namespace, "a");
 
-      Eventually.await(
-          "a count with one pseudonym",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 1);
+      await("a count with one pseudonym")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 1);
       createPseudonym(countingClient, namespace, "b");
       createPseudonym(countingClient, namespace, "c");
-      Eventually.await(
-          "a count with three pseudonyms",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 3);
+      await("a count with three pseudonyms")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 3);
     }
   }
 
