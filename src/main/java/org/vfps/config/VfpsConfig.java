@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param logging the log format ({@code Logging__*})
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
  * @param authorization who may call what ({@code Authorization__*})
+ * @param batch the batch calls ({@code Pseudonymization__Batch__*})
  * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
  *     Grpc__*})
  */
@@ -27,6 +28,7 @@ public record VfpsConfig(
     LoggingConfig logging,
     TlsConfig tls,
     AuthorizationConfig authorization,
+    BatchConfig batch,
     ConnectionConfig connections) {
 
   public VfpsConfig {
@@ -40,6 +42,7 @@ public record VfpsConfig(
     Objects.requireNonNull(logging, "logging");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(authorization, "authorization");
+    Objects.requireNonNull(batch, "batch");
     Objects.requireNonNull(connections, "connections");
   }
 }

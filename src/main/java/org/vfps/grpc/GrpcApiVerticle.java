@@ -24,6 +24,13 @@ import org.vfps.pseudonym.PseudonymService;
  */
 public final class GrpcApiVerticle extends VerticleBase {
 
+  /**
+   * The largest request message read, in bytes: the default of ASP.NET Core gRPC (which the .NET
+   * vfps runs on) and grpc-java. A {@code BatchCreate} of 10,000 values of up to about 400 bytes
+   * fits; a larger message is {@code RESOURCE_EXHAUSTED}. Vert.x's own default is 256 KiB.
+   */
+  public static final long MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
   private final int port;
   private final boolean reflection;
   private final NamespaceService namespaces;
@@ -65,7 +72,10 @@ public final class GrpcApiVerticle extends VerticleBase {
   public Future<?> start() {
     GrpcServer grpc =
         GrpcServer.server(
-            vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
+            vertx,
+            new GrpcServerOptions()
+                .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
+                .setMaxMessageSize(MAX_MESSAGE_BYTES));
     grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
     grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
     grpc.addService(new HealthChecks(vertx, databaseHealthy));

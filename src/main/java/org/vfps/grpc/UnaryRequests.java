@@ -6,7 +6,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.MessageSizeOverflowException;
-import io.vertx.grpc.server.GrpcServerOptions;
 import io.vertx.grpc.server.GrpcServerRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,8 +28,8 @@ import org.vfps.error.ServiceException;
  */
 final class UnaryRequests {
 
-  /** The largest message read, compressed or inflated: the gRPC server's default. */
-  static final long MAX_MESSAGE_BYTES = GrpcServerOptions.DEFAULT_MAX_MESSAGE_SIZE;
+  /** The largest message read, compressed or inflated: the gRPC listener's limit. */
+  static final long MAX_MESSAGE_BYTES = GrpcApiVerticle.MAX_MESSAGE_BYTES;
 
   private UnaryRequests() {}
 
@@ -103,7 +102,7 @@ final class UnaryRequests {
   }
 
   /** The gzip payload inflated, or null when it inflates to more than the largest message. */
-  private static Buffer inflate(Buffer compressed) throws IOException {
+  static Buffer inflate(Buffer compressed) throws IOException {
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(compressed.getBytes()))) {
       byte[] inflated = in.readNBytes((int) MAX_MESSAGE_BYTES + 1);
       return inflated.length > MAX_MESSAGE_BYTES ? null : Buffer.buffer(inflated);

@@ -67,6 +67,7 @@ public final class HttpApiVerticle extends VerticleBase {
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
 
     Router router = builder.createRouter();
+    RestRoutes.matchCustomMethodsLiterally(router);
     new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
         .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);

@@ -36,9 +36,9 @@ public final class Database implements AutoCloseable {
   private final Pool pool;
   private final PgPseudonymRepository pseudonyms;
 
-  private Database(Pool pool, UpsertTimer timer) {
+  private Database(Vertx vertx, Pool pool, UpsertTimer timer) {
     this.pool = pool;
-    this.pseudonyms = new PgPseudonymRepository(pool, timer);
+    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer);
   }
 
   /** Builds the pool; connections are opened on first use. */
@@ -80,6 +80,7 @@ public final class Database implements AutoCloseable {
             .setConnectionTimeout((int) settings.connectTimeout().toMillis())
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     return new Database(
+        vertx,
         ClientBuilder.pool(new PgConnector(settings.connectTimeout()))
             .with(pool)
             .connectingTo(connect)

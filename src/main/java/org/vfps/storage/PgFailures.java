@@ -14,6 +14,7 @@ final class PgFailures {
 
   static final String UNIQUE_VIOLATION = "23505";
   static final String FOREIGN_KEY_VIOLATION = "23503";
+  static final String DEADLOCK_DETECTED = "40P01";
 
   /** The messages of the pg client's and Vert.x's VertxExceptions about a lost connection. */
   private static final Set<String> CONNECTION_MESSAGES =
