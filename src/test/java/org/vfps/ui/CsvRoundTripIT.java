@@ -1,7 +1,6 @@
 package org.vfps.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -61,14 +60,6 @@ class CsvRoundTripIT {
                         .encode())
                 .status())
         .isEqualTo(200);
-    int batchCreate =
-        http.postJson(
-                "/v1/namespaces/" + namespace + "/pseudonyms:batchCreate",
-                "{\"originalValues\": [\"probe\"]}")
-            .status();
-    assumeTrue(
-        batchCreate == 200, "the service has no BatchCreate route yet (" + batchCreate + ")");
-
     StringBuilder original = new StringBuilder("pid,name,note\n");
     for (int i = 0; i < 10_000; i++) {
       String pid = i % 50 == 0 ? "" : i % 77 == 0 ? "NA" : "P" + (i % 4_000);
