@@ -2,11 +2,9 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
-import java.util.List;
 import org.vfps.api.v1.Meta;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
-import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.namespace.NamespaceDraft;
@@ -52,14 +50,6 @@ public final class ProtoMapping {
       builder.setOriginalValue(pseudonym.originalValue());
     }
     return builder.build();
-  }
-
-  /** Every namespace, in the order given. */
-  public static NamespaceServiceGetAllResponse toGetAllResponse(
-      List<org.vfps.namespace.Namespace> namespaces) {
-    NamespaceServiceGetAllResponse.Builder response = NamespaceServiceGetAllResponse.newBuilder();
-    namespaces.forEach(namespace -> response.addNamespaces(toProto(namespace)));
-    return response.build();
   }
 
   /** A page of pseudonyms; {@code total_size} is set only when the page carries it. */
