@@ -40,8 +40,8 @@ public final class CachingNamespaceRepository implements NamespaceRepository {
   }
 
   @Override
-  public Future<List<Namespace>> findAll() {
-    return delegate.findAll();
+  public Future<List<Namespace>> findPage(String after, int limit) {
+    return delegate.findPage(after, limit);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.vfps.grpc;
 
+import io.vertx.core.Future;
 import io.vertx.grpc.server.Service;
 import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
@@ -43,10 +44,15 @@ final class NamespaceGrpcService {
                             NamespaceServiceGetResponse.newBuilder()
                                 .setNamespace(ProtoMapping.toProto(found))
                                 .build()))
-        .method(
+        .encodedMethod(
             NamespaceServiceGrpcService.GetAll,
             Operation.NAMESPACE_GET_ALL,
-            (caller, request) -> namespaces.getAll(caller).map(ProtoMapping::toGetAllResponse))
+            (format, caller, request) -> {
+              NamespaceListPayload payload = new NamespaceListPayload(format);
+              return namespaces
+                  .getAll(caller, page -> Future.succeededFuture(payload.append(page)))
+                  .map(done -> payload.finish());
+            })
         .method(
             NamespaceServiceGrpcService.Delete,
             Operation.NAMESPACE_DELETE,

@@ -6,7 +6,6 @@ import java.util.List;
 import org.vfps.api.v1.Meta;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
-import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymServiceBatchCreateResponse;
 import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
@@ -54,14 +53,6 @@ public final class ProtoMapping {
       builder.setOriginalValue(pseudonym.originalValue());
     }
     return builder.build();
-  }
-
-  /** Every namespace, in the order given. */
-  public static NamespaceServiceGetAllResponse toGetAllResponse(
-      List<org.vfps.namespace.Namespace> namespaces) {
-    NamespaceServiceGetAllResponse.Builder response = NamespaceServiceGetAllResponse.newBuilder();
-    namespaces.forEach(namespace -> response.addNamespaces(toProto(namespace)));
-    return response.build();
   }
 
   /** The pseudonyms of a batch create, in request order. */

@@ -2,14 +2,18 @@ package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -56,6 +60,42 @@ final class UnaryService implements Service {
       ServiceMethod<Req, Resp> method,
       Operation operation,
       BiFunction<Caller, Req, Future<Resp>> handler) {
+    return bind(
+        method,
+        operation,
+        (call, caller, request) -> handler.apply(caller, request),
+        (call, reply) -> call.response().end(reply));
+  }
+
+  /**
+   * Binds the method to a handler that yields the response already encoded in the call's wire
+   * format (see {@link GrpcServerRequest#format()}): for responses built piece by piece rather than
+   * as one message object.
+   */
+  <Req, Resp> UnaryService encodedMethod(
+      ServiceMethod<Req, Resp> method, Operation operation, EncodedHandler<Req> handler) {
+    return bind(
+        method,
+        operation,
+        (call, caller, request) -> handler.apply(call.format(), caller, request),
+        (call, payload) ->
+            call.response().endMessage(GrpcMessage.message("identity", call.format(), payload)));
+  }
+
+  /** A handler whose reply is the encoded response message. */
+  interface EncodedHandler<Req> {
+    Future<Buffer> apply(WireFormat format, Caller caller, Req request);
+  }
+
+  private interface CallHandler<Req, Resp, T> {
+    Future<T> apply(GrpcServerRequest<Req, Resp> call, Caller caller, Req request);
+  }
+
+  private <Req, Resp, T> UnaryService bind(
+      ServiceMethod<Req, Resp> method,
+      Operation operation,
+      CallHandler<Req, Resp, T> handler,
+      BiConsumer<GrpcServerRequest<Req, Resp>, T> reply) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();
     String methodName = method.methodName();
@@ -80,22 +120,23 @@ final class UnaryService implements Service {
                   Future<Req> request = UnaryRequests.read(call, method.decoder());
                   caller(call, operation)
                       .compose(
-                          authenticated -> request.compose(r -> handler.apply(authenticated, r)))
+                          authenticated ->
+                              request.compose(r -> handler.apply(call, authenticated, r)))
                       .onComplete(
-                          reply -> {
+                          outcome -> {
                             if (!ending.end()) {
                               return;
                             }
                             GrpcStatus status =
-                                reply.succeeded()
+                                outcome.succeeded()
                                     ? GrpcStatus.OK
-                                    : GrpcErrors.status(reply.cause());
+                                    : GrpcErrors.status(outcome.cause());
                             observer.completed(
                                 service, methodName, status, System.nanoTime() - started);
-                            if (reply.succeeded()) {
-                              call.response().end(reply.result());
+                            if (outcome.succeeded()) {
+                              reply.accept(call, outcome.result());
                             } else {
-                              GrpcErrors.fail(call.response(), fullName, reply.cause());
+                              GrpcErrors.fail(call.response(), fullName, outcome.cause());
                             }
                           });
                 }));

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -45,6 +47,7 @@ final class RestRoutes {
   static final String OPERATION_KEY = "vfps.operation";
 
   private static final Pattern PATH_VARIABLE = Pattern.compile("\\{[^}]+}");
+  private static final Logger LOG = LoggerFactory.getLogger(RestRoutes.class);
 
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
@@ -73,11 +76,26 @@ final class RestRoutes {
                           .setNamespace(ProtoMapping.toProto(created))
                           .build());
         });
-    on(
-        builder,
-        "NamespaceService_GetAll",
-        Operation.NAMESPACE_GET_ALL,
-        (rc, caller) -> namespaces.getAll(caller).map(ProtoMapping::toGetAllResponse));
+    builder
+        .getRoute("NamespaceService_GetAll")
+        .addHandler(
+            rc -> {
+              NamespaceListStream list = new NamespaceListStream(rc.response());
+              authentication
+                  .caller(rc.request(), Operation.NAMESPACE_GET_ALL)
+                  .compose(caller -> namespaces.getAll(caller, list::write))
+                  .compose(read -> list.end())
+                  .onFailure(
+                      failure -> {
+                        if (!list.started()) {
+                          rc.fail(failure);
+                        } else if (!rc.response().closed()) {
+                          // the head is out: a reset tells the client the list is incomplete
+                          LOG.warn("A namespace list broke off: {}", failure.getMessage());
+                          rc.response().reset();
+                        }
+                      });
+            });
     on(
         builder,
         "NamespaceService_Get",

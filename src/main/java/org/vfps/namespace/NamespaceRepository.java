@@ -18,7 +18,11 @@ public interface NamespaceRepository {
 
   Future<Optional<Namespace>> find(String name);
 
-  Future<List<Namespace>> findAll();
+  /**
+   * At most {@code limit} namespaces whose names sort after {@code after} (in PostgreSQL's text
+   * order), in that order; {@code ""} starts at the first.
+   */
+  Future<List<Namespace>> findPage(String after, int limit);
 
   /** Deletes the namespace and, by cascade, its pseudonyms; yields whether it existed. */
   Future<Boolean> delete(String name);

@@ -1,6 +1,7 @@
 package org.vfps.namespace;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -21,6 +23,9 @@ import org.vfps.error.ServiceException;
  * Futures fail with {@link ServiceException}; validation failures come before any database access.
  */
 public final class NamespaceService {
+
+  /** Namespaces read per page by {@link #getAll}: at most about 0.5 MB of text. */
+  static final int PAGE_SIZE = 100;
 
   static final String NOT_FOUND_MESSAGE = "The requested pseudonym namespace does not exist.";
 
@@ -98,15 +103,47 @@ public final class NamespaceService {
     return repository.find(name).map(found -> found.orElseThrow(() -> notFound(name)));
   }
 
-  /** Every namespace the caller may read, in no particular order. */
-  public Future<List<Namespace>> getAll(Caller caller) {
-    return repository
-        .findAll()
-        .map(
-            all ->
-                all.stream()
-                    .filter(namespace -> access.canRead(caller, namespace.name()))
-                    .toList());
+  /**
+   * Hands every namespace the caller may read to {@code writer}, a page of at most {@value
+   * #PAGE_SIZE} at a time, in name order; the next page is read only once the writer's future for
+   * the previous one has completed, so that no more than one page is held per call however many
+   * namespaces there are. Pages may be empty. Fails as soon as a read or the writer fails.
+   */
+  public Future<Void> getAll(Caller caller, Function<List<Namespace>, Future<?>> writer) {
+    Promise<Void> done = Promise.promise();
+    writePagesAfter("", caller, writer, done);
+    return done.future();
+  }
+
+  /**
+   * Reads and writes one page, then the next one from a fresh future: a chain composed page after
+   * page would keep every page reachable until the last one is written.
+   */
+  private void writePagesAfter(
+      String after,
+      Caller caller,
+      Function<List<Namespace>, Future<?>> writer,
+      Promise<Void> done) {
+    repository
+        .findPage(after, PAGE_SIZE)
+        .compose(
+            page -> {
+              String next = page.size() < PAGE_SIZE ? null : page.getLast().name();
+              List<Namespace> readable =
+                  page.stream()
+                      .filter(namespace -> access.canRead(caller, namespace.name()))
+                      .toList();
+              return writer.apply(readable).map(written -> next);
+            })
+        .onFailure(done::fail)
+        .onSuccess(
+            next -> {
+              if (next == null) {
+                done.complete();
+              } else {
+                writePagesAfter(next, caller, writer, done);
+              }
+            });
   }
 
   /**

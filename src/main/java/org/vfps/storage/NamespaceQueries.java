@@ -20,7 +20,9 @@ final class NamespaceQueries {
   static final String FIND_ANY =
       "SELECT " + COLUMNS + " FROM namespaces WHERE name = ANY($1::text[])";
 
-  static final String FIND_ALL = "SELECT " + COLUMNS + " FROM namespaces";
+  /** The namespaces after $1 in name order, at most $2 of them: keyset pages over the key. */
+  static final String FIND_PAGE =
+      "SELECT " + COLUMNS + " FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2";
 
   static final String DELETE = "DELETE FROM namespaces WHERE name = $1";
 }

@@ -66,9 +66,9 @@ public final class PgNamespaceRepository implements NamespaceRepository {
   }
 
   @Override
-  public Future<List<Namespace>> findAll() {
-    return pool.preparedQuery(NamespaceQueries.FIND_ALL)
-        .execute()
+  public Future<List<Namespace>> findPage(String after, int limit) {
+    return pool.preparedQuery(NamespaceQueries.FIND_PAGE)
+        .execute(Tuple.of(after, limit))
         .recover(failure -> failed(failure, null))
         .map(
             rows -> {

@@ -1,11 +1,12 @@
 package org.vfps.ui;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -18,7 +19,6 @@ import org.vfps.auth.SignIn;
 import org.vfps.auth.UiSession;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
-import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
 
 /**
@@ -29,6 +29,12 @@ import org.vfps.namespace.NamespaceService;
  * a user may not do; the API decides.
  */
 final class SessionRoutes {
+
+  /**
+   * The most namespaces whose effective roles the access page lists (in name order); past it the
+   * answer says {@code namespacesTruncated}, so that one admin call never holds every namespace.
+   */
+  static final int EFFECTIVE_ROLES_LIMIT = 1_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionRoutes.class);
 
@@ -165,9 +171,17 @@ final class SessionRoutes {
           rc, 403, ErrorCode.PERMISSION_DENIED, "Only administrators may see the access rules.");
       return;
     }
+    List<String> names = new ArrayList<>();
     namespaces
-        .getAll(caller)
-        .map(this::accessRules)
+        .getAll(
+            caller,
+            page -> {
+              page.stream()
+                  .limit(Math.max(0, EFFECTIVE_ROLES_LIMIT - names.size()))
+                  .forEach(namespace -> names.add(namespace.name()));
+              return Future.succeededFuture();
+            })
+        .map(ignored -> accessRules(names))
         .onSuccess(rules -> UiJson.send(rc, 200, rules))
         .onFailure(
             failure -> {
@@ -180,7 +194,7 @@ final class SessionRoutes {
             });
   }
 
-  private JsonObject accessRules(List<Namespace> all) {
+  private JsonObject accessRules(List<String> names) {
     RoleModel model = permissions.model();
     JsonArray rules = new JsonArray();
     for (RoleModel.Rule rule : model.rules()) {
@@ -192,22 +206,20 @@ final class SessionRoutes {
               rule.reverseLookupRoles()));
     }
     JsonArray effective = new JsonArray();
-    all.stream()
-        .map(Namespace::name)
-        .sorted(Comparator.naturalOrder())
-        .forEach(
-            name ->
-                effective.add(
-                    roles(
-                        new JsonObject().put("namespace", name),
-                        permissions.roles(Permission.READ, name),
-                        permissions.roles(Permission.WRITE, name),
-                        permissions.roles(Permission.REVERSE_LOOKUP, name))));
+    names.forEach(
+        name ->
+            effective.add(
+                roles(
+                    new JsonObject().put("namespace", name),
+                    permissions.roles(Permission.READ, name),
+                    permissions.roles(Permission.WRITE, name),
+                    permissions.roles(Permission.REVERSE_LOOKUP, name))));
     return new JsonObject()
         .put("authorization", true)
         .put("adminRoles", new JsonArray(model.adminRoles()))
         .put("rules", rules)
-        .put("namespaces", effective);
+        .put("namespaces", effective)
+        .put("namespacesTruncated", names.size() >= EFFECTIVE_ROLES_LIMIT);
   }
 
   private static JsonObject roles(

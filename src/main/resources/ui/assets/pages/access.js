@@ -65,6 +65,9 @@ export async function render(page, context) {
       rules.namespaces.length === 0
         ? h('p', {class: 'empty'}, 'There are no namespaces yet.')
         : rolesTable('effective-roles', 'Roles per existing namespace', rules.namespaces, (entry) => h('a', {href: `/ui/namespaces/${encodeURIComponent(entry.namespace)}/pseudonyms`}, entry.namespace)),
+      rules.namespacesTruncated
+        ? h('p', {class: 'hint'}, `The first ${rules.namespaces.length} namespaces by name are shown.`)
+        : null,
     ),
   );
 }

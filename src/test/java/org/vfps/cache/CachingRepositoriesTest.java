@@ -227,8 +227,13 @@ class CachingRepositoriesTest {
     }
 
     @Override
-    public Future<List<Namespace>> findAll() {
-      return Future.succeededFuture(new ArrayList<>(rows.values()));
+    public Future<List<Namespace>> findPage(String after, int limit) {
+      return Future.succeededFuture(
+          rows.values().stream()
+              .filter(namespace -> namespace.name().compareTo(after) > 0)
+              .sorted(java.util.Comparator.comparing(Namespace::name))
+              .limit(limit)
+              .toList());
     }
 
     @Override

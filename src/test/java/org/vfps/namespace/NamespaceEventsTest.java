@@ -101,8 +101,13 @@ class NamespaceEventsTest {
     }
 
     @Override
-    public Future<List<Namespace>> findAll() {
-      return Future.succeededFuture(List.copyOf(namespaces.values()));
+    public Future<List<Namespace>> findPage(String after, int limit) {
+      return Future.succeededFuture(
+          namespaces.values().stream()
+              .filter(namespace -> namespace.name().compareTo(after) > 0)
+              .sorted(java.util.Comparator.comparing(Namespace::name))
+              .limit(limit)
+              .toList());
     }
 
     @Override

@@ -33,9 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.vfps.TestCertificates;
+import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.storage.Migrations;
 
 /**
  * The sign-in over plain HTTP, step by step as a browser takes it: a sign-in started on one replica
@@ -51,6 +54,7 @@ class SignInFlowIT {
   private static VfpsServer first;
   private static VfpsServer second;
   private static String namespace;
+  private static ConnectionSettings database;
   private static final HttpClient CLIENT = client(null);
 
   @BeforeAll
@@ -61,8 +65,12 @@ class SignInFlowIT {
             .user("reader", "Rita Reader", "study-read", "unrelated")
             .start();
     namespace = "flow-" + UUID.randomUUID().toString().substring(0, 8);
+    // a database of this class's own, so that it knows every namespace there is
+    database = TestPostgres.freshDatabase();
+    Migrations.migrate(database);
     Map<String, String> wildcard =
         Map.of(
+            "ConnectionStrings__PostgreSQL", TestPostgres.uri(database),
             "Authorization__NamespaceRules__1__Namespace", "*",
             "Authorization__NamespaceRules__1__ReadRoles__0", "all-read",
             "Authorization__NamespaceRules__1__ReadRoles__1", "study-read");
@@ -279,6 +287,26 @@ class SignInFlowIT {
   }
 
   @Test
+  void theAccessPageListsTheFirstThousandNamespacesByNameAndSaysSo() {
+    String admin = signIn("admin");
+    JsonObject before = get(origin(first) + "/ui/access", "cookie", admin).json();
+    assertThat(before.getBoolean("namespacesTruncated")).isFalse();
+    TestPostgres.execute(
+        database,
+        "INSERT INTO namespaces SELECT 'zz-' || lpad(i::text, 4, '0'), '', 0, 16, '', '', now(),"
+            + " now() FROM generate_series(1, 1000) i ON CONFLICT DO NOTHING");
+
+    JsonObject access = get(origin(first) + "/ui/access", "cookie", admin).json();
+
+    assertThat(access.getBoolean("namespacesTruncated")).isTrue();
+    List<String> listed =
+        access.getJsonArray("namespaces").stream()
+            .map(entry -> ((JsonObject) entry).getString("namespace"))
+            .toList();
+    assertThat(listed).hasSize(1_000).isSorted().contains(namespace).doesNotContain("zz-1000");
+  }
+
+  @Test
   void aCallbackWithoutItsFlowOrWithAUsedCodeIsRefused() {
     Flow flow = startAndChoose(first, "admin", "/ui/");
     Flow other = startAndChoose(first, "admin", "/ui/");
@@ -389,7 +417,11 @@ class SignInFlowIT {
     TestCertificates certificates = TestCertificates.authority(directory);
     TestCertificates.Issued issued =
         certificates.issue("server", TestCertificates.KeyType.RSA_PKCS8);
-    Map<String, String> env = SignInIT.settings(provider, namespace, Map.of());
+    Map<String, String> env =
+        SignInIT.settings(
+            provider,
+            namespace,
+            Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(database)));
     env.put("Kestrel__Certificates__Default__Path", issued.certificate().toString());
     env.put("Kestrel__Certificates__Default__KeyPath", issued.key().toString());
     env.put("Authorization__UsePushedAuthorizationRequests", "false");
@@ -414,7 +446,11 @@ class SignInFlowIT {
     Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
     logs.start();
     root.addAppender(logs);
-    Map<String, String> env = SignInIT.settings(provider, namespace, Map.of());
+    Map<String, String> env =
+        SignInIT.settings(
+            provider,
+            namespace,
+            Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(database)));
     env.remove("Authorization__ClientId");
     env.remove("Authorization__ClientSecret");
     VfpsServer server;
