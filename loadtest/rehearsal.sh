@@ -26,6 +26,7 @@
 # run is bounded by REQUESTS and MAX_SECONDS and stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtest/lib.sh
 
 REQUESTS=${REQUESTS:-30000}
 CONCURRENCY=${CONCURRENCY:-24}
@@ -40,7 +41,7 @@ export PATH="$HOME/go/bin:$PATH"
 # the chart's JVM profile (values.yaml javaOpts)
 JVM_PROFILE=${JVM_PROFILE:--XX:+UseSerialGC -XX:MaxRAMPercentage=55 -Xss256k -XX:ReservedCodeCacheSize=24m -XX:MaxDirectMemorySize=16m -XX:+ExitOnOutOfMemoryError}
 export JAVA_OPTS="$JVM_PROFILE"
-if [ "$LIMITS" = yes ] && { ! [ -w /sys/fs/cgroup/memory ] || ! [ -w /sys/fs/cgroup/cpu ]; }; then
+if [ "$LIMITS" = yes ] && ! pod_cgroups_writable; then
   LIMITS=no
 fi
 if [ "$LIMITS" != yes ]; then
@@ -61,7 +62,7 @@ cleanup() {
   for k in "${!pids[@]}"; do kill "${pids[$k]}" 2>/dev/null || true; done
   for k in "${!pids[@]}"; do wait "${pids[$k]}" 2>/dev/null || true; done
   for k in 1 2 3; do
-    rmdir "/sys/fs/cgroup/cpu/$(group "$k")" "/sys/fs/cgroup/memory/$(group "$k")" 2>/dev/null || true
+    pod_cgroup_remove "$(group "$k")"
   done
   echo "logs: $work" >&2
 }
@@ -99,21 +100,12 @@ export Cluster__IsEnabled=true Cluster__Name=vfps-rehearsal Cluster__Host=127.0.
 export Cluster__Members="$members" MetricsPort=0
 
 if [ "$LIMITS" = yes ]; then
-  for k in 1 2 3; do
-    cpu=/sys/fs/cgroup/cpu/$(group "$k") memory=/sys/fs/cgroup/memory/$(group "$k")
-    mkdir -p "$cpu" "$memory"
-    cat /sys/fs/cgroup/cpu/cpu.cfs_period_us >"$cpu/cpu.cfs_period_us"
-    cat "$cpu/cpu.cfs_period_us" >"$cpu/cpu.cfs_quota_us"
-    echo $((MEMORY_MIB * 1024 * 1024)) >"$memory/memory.limit_in_bytes"
-  done
+  for k in 1 2 3; do pod_cgroup_create "$(group "$k")" "$MEMORY_MIB"; done
 fi
 
 start_replica() { # k
   local k=$1 enter=""
-  if [ "$LIMITS" = yes ]; then
-    enter="echo \$\$ >/sys/fs/cgroup/cpu/$(group "$k")/cgroup.procs;"
-    enter="$enter echo \$\$ >/sys/fs/cgroup/memory/$(group "$k")/cgroup.procs;"
-  fi
+  if [ "$LIMITS" = yes ]; then enter=$(pod_cgroup_enter "$(group "$k")"); fi
   Grpc__Port=$(grpc_port "$k") Http__Port="38${k}80" Cluster__Port="38${k}85" \
     Cluster__EventBus__Port="38${k}86" sh -c "$enter exec bin/vfps" >>"$work/replica$k.log" 2>&1 &
   pids[$k]=$!

@@ -53,16 +53,18 @@ class PackageRulesTest {
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config")),
           // the edges
-          Map.entry("grpc", union(DOMAIN, "api", "access", "auth")),
+          Map.entry("grpc", union(DOMAIN, "api", "access", "auth", "connection")),
           // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
-          Map.entry("http", union(DOMAIN, "api", "grpc", "fhir", "access", "auth")),
+          Map.entry("http", union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection")),
           Map.entry("fhir", union(DOMAIN, "access", "auth")),
           Map.entry("ui", union(DOMAIN, "access")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
           Map.entry("access", Set.of("error", "config")),
           Map.entry("auth", Set.of("access", "config", "error")),
-          Map.entry("api", Set.of()));
+          Map.entry("api", Set.of()),
+          // the listeners' connection limits, shared by both edges
+          Map.entry("connection", Set.of()));
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);
