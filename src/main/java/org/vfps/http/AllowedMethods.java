@@ -19,10 +19,11 @@ final class AllowedMethods {
   static String of(Router router, String path) {
     Set<String> methods = new TreeSet<>();
     for (Route route : router.getRoutes()) {
-      if (!route.methods().isEmpty()
+      // a route of every method has none (null) and never causes a 405
+      if (route.methods() != null
+          && !route.methods().isEmpty()
           && route.getPath() != null
-          && !route.isRegexPath()
-          && matches(route.getPath(), path)) {
+          && matches(route.getPath(), route.isExactPath(), path)) {
         route.methods().stream().map(HttpMethod::name).forEach(methods::add);
       }
     }
@@ -30,13 +31,12 @@ final class AllowedMethods {
   }
 
   /**
-   * Whether a route path matches a request path: a {@code :name} segment matches any one segment, a
-   * trailing {@code *} any rest, every other segment itself.
+   * Whether a route path matches a request path: a {@code :name} segment matches any one segment; a
+   * path that is not exact (it ended in {@code *}) is a prefix.
    */
-  static boolean matches(String routePath, String path) {
-    if (routePath.endsWith("*")) {
-      String prefix = routePath.substring(0, routePath.length() - 1);
-      return path.startsWith(prefix) || path.equals(prefix.replaceAll("/$", ""));
+  static boolean matches(String routePath, boolean exact, String path) {
+    if (!exact) {
+      return path.startsWith(routePath);
     }
     String[] routeSegments = routePath.split("/", -1);
     String[] segments = path.split("/", -1);
