@@ -2,6 +2,7 @@ package org.vfps.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
@@ -74,7 +75,13 @@ public final class HttpApiVerticle extends VerticleBase {
     dependencies.adminUi().accept(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);
-    router.errorHandler(405, HttpErrors::handle);
+    router.errorHandler(
+        405,
+        rc -> {
+          rc.response()
+              .putHeader(HttpHeaders.ALLOW, AllowedMethods.of(router, rc.normalizedPath()));
+          HttpErrors.handle(rc);
+        });
 
     server =
         dependencies

@@ -3,9 +3,13 @@ package org.vfps.http;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.Json;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
+import io.vertx.json.schema.common.dsl.SchemaType;
+import io.vertx.openapi.contract.Location;
 import io.vertx.openapi.contract.Operation;
+import io.vertx.openapi.contract.Parameter;
 import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.RequestUtils;
 import io.vertx.openapi.validation.ValidatableRequest;
@@ -13,9 +17,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -26,6 +32,8 @@ import org.vfps.error.ServiceException;
  * the body read by a {@code BodyHandler}.
  */
 final class JsonRequests implements RequestExtractor {
+
+  private static final String JSON = "application/json";
 
   @Override
   public Future<ValidatableRequest> extractValidatableRequest(
@@ -38,10 +46,45 @@ final class JsonRequests implements RequestExtractor {
         return Future.failedFuture(new ServiceException(ErrorCode.INVALID_ARGUMENT, problem.get()));
       }
     }
-    Future<ValidatableRequest> extracted =
-        RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body));
-    // the validator knows only the media type the contract names, so it is shown that one
-    return operation.getRequestBody() == null ? extracted : extracted.map(AsJson::new);
+    return RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body))
+        .map(
+            extracted ->
+                new Extracted(
+                    extracted,
+                    // the validator knows only the media type the contract names
+                    operation.getRequestBody() == null ? extracted.getContentType() : JSON,
+                    asText(extracted.getPathParameters(), operation, Location.PATH, rc::pathParam),
+                    asText(
+                        extracted.getQuery(),
+                        operation,
+                        Location.QUERY,
+                        name -> rc.queryParams().get(name))));
+  }
+
+  /**
+   * The parameters of {@code extracted}, with those of type string replaced by the text the router
+   * decoded, JSON-quoted. The validator reads every parameter value as JSON first, so unquoted a
+   * namespace named {@code -1} would be a number, and one holding a backslash, a quote or a control
+   * character would not decode at all; and it decodes a query value a second time.
+   *
+   * @param decoded the router's value of a parameter by name, or null when absent
+   */
+  private static Map<String, RequestParameter> asText(
+      Map<String, RequestParameter> extracted,
+      Operation operation,
+      Location in,
+      Function<String, String> decoded) {
+    Map<String, RequestParameter> parameters = new HashMap<>(extracted);
+    for (Parameter parameter : operation.getParameters()) {
+      if (parameter.getIn() == in && parameter.getSchemaType() == SchemaType.STRING) {
+        String value = decoded.apply(parameter.getName());
+        if (value != null) {
+          String quoted = Json.encode(value);
+          parameters.put(parameter.getName(), () -> quoted);
+        }
+      }
+    }
+    return parameters;
   }
 
   /**
@@ -117,12 +160,17 @@ final class JsonRequests implements RequestExtractor {
     }
   }
 
-  /** The extracted request with the content type the contract declares. */
-  private record AsJson(ValidatableRequest request) implements ValidatableRequest {
+  /** The extracted request with the content type and parameters the validator is to see. */
+  private record Extracted(
+      ValidatableRequest request,
+      String contentType,
+      Map<String, RequestParameter> pathParameters,
+      Map<String, RequestParameter> query)
+      implements ValidatableRequest {
 
     @Override
     public String getContentType() {
-      return "application/json";
+      return contentType;
     }
 
     @Override
@@ -132,12 +180,12 @@ final class JsonRequests implements RequestExtractor {
 
     @Override
     public Map<String, RequestParameter> getPathParameters() {
-      return request.getPathParameters();
+      return pathParameters;
     }
 
     @Override
     public Map<String, RequestParameter> getQuery() {
-      return request.getQuery();
+      return query;
     }
 
     @Override
