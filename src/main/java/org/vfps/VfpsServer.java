@@ -76,6 +76,10 @@ public final class VfpsServer implements AutoCloseable {
   private final int grpcPort;
   private final int httpPort;
   private final int metricsPort;
+  private final Promise<Void> stopping;
+  private final List<GrpcApiVerticle> grpcVerticles;
+  private final List<HttpApiVerticle> httpVerticles;
+  private final Duration shutdownTimeout;
 
   private VfpsServer(
       Vertx vertx,
@@ -84,7 +88,11 @@ public final class VfpsServer implements AutoCloseable {
       Tracing tracing,
       int grpcPort,
       int httpPort,
-      int metricsPort) {
+      int metricsPort,
+      Promise<Void> stopping,
+      List<GrpcApiVerticle> grpcVerticles,
+      List<HttpApiVerticle> httpVerticles,
+      Duration shutdownTimeout) {
     this.vertx = vertx;
     this.database = database;
     this.embedded = embedded;
@@ -92,6 +100,10 @@ public final class VfpsServer implements AutoCloseable {
     this.grpcPort = grpcPort;
     this.httpPort = httpPort;
     this.metricsPort = metricsPort;
+    this.stopping = stopping;
+    this.grpcVerticles = grpcVerticles;
+    this.httpVerticles = httpVerticles;
+    this.shutdownTimeout = shutdownTimeout;
   }
 
   /**
@@ -202,6 +214,13 @@ public final class VfpsServer implements AutoCloseable {
       Vertx running = vertx;
       Supplier<Future<Boolean>> databaseHealthy = db::healthy;
       Promise<Void> startup = Promise.promise();
+      Promise<Void> stopping = Promise.promise();
+      // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
+      Supplier<Future<Boolean>> ready =
+          () ->
+              startup.future().succeeded() && !stopping.future().isComplete()
+                  ? db.healthy()
+                  : Future.succeededFuture(false);
       int metricsPort = 0;
       if (meters != null) {
         MetricsVerticle metrics =
@@ -233,7 +252,7 @@ public final class VfpsServer implements AutoCloseable {
                             config.server().grpcReflectionEnabled(),
                             namespaces,
                             pseudonyms,
-                            databaseHealthy,
+                            ready,
                             observer,
                             tls,
                             authenticator,
@@ -257,6 +276,7 @@ public final class VfpsServer implements AutoCloseable {
               pseudonyms,
               fhir,
               startup.future(),
+              stopping.future(),
               databaseHealthy,
               tls,
               authenticator,
@@ -305,7 +325,18 @@ public final class VfpsServer implements AutoCloseable {
           Tracing.describe(config.tracing()),
           config.server().grpcReflectionEnabled() ? "on" : "off",
           describeAuthorization(authorization));
-      return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
+      return new VfpsServer(
+          vertx,
+          database,
+          embedded,
+          tracing,
+          grpcPort,
+          httpPort,
+          metricsPort,
+          stopping,
+          grpcVerticles,
+          httpVerticles,
+          config.connections().shutdownTimeout());
     } catch (Exception e) {
       // Exception, not RuntimeException: Future.await() rethrows checked failures (a
       // BindException) as they are
@@ -427,10 +458,41 @@ public final class VfpsServer implements AutoCloseable {
     return metricsPort;
   }
 
-  /** Stops the service; spans not yet exported are sent first. */
+  /**
+   * Stops the service gracefully: readiness turns down (gRPC health and {@code /readyz}), the gRPC
+   * and HTTP listeners stop taking connections and shut the open ones down (HTTP/2: GOAWAY), the
+   * calls in flight finish within the shutdown timeout, and only then the database pool, Vert.x and
+   * the tracer (spans not yet exported are sent) are closed. Blocks; a second call does nothing.
+   */
   @Override
   public void close() {
+    if (!stopping.tryComplete()) {
+      return;
+    }
+    drain();
     closeQuietly(vertx, database, tracing, embedded);
+  }
+
+  /** Shuts the API listeners down and waits for their calls in flight, within the timeout. */
+  private void drain() {
+    long started = System.nanoTime();
+    LOG.info(
+        "Shutting down: not ready any more, the listeners take no new connections, calls in flight"
+            + " may take up to {} to finish",
+        shutdownTimeout);
+    List<Future<Void>> shutdowns = new ArrayList<>();
+    grpcVerticles.forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
+    httpVerticles.forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
+    try {
+      // Vert.x ends each shutdown at its timeout; the margin only guards against a hang
+      Future.join(shutdowns)
+          .timeout(
+              shutdownTimeout.toMillis() + CLOSE_TIMEOUT_SECONDS * 1_000, TimeUnit.MILLISECONDS)
+          .await();
+      LOG.info("Listeners closed in {} ms", (System.nanoTime() - started) / 1_000_000);
+    } catch (Exception e) {
+      LOG.warn("The listeners did not shut down cleanly: {}", e.toString());
+    }
   }
 
   /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */

@@ -110,7 +110,8 @@ public final class TestPostgres {
     }
   }
 
-  private static Connection connect(ConnectionSettings settings) throws SQLException {
+  /** A JDBC connection of its own, for holding a transaction open while the service works. */
+  public static Connection connect(ConnectionSettings settings) throws SQLException {
     String url =
         "jdbc:postgresql://" + settings.host() + ":" + settings.port() + "/" + settings.database();
     return DriverManager.getConnection(url, settings.user(), settings.password());

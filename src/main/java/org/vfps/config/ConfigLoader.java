@@ -123,7 +123,8 @@ public final class ConfigLoader {
         timeSpan(settings, "Grpc:MaxConnectionIdle"),
         timeSpan(settings, "Grpc:KeepAliveTime"),
         timeSpan(settings, "Grpc:KeepAliveTimeout"),
-        timeSpan(settings, "Grpc:MaxConnectionAge"));
+        timeSpan(settings, "Grpc:MaxConnectionAge"),
+        timeSpan(settings, "HostOptions:ShutdownTimeout"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {

@@ -21,6 +21,9 @@ import java.util.Objects;
  *     Grpc__KeepAliveTimeout})
  * @param grpcMaxConnectionAge a gRPC connection this old gets a GOAWAY ({@code
  *     Grpc__MaxConnectionAge})
+ * @param shutdownTimeout on {@code SIGTERM}, how long calls in flight may take to finish after
+ *     readiness turned down and the listeners stopped taking connections ({@code
+ *     HostOptions__ShutdownTimeout}, the .NET host's name)
  */
 public record ConnectionConfig(
     Duration httpRequestHeadersTimeout,
@@ -29,7 +32,8 @@ public record ConnectionConfig(
     Duration grpcMaxConnectionIdle,
     Duration grpcKeepAliveTime,
     Duration grpcKeepAliveTimeout,
-    Duration grpcMaxConnectionAge) {
+    Duration grpcMaxConnectionAge,
+    Duration shutdownTimeout) {
 
   public ConnectionConfig {
     for (Duration duration :
@@ -40,7 +44,8 @@ public record ConnectionConfig(
             grpcMaxConnectionIdle,
             grpcKeepAliveTime,
             grpcKeepAliveTimeout,
-            grpcMaxConnectionAge)) {
+            grpcMaxConnectionAge,
+            shutdownTimeout)) {
       Objects.requireNonNull(duration);
       if (duration.isNegative()) {
         throw new IllegalArgumentException("connection limits must not be negative");

@@ -8,6 +8,8 @@ import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
@@ -18,8 +20,8 @@ import org.vfps.pseudonym.PseudonymService;
 
 /**
  * Serves gRPC over cleartext HTTP/2 (h2c), or over TLS with h2 chosen by ALPN when TLS is on (then
- * only TLS): the two vfps services, {@code grpc.health.v1.Health} (serving while the database
- * answers) and, when enabled, server reflection. Deployed once per event loop; the instances share
+ * only TLS): the two vfps services, {@code grpc.health.v1.Health} (serving while the service is
+ * ready) and, when enabled, server reflection. Deployed once per event loop; the instances share
  * the port.
  */
 public final class GrpcApiVerticle extends VerticleBase {
@@ -35,7 +37,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final boolean reflection;
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
-  private final Supplier<Future<Boolean>> databaseHealthy;
+  private final Supplier<Future<Boolean>> ready;
   private final CallObserver observer;
   private final ServerTls tls;
   private final Authenticator authenticator;
@@ -52,7 +54,7 @@ public final class GrpcApiVerticle extends VerticleBase {
       boolean reflection,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
-      Supplier<Future<Boolean>> databaseHealthy,
+      Supplier<Future<Boolean>> ready,
       CallObserver observer,
       ServerTls tls,
       Authenticator authenticator,
@@ -61,7 +63,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
-    this.databaseHealthy = databaseHealthy;
+    this.ready = ready;
     this.observer = observer;
     this.tls = tls;
     this.authenticator = authenticator;
@@ -78,7 +80,7 @@ public final class GrpcApiVerticle extends VerticleBase {
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
     grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
     grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
-    grpc.addService(new HealthChecks(vertx, databaseHealthy));
+    grpc.addService(new HealthChecks(vertx, ready));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
       grpc.addService(new LegacyReflection());
@@ -92,6 +94,15 @@ public final class GrpcApiVerticle extends VerticleBase {
     server.requestHandler(
         ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
     return server.listen();
+  }
+
+  /**
+   * Stops taking connections and shuts the open ones down gracefully (an HTTP/2 GOAWAY at once,
+   * then the calls in flight finish); completes when they are closed, at the latest after {@code
+   * timeout}.
+   */
+  public Future<Void> shutdown(Duration timeout) {
+    return server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The port the server listens on (useful when configured as 0). */

@@ -18,19 +18,20 @@ import org.vfps.error.ServiceException;
 
 /**
  * {@code grpc.health.v1.Health}: the server ({@code ""}) and both vfps services are serving exactly
- * while the database answers, as in the .NET service.
+ * while the service is ready: start-up finished (the HTTP side too), no shutdown begun, and the
+ * database answers, as in the .NET service.
  */
 final class HealthChecks implements Service {
 
   private final HealthService health;
-  private final Supplier<Future<Boolean>> databaseHealthy;
+  private final Supplier<Future<Boolean>> ready;
 
-  HealthChecks(Vertx vertx, Supplier<Future<Boolean>> databaseHealthy) {
-    this.databaseHealthy = databaseHealthy;
+  HealthChecks(Vertx vertx, Supplier<Future<Boolean>> ready) {
+    this.ready = ready;
     this.health =
         HealthService.create(vertx)
-            .register(NamespaceServiceGrpcService.SERVICE_NAME, databaseHealthy)
-            .register(PseudonymServiceGrpcService.SERVICE_NAME, databaseHealthy);
+            .register(NamespaceServiceGrpcService.SERVICE_NAME, ready)
+            .register(PseudonymServiceGrpcService.SERVICE_NAME, ready);
   }
 
   @Override
@@ -46,7 +47,7 @@ final class HealthChecks implements Service {
   @Override
   public void bind(GrpcServer grpc) {
     // Vert.x answers the server-wide check ("") with SERVING whatever is registered; this Check,
-    // bound first so that it wins, makes load balancers see the database too
+    // bound first so that it wins, makes load balancers see readiness too
     grpc.callHandler(
         GrpcHealthCheckV1Handler.SERVICE_METHOD,
         call ->
@@ -54,7 +55,7 @@ final class HealthChecks implements Service {
                 .compose(
                     request ->
                         request.getService().isEmpty()
-                            ? databaseHealthy.get()
+                            ? ready.get()
                             : health.checkStatus(request.getService()))
                 .onComplete(
                     checked -> {

@@ -8,6 +8,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
@@ -43,6 +45,7 @@ public final class HttpApiVerticle extends VerticleBase {
       PseudonymService pseudonyms,
       FhirOperations fhir,
       Future<?> startup,
+      Future<?> stopping,
       Supplier<Future<Boolean>> databaseHealthy,
       ServerTls tls,
       Authenticator authenticator,
@@ -69,7 +72,11 @@ public final class HttpApiVerticle extends VerticleBase {
 
     Router router = builder.createRouter();
     RestRoutes.matchCustomMethodsLiterally(router);
-    new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
+    new Probes(
+            dependencies.startup(),
+            dependencies.stopping(),
+            dependencies.databaseHealthy(),
+            dependencies.authenticator())
         .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
     dependencies.adminUi().accept(router);
@@ -106,6 +113,14 @@ public final class HttpApiVerticle extends VerticleBase {
               }
             }));
     return server.listen();
+  }
+
+  /**
+   * Stops taking connections and shuts the open ones down gracefully (HTTP/1.1: closed after the
+   * response in flight); completes when they are closed, at the latest after {@code timeout}.
+   */
+  public Future<Void> shutdown(Duration timeout) {
+    return server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The port the server listens on (useful when configured as 0). */

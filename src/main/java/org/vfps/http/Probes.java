@@ -14,10 +14,10 @@ import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 
 /**
- * The probes: {@code /livez} (the event loop answers), {@code /readyz} (start-up is finished,
- * PostgreSQL answers and, when authorization is on, bearer tokens can be checked) and {@code
- * /healthz} (every check). Each answers 200 when all its checks are up and 503 otherwise, with a
- * JSON body naming every check, and is never cached.
+ * The probes: {@code /livez} (the event loop answers), {@code /readyz} (start-up is finished, no
+ * shutdown has begun, PostgreSQL answers and, when authorization is on, bearer tokens can be
+ * checked) and {@code /healthz} (every check). Each answers 200 when all its checks are up and 503
+ * otherwise, with a JSON body naming every check, and is never cached.
  */
 final class Probes {
 
@@ -27,18 +27,23 @@ final class Probes {
 
   private final Handler<Promise<Status>> process;
   private final Handler<Promise<Status>> startup;
+  private final Handler<Promise<Status>> shutdown;
   private final Handler<Promise<Status>> database;
   private final Handler<Promise<Status>> authorization;
 
   /**
    * @param startup completes when start-up is finished
+   * @param stopping completes when the shutdown begins
    * @param databaseHealthy whether PostgreSQL answers, within 2 s and never failing; the same check
    *     as gRPC health's
    * @param authenticator whether its keys are loaded is the {@code authorization} check, present
    *     when authorization is on
    */
   Probes(
-      Future<?> startup, Supplier<Future<Boolean>> databaseHealthy, Authenticator authenticator) {
+      Future<?> startup,
+      Future<?> stopping,
+      Supplier<Future<Boolean>> databaseHealthy,
+      Authenticator authenticator) {
     this.authorization =
         authenticator.enabled()
             ? promise ->
@@ -56,6 +61,12 @@ final class Probes {
                 startup.succeeded()
                     ? Status.OK()
                     : Status.KO(new JsonObject().put("reason", "start-up is not finished")));
+    this.shutdown =
+        promise ->
+            promise.complete(
+                stopping.isComplete()
+                    ? Status.KO(new JsonObject().put("reason", "shutting down"))
+                    : Status.OK());
     this.database =
         promise ->
             databaseHealthy
@@ -80,6 +91,7 @@ final class Probes {
         withAuthorization(
             HealthChecks.create(vertx)
                 .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+                .register("shutdown", PROCEDURE_TIMEOUT_MILLIS, shutdown)
                 .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
     mount(
         router,
@@ -88,6 +100,7 @@ final class Probes {
             HealthChecks.create(vertx)
                 .register("process", PROCEDURE_TIMEOUT_MILLIS, process)
                 .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+                .register("shutdown", PROCEDURE_TIMEOUT_MILLIS, shutdown)
                 .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
   }
 

@@ -64,7 +64,8 @@ class ConfigLoaderTest {
                 Duration.ofMinutes(5),
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(10),
-                Duration.ZERO));
+                Duration.ZERO,
+                Duration.ofSeconds(10)));
     assertThat(config.tls())
         .isEqualTo(new TlsConfig(Optional.empty(), Optional.empty(), Duration.ofSeconds(30)));
     assertThat(config.tls().enabled()).isFalse();

@@ -29,28 +29,36 @@ class ProbesIT {
               TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
           HttpTestClient http = new HttpTestClient(server.httpPort())) {
         assertProbe(http.get("/livez"), 200, "UP", Map.of("process", "UP"));
-        assertProbe(http.get("/readyz"), 200, "UP", Map.of("startup", "UP", "database", "UP"));
+        assertProbe(
+            http.get("/readyz"),
+            200,
+            "UP",
+            Map.of("startup", "UP", "shutdown", "UP", "database", "UP"));
         assertProbe(
             http.get("/healthz"),
             200,
             "UP",
-            Map.of("process", "UP", "startup", "UP", "database", "UP"));
+            Map.of("process", "UP", "startup", "UP", "shutdown", "UP", "database", "UP"));
 
         proxy.cut();
         assertProbe(http.get("/livez"), 200, "UP", Map.of("process", "UP"));
-        assertProbe(http.get("/readyz"), 503, "DOWN", Map.of("startup", "UP", "database", "DOWN"));
+        assertProbe(
+            http.get("/readyz"),
+            503,
+            "DOWN",
+            Map.of("startup", "UP", "shutdown", "UP", "database", "DOWN"));
         assertProbe(
             http.get("/healthz"),
             503,
             "DOWN",
-            Map.of("process", "UP", "startup", "UP", "database", "DOWN"));
+            Map.of("process", "UP", "startup", "UP", "shutdown", "UP", "database", "DOWN"));
 
         proxy.open();
         Response after =
             await("/readyz answering 200 once the database is back")
                 .atMost(Duration.ofSeconds(20))
                 .until(() -> http.get("/readyz"), response -> response.status() == 200);
-        assertProbe(after, 200, "UP", Map.of("startup", "UP", "database", "UP"));
+        assertProbe(after, 200, "UP", Map.of("startup", "UP", "shutdown", "UP", "database", "UP"));
         assertThat(http.get("/healthz").status()).isEqualTo(200);
       }
     }
