@@ -2,6 +2,7 @@ package org.vfps.cache;
 
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.vfps.pseudonym.ListCursor;
@@ -10,8 +11,7 @@ import org.vfps.pseudonym.PseudonymRepository;
 
 /**
  * Remembers the pseudonym of every (namespace, original value) that Create stored or found, so that
- * a repeated Create needs no database round trip. Reverse lookups, lists and counts go to the
- * database.
+ * a repeated Create needs no database round trip. Lookups, lists and counts go to the database.
  */
 public final class CachingPseudonymRepository implements PseudonymRepository {
 
@@ -44,5 +44,11 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   @Override
   public Future<Long> count(String namespace) {
     return delegate.count(namespace);
+  }
+
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByOriginal(
+      String namespace, List<String> originalValues) {
+    return delegate.findAllByOriginal(namespace, originalValues);
   }
 }

@@ -2,6 +2,7 @@ package org.vfps.pseudonym;
 
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -31,6 +32,12 @@ public interface PseudonymRepository {
 
   /** How many pseudonyms the namespace has. */
   Future<Long> count(String namespace);
+
+  /**
+   * The stored pseudonyms of the distinct {@code originalValues} in the namespace, by original
+   * value, without storing any (the forward lookup); values without a pseudonym are absent.
+   */
+  Future<Map<String, Pseudonym>> findAllByOriginal(String namespace, List<String> originalValues);
 
   /** A list row: the pseudonym to return and the cursor that points after it. */
   record PageRow(Pseudonym pseudonym, ListCursor cursor) {}

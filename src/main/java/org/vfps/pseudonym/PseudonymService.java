@@ -1,10 +1,12 @@
 package org.vfps.pseudonym;
 
 import io.vertx.core.Future;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.access.Access;
@@ -141,6 +143,56 @@ public final class PseudonymService {
               return Future.all(rows, total)
                   .map(done -> toPage(namespace.name(), limit, rows.result(), total.result()));
             });
+  }
+
+  /**
+   * The stored pseudonym of the original value, without creating one (the forward lookup); empty
+   * when the value has none. Fails with {@code PERMISSION_DENIED} if the caller may not write to
+   * the namespace (see {@link Operation#PSEUDONYM_FIND}), then with {@code NOT_FOUND} if the
+   * namespace does not exist.
+   */
+  public Future<Optional<Pseudonym>> find(
+      Caller caller, String namespaceName, String originalValue) {
+    return findAll(caller, namespaceName, List.of(originalValue)).map(List::getFirst);
+  }
+
+  /**
+   * The stored pseudonyms of many original values of one namespace, in request order, without
+   * creating any: empty for a value that has none. One permission check and one statement for all
+   * of them. Fails as {@link #find} fails.
+   *
+   * @param originalValues may repeat a value and hold values that could never be stored (blank, too
+   *     long): those are empty
+   */
+  public Future<List<Optional<Pseudonym>>> findAll(
+      Caller caller, String namespaceName, List<String> originalValues) {
+    return access
+        .check(caller, Operation.PSEUDONYM_FIND, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              Set<String> distinct = new LinkedHashSet<>();
+              for (String value : originalValues) {
+                if (storable(value)) {
+                  distinct.add(value);
+                }
+              }
+              return distinct.isEmpty()
+                  ? Future.succeededFuture(Map.<String, Pseudonym>of())
+                  : repository.findAllByOriginal(namespace.name(), List.copyOf(distinct));
+            })
+        .map(
+            found ->
+                originalValues.stream()
+                    .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
+                    .toList());
+  }
+
+  /** Whether Create would accept the original value (not blank, within the limits). */
+  private static boolean storable(String originalValue) {
+    return originalValue != null
+        && !originalValue.isBlank()
+        && TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES);
   }
 
   private PseudonymPage toPage(

@@ -171,6 +171,28 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .map(rows -> rows.iterator().next().getLong(0));
   }
 
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByOriginal(
+      String namespace, List<String> originalValues) {
+    return pool.preparedQuery(PseudonymQueries.FIND_ALL_BY_ORIGINAL)
+        .execute(
+            Tuple.tuple()
+                .addString(namespace)
+                .addArrayOfString(originalValues.toArray(String[]::new)))
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            rows -> {
+              Map<String, Pseudonym> found = new HashMap<>(rows.size() * 2);
+              for (Row row : rows) {
+                String originalValue = row.getString("original_value");
+                found.put(
+                    originalValue,
+                    toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
+              }
+              return Collections.unmodifiableMap(found);
+            });
+  }
+
   /**
    * The number of pseudonyms of every namespace that has any; namespaces without pseudonyms are
    * absent. Counts every row, so it is meant for a periodic gauge, not for requests.

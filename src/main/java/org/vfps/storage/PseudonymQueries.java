@@ -76,4 +76,10 @@ final class PseudonymQueries {
 
   static final String COUNT_BY_NAMESPACE =
       "SELECT namespace_name, count(*) FROM pseudonyms GROUP BY namespace_name";
+
+  /** The pseudonyms of the original values of {@code $2}, a text array (the forward lookup). */
+  static final String FIND_ALL_BY_ORIGINAL =
+      """
+      SELECT original_value, pseudonym_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value = ANY($2::text[])""";
 }

@@ -221,5 +221,11 @@ class CachingRepositoriesTest {
     public Future<Long> count(String namespace) {
       return Future.succeededFuture(0L);
     }
+
+    @Override
+    public Future<Map<String, Pseudonym>> findAllByOriginal(
+        String namespace, List<String> originalValues) {
+      return Future.succeededFuture(Map.of());
+    }
   }
 }

@@ -71,6 +71,24 @@ class PgPseudonymRepositoryIT {
   }
 
   @Test
+  void findsPseudonymsByOriginalValueWithoutStoringAny() {
+    String namespace = namespace();
+    Pseudonym a = database.pseudonyms().upsert(namespace, "a", candidates("pa")).await();
+    Pseudonym b = database.pseudonyms().upsert(namespace, "b", candidates("pb")).await();
+
+    Map<String, Pseudonym> found =
+        database.pseudonyms().findAllByOriginal(namespace, List.of("b", "unknown", "a")).await();
+
+    assertThat(found).containsOnlyKeys("a", "b");
+    assertThat(found.get("a")).isEqualTo(a);
+    assertThat(found.get("b")).isEqualTo(b);
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+    assertThat(
+            database.pseudonyms().findAllByOriginal("no-such-" + namespace, List.of("a")).await())
+        .isEmpty();
+  }
+
+  @Test
   void givesUpAsInternalWhenEveryCandidateIsTaken() {
     String namespace = namespace();
     database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
