@@ -97,6 +97,37 @@ public final class PseudonymService {
                     findByValue(namespaceName, pseudonymValue)));
   }
 
+  /**
+   * The reverse lookup of {@link #get}, for edges that tell an unknown namespace from an unknown
+   * pseudonym: empty when the value is no pseudonym of the namespace. Fails with {@code
+   * PERMISSION_DENIED} as {@link #get} does, then with {@code NOT_FOUND} if the namespace does not
+   * exist. Written to the audit trail as {@link #get} is (an unknown value as {@code NOT_FOUND}).
+   */
+  public Future<Optional<Pseudonym>> lookup(
+      Caller caller, String namespaceName, String pseudonymValue) {
+    Operation operation = Operation.PSEUDONYM_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed ->
+                access.audited(
+                    caller,
+                    operation,
+                    namespaceName,
+                    pseudonymValue,
+                    namespaces
+                        .resolve(namespaceName)
+                        .compose(namespace -> findByValue(namespace.name(), pseudonymValue))))
+        .map(Optional::of)
+        .recover(
+            failure ->
+                failure instanceof ServiceException service
+                        && service.code() == ErrorCode.NOT_FOUND
+                        && service.metadata().containsKey("pseudonym")
+                    ? Future.succeededFuture(Optional.empty())
+                    : Future.failedFuture(failure));
+  }
+
   private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {
     if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
         || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
