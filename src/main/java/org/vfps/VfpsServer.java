@@ -184,7 +184,8 @@ public final class VfpsServer implements AutoCloseable {
               pseudonymRepository,
               pageTokens,
               Instrumentation.generators(tracing),
-              access);
+              access,
+              config.batch().maxSize());
       if (cache != null) {
         vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
       }

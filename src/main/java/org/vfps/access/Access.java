@@ -1,8 +1,10 @@
 package org.vfps.access;
 
 import io.vertx.core.Future;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -73,6 +75,31 @@ public final class Access {
         done ->
             audit.completed(
                 caller, operation, namespace, pseudonym, done.succeeded() ? null : done.cause()));
+  }
+
+  /**
+   * Writes one line per pseudonym to the audit trail when {@code outcome}, the reverse lookups of
+   * {@code pseudonyms} in that order, completes: {@code OK} for a pseudonym found, {@code
+   * NOT_FOUND} for one missing, the failure's code for each when the lookups failed. Returns {@code
+   * outcome}.
+   */
+  public <T> Future<List<Optional<T>>> auditedLookups(
+      Caller caller,
+      Operation operation,
+      String namespace,
+      List<String> pseudonyms,
+      Future<List<Optional<T>>> outcome) {
+    return outcome.andThen(
+        done -> {
+          String failed = done.succeeded() ? null : Audit.outcome(done.cause());
+          for (int i = 0; i < pseudonyms.size(); i++) {
+            String line =
+                failed != null
+                    ? failed
+                    : done.result().get(i).isPresent() ? Audit.OK : ErrorCode.NOT_FOUND.name();
+            audit.completed(caller, operation, namespace, pseudonyms.get(i), line);
+          }
+        });
   }
 
   /** The audit trail, for the edges to write calls without valid credentials. */

@@ -60,16 +60,31 @@ public final class Audit {
    */
   void completed(
       Caller caller, Operation operation, String namespace, String pseudonym, Throwable failure) {
-    String outcome =
-        failure == null
-            ? OK
-            : failure instanceof ServiceException service ? service.code().name() : "INTERNAL";
+    completed(caller, operation, namespace, pseudonym, outcome(failure));
+  }
+
+  /**
+   * An audited call the service answered, or one value of it (a reverse lookup of many).
+   *
+   * @param pseudonym the pseudonym looked up, null for other operations
+   * @param outcome {@value #OK} or the error code
+   */
+  void completed(
+      Caller caller, Operation operation, String namespace, String pseudonym, String outcome) {
     LoggingEventBuilder line =
         line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
     if (pseudonym != null) {
       line.addKeyValue("pseudonym", safe(pseudonym));
     }
     emit(line);
+  }
+
+  /** {@value #OK} for no failure, else the failure's error code. */
+  static String outcome(Throwable failure) {
+    if (failure == null) {
+      return OK;
+    }
+    return failure instanceof ServiceException service ? service.code().name() : "INTERNAL";
   }
 
   private LoggingEventBuilder line(

@@ -16,8 +16,14 @@ public enum Operation {
   NAMESPACE_DELETE("NamespaceService/Delete", Permission.ADMIN),
   /** Checked before the namespace is looked up. */
   PSEUDONYM_CREATE("PseudonymService/Create", Permission.WRITE),
+  /** Many values of one namespace, checked once per call before the namespace is looked up. */
+  PSEUDONYM_BATCH_CREATE("PseudonymService/BatchCreate", Permission.WRITE),
+  /** Each item of a stream of creates, checked before its namespace is looked up. */
+  PSEUDONYM_CREATE_STREAM("PseudonymService/CreateStream", Permission.WRITE),
   /** The reverse lookup. */
   PSEUDONYM_GET("PseudonymService/Get", Permission.REVERSE_LOOKUP),
+  /** Reverse lookups of many values of one namespace, checked once per call. */
+  PSEUDONYM_BATCH_GET("PseudonymService/BatchGet", Permission.REVERSE_LOOKUP),
   /** Checked after the namespace is found. */
   PSEUDONYM_LIST("PseudonymService/List", Permission.READ),
   /**

@@ -1,9 +1,14 @@
 package org.vfps.cache;
 
+import io.vertx.core.CompositeFuture;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
@@ -31,9 +36,51 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
         () -> delegate.upsert(namespace, originalValue, candidates));
   }
 
+  /**
+   * The cached pseudonyms, and the others from one call of the delegate, whose loads enter the
+   * cache as they start, as single upserts' loads do.
+   */
+  @Override
+  public Future<List<Pseudonym>> upsertAll(
+      String namespace,
+      List<String> originalValues,
+      Function<String, Supplier<String>> candidates) {
+    Map<String, Promise<Pseudonym>> loads = new LinkedHashMap<>();
+    List<Future<Pseudonym>> results = new ArrayList<>(originalValues.size());
+    for (String originalValue : originalValues) {
+      results.add(
+          cache.get(
+              new VfpsCache.PseudonymKey(namespace, originalValue),
+              () -> loads.computeIfAbsent(originalValue, value -> Promise.promise()).future()));
+    }
+    if (!loads.isEmpty()) {
+      List<String> missing = List.copyOf(loads.keySet());
+      delegate
+          .upsertAll(namespace, missing, candidates)
+          .onComplete(
+              done -> {
+                for (int i = 0; i < missing.size(); i++) {
+                  Promise<Pseudonym> load = loads.get(missing.get(i));
+                  if (done.succeeded()) {
+                    load.complete(done.result().get(i));
+                  } else {
+                    load.fail(done.cause());
+                  }
+                }
+              });
+    }
+    return Future.all(results).map(CompositeFuture::list);
+  }
+
   @Override
   public Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue) {
     return delegate.findByValue(namespace, pseudonymValue);
+  }
+
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByValue(
+      String namespace, List<String> pseudonymValues) {
+    return delegate.findAllByValue(namespace, pseudonymValues);
   }
 
   @Override

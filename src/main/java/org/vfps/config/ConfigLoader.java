@@ -109,7 +109,8 @@ public final class ConfigLoader {
             tracing(settings),
             logging(settings),
             tls(settings),
-            AuthorizationSettings.read(settings));
+            AuthorizationSettings.read(settings),
+            batch(settings));
     return new LoadedConfig(config, settings.unreadKeys());
   }
 
@@ -156,6 +157,11 @@ public final class ConfigLoader {
         bool(settings, "Pseudonymization:Caching:Pseudonyms:IsEnabled"),
         Long.parseLong(sizeLimit.strip()),
         positiveTimeSpan(settings, "Pseudonymization:Caching:AbsoluteExpiration"));
+  }
+
+  private static BatchConfig batch(FlatSettings settings) {
+    return new BatchConfig(
+        intFromOne(settings, "Pseudonymization:Batch:MaxSize", BatchConfig.LIMIT, "a batch size"));
   }
 
   private static ClusterConfig cluster(FlatSettings settings) {
@@ -366,12 +372,17 @@ public final class ConfigLoader {
   }
 
   private static int positiveInt(FlatSettings settings, String key) {
+    return intFromOne(settings, key, Integer.MAX_VALUE, "a positive integer");
+  }
+
+  /** An integer from 1 to {@code max}; else the error says it is not {@code what}. */
+  private static int intFromOne(FlatSettings settings, String key, int max, String what) {
     String value = settings.required(key);
     String digits = value.strip();
     if (!digits.matches("[0-9]{1,10}")
         || Long.parseLong(digits) < 1
-        || Long.parseLong(digits) > Integer.MAX_VALUE) {
-      throw invalid(key, value, "is not a positive integer (1-" + Integer.MAX_VALUE + ")");
+        || Long.parseLong(digits) > max) {
+      throw invalid(key, value, "is not " + what + " (1-" + max + ")");
     }
     return Integer.parseInt(digits);
   }

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param logging the log format ({@code Logging__*})
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
  * @param authorization who may call what ({@code Authorization__*})
+ * @param batch the batch calls ({@code Pseudonymization__Batch__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -24,7 +25,8 @@ public record VfpsConfig(
     TracingConfig tracing,
     LoggingConfig logging,
     TlsConfig tls,
-    AuthorizationConfig authorization) {
+    AuthorizationConfig authorization,
+    BatchConfig batch) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -37,5 +39,6 @@ public record VfpsConfig(
     Objects.requireNonNull(logging, "logging");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(authorization, "authorization");
+    Objects.requireNonNull(batch, "batch");
   }
 }

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,8 +22,24 @@ public interface PseudonymRepository {
    */
   Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates);
 
+  /**
+   * The stored pseudonyms of many distinct original values of one namespace, in their order, each
+   * as {@link #upsert} stores one: through the same statements, with the same idempotency,
+   * candidate regeneration and commit before the future completes. {@code candidates} gives each
+   * value's candidates. Values may be stored in several statements; when the future fails, some of
+   * them may be stored (as a retry would store them).
+   */
+  Future<List<Pseudonym>> upsertAll(
+      String namespace, List<String> originalValues, Function<String, Supplier<String>> candidates);
+
   /** The pseudonym with that value in the namespace, with its original value. */
   Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue);
+
+  /**
+   * The pseudonyms among the distinct {@code pseudonymValues} in the namespace, with their original
+   * values, by pseudonym value; values that are no pseudonym of the namespace are absent.
+   */
+  Future<Map<String, Pseudonym>> findAllByValue(String namespace, List<String> pseudonymValues);
 
   /**
    * Up to {@code limit} pseudonyms of the namespace after {@code after} (from the start when

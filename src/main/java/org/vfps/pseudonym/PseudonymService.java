@@ -1,9 +1,13 @@
 package org.vfps.pseudonym;
 
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -38,31 +42,50 @@ public final class PseudonymService {
   private final PageTokens pageTokens;
   private final Function<GenerationMethod, PseudonymGenerator> generators;
   private final Access access;
+  private final int maxBatchSize;
 
+  /**
+   * @param maxBatchSize the most values one batch call may hold ({@code
+   *     Pseudonymization__Batch__MaxSize})
+   */
   public PseudonymService(
       NamespaceService namespaces,
       PseudonymRepository repository,
       PageTokens pageTokens,
-      Access access) {
-    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod, access);
+      Access access,
+      int maxBatchSize) {
+    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod, access, maxBatchSize);
   }
 
   /**
    * A service that takes each method's generator from {@code generators}, which may wrap those of
    * {@link PseudonymGenerators} (to trace or time generation); the generators it returns must be
    * thread-safe.
+   *
+   * @param maxBatchSize the most values one batch call may hold ({@code
+   *     Pseudonymization__Batch__MaxSize})
    */
   public PseudonymService(
       NamespaceService namespaces,
       PseudonymRepository repository,
       PageTokens pageTokens,
       Function<GenerationMethod, PseudonymGenerator> generators,
-      Access access) {
+      Access access,
+      int maxBatchSize) {
+    if (maxBatchSize < 1) {
+      throw new IllegalArgumentException("maxBatchSize must be positive: " + maxBatchSize);
+    }
     this.namespaces = namespaces;
     this.repository = repository;
     this.pageTokens = pageTokens;
     this.generators = generators;
     this.access = access;
+    this.maxBatchSize = maxBatchSize;
+  }
+
+  /** The most values one batch call may hold. */
+  public int maxBatchSize() {
+    return maxBatchSize;
   }
 
   /**
@@ -76,6 +99,86 @@ public final class PseudonymService {
         .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
         .compose(allowed -> namespaces.resolve(namespaceName))
         .compose(namespace -> upsertPseudonym(namespace, originalValue));
+  }
+
+  /**
+   * The pseudonyms of many original values of one namespace, in request order, each created on
+   * first use as {@link #create} creates it: a value given twice gets the same pseudonym twice. The
+   * permission is checked and the namespace resolved once, every value is validated before any is
+   * stored, and the values reach the database in a few multi-row statements, through the same path
+   * as single creates; the future completes after every row is committed.
+   *
+   * <p>Fails with {@code PERMISSION_DENIED} if the caller may not write to the namespace; then with
+   * {@code INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values, or for the first blank,
+   * oversized or NUL-containing value (the message and the {@code index} metadata name its
+   * position), before anything is stored; then with {@code NOT_FOUND} (namespace) or {@code
+   * UNAVAILABLE}/{@code INTERNAL}, when some values may already be stored (a retry stores the same
+   * pseudonyms).
+   */
+  public Future<List<Pseudonym>> createAll(
+      Caller caller, String namespaceName, List<String> originalValues) {
+    return access
+        .check(caller, Operation.PSEUDONYM_BATCH_CREATE, namespaceName)
+        .map(allowed -> validateOriginals(namespaceName, originalValues))
+        .compose(distinct -> upsertAll(namespaceName, distinct, originalValues));
+  }
+
+  /**
+   * The original values of many pseudonyms of one namespace (reverse lookups), in request order:
+   * empty for a value that is no pseudonym of the namespace. Written to the audit trail, one line
+   * per value. Fails with {@code PERMISSION_DENIED} if the caller may not look values up in the
+   * namespace, then with {@code INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values,
+   * then with {@code NOT_FOUND} if the namespace does not exist.
+   */
+  public Future<List<Optional<Pseudonym>>> lookupAll(
+      Caller caller, String namespaceName, List<String> pseudonymValues) {
+    Operation operation = Operation.PSEUDONYM_BATCH_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed -> {
+              requireBatchSize(namespaceName, pseudonymValues.size());
+              return access.auditedLookups(
+                  caller,
+                  operation,
+                  namespaceName,
+                  pseudonymValues,
+                  findAllByValue(namespaceName, pseudonymValues));
+            });
+  }
+
+  /**
+   * As {@link #lookupAll}, but every value must be a pseudonym of the namespace: fails with {@code
+   * NOT_FOUND} naming the first one that is not (message, {@code pseudonym} and {@code index}
+   * metadata).
+   */
+  public Future<List<Pseudonym>> getAll(
+      Caller caller, String namespaceName, List<String> pseudonymValues) {
+    return lookupAll(caller, namespaceName, pseudonymValues)
+        .map(
+            found -> {
+              List<Pseudonym> pseudonyms = new ArrayList<>(found.size());
+              for (int i = 0; i < found.size(); i++) {
+                int index = i;
+                pseudonyms.add(
+                    found
+                        .get(i)
+                        .orElseThrow(
+                            () ->
+                                new ServiceException(
+                                    ErrorCode.NOT_FOUND,
+                                    "The pseudonym at index "
+                                        + index
+                                        + " does not exist in the namespace.",
+                                    Map.of(
+                                        "namespace", namespaceName,
+                                        "pseudonym",
+                                            Objects.requireNonNullElse(
+                                                pseudonymValues.get(index), ""),
+                                        "index", Integer.toString(index)))));
+              }
+              return Collections.unmodifiableList(pseudonyms);
+            });
   }
 
   /**
@@ -243,23 +346,104 @@ public final class PseudonymService {
     }
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+    Function<String, Supplier<String>> candidates = candidates(namespace);
+    String first = firstCandidate(namespace, candidates, originalValue);
+    return repository.upsert(
+        namespace.name(), originalValue, firstThen(first, candidates.apply(originalValue)));
+  }
+
+  /**
+   * The distinct values in their first order; fails with {@code INVALID_ARGUMENT} for too many
+   * values or the first one that could not be stored.
+   */
+  private List<String> validateOriginals(String namespaceName, List<String> originalValues) {
+    requireBatchSize(namespaceName, originalValues.size());
+    Set<String> distinct = new LinkedHashSet<>();
+    for (int i = 0; i < originalValues.size(); i++) {
+      String value = originalValues.get(i);
+      if (value == null
+          || value.isBlank()
+          || !TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+        Map<String, String> metadata =
+            Map.of("namespace", namespaceName, "index", Integer.toString(i));
+        if (value == null || value.isBlank()) {
+          throw new ServiceException(
+              ErrorCode.INVALID_ARGUMENT,
+              "The original value at index " + i + " must not be blank.",
+              metadata);
+        }
+        TextLimits.check(
+            "original value at index " + i, value, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+      }
+      distinct.add(value);
+    }
+    return List.copyOf(distinct);
+  }
+
+  private void requireBatchSize(String namespaceName, int size) {
+    if (size > maxBatchSize) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "A batch holds at most "
+              + maxBatchSize
+              + " values (Pseudonymization__Batch__MaxSize), not "
+              + size
+              + ".",
+          Map.of("namespace", namespaceName));
+    }
+  }
+
+  /** Stores the distinct values and answers every requested one, in request order. */
+  private Future<List<Pseudonym>> upsertAll(
+      String namespaceName, List<String> distinct, List<String> requested) {
+    return namespaces
+        .resolve(namespaceName)
+        .compose(
+            namespace -> {
+              if (distinct.isEmpty()) {
+                return Future.succeededFuture(List.<Pseudonym>of());
+              }
+              Function<String, Supplier<String>> candidates = candidates(namespace);
+              firstCandidate(namespace, candidates, distinct.get(0));
+              return repository.upsertAll(namespace.name(), distinct, candidates);
+            })
+        .map(
+            stored -> {
+              if (stored.size() == requested.size()) {
+                return stored;
+              }
+              Map<String, Pseudonym> byValue = new HashMap<>(stored.size() * 2);
+              stored.forEach(pseudonym -> byValue.put(pseudonym.originalValue(), pseudonym));
+              return requested.stream().map(byValue::get).toList();
+            });
+  }
+
+  /** Each value's candidates: prefix + a new generated core + suffix at every call. */
+  private Function<String, Supplier<String>> candidates(Namespace namespace) {
     PseudonymGenerator generator = generators.apply(namespace.generationMethod());
-    Supplier<String> candidates =
+    int length = (int) namespace.pseudonymLength();
+    return originalValue ->
         () ->
             namespace.pseudonymPrefix()
-                + generator.generate(originalValue, (int) namespace.pseudonymLength())
+                + generator.generate(originalValue, length)
                 + namespace.pseudonymSuffix();
-    String first;
+  }
+
+  /**
+   * The value's first candidate; fails with {@code INVALID_ARGUMENT} if the namespace's length does
+   * not suit its method, which only a row written around the validation (e.g. by the .NET service)
+   * can hold.
+   */
+  private static String firstCandidate(
+      Namespace namespace, Function<String, Supplier<String>> candidates, String originalValue) {
     try {
-      first = candidates.get();
+      return candidates.apply(originalValue).get();
     } catch (IllegalArgumentException e) {
-      // only a row written around the validation (e.g. by the .NET service) gets here
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,
           "The namespace's pseudonym length does not suit its generation method.",
-          metadata);
+          Map.of("namespace", namespace.name()));
     }
-    return repository.upsert(namespace.name(), originalValue, firstThen(first, candidates));
   }
 
   private static Supplier<String> firstThen(String first, Supplier<String> next) {
@@ -275,6 +459,33 @@ public final class PseudonymService {
         return first;
       }
     };
+  }
+
+  /**
+   * The pseudonyms of the values in request order; values that could not have been stored are not
+   * sent to the database.
+   */
+  private Future<List<Optional<Pseudonym>>> findAllByValue(
+      String namespaceName, List<String> pseudonymValues) {
+    return namespaces
+        .resolve(namespaceName)
+        .compose(
+            namespace -> {
+              Set<String> distinct = new LinkedHashSet<>();
+              for (String value : pseudonymValues) {
+                if (value != null && TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+                  distinct.add(value);
+                }
+              }
+              return distinct.isEmpty()
+                  ? Future.succeededFuture(Map.<String, Pseudonym>of())
+                  : repository.findAllByValue(namespace.name(), List.copyOf(distinct));
+            })
+        .map(
+            found ->
+                pseudonymValues.stream()
+                    .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
+                    .toList());
   }
 
   private static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {

@@ -48,6 +48,14 @@ final class Coalescer<R> {
     sendNext();
   }
 
+  /** Queues the requests in their order and sends as many batches as free slots allow. */
+  void submitAll(List<R> requests) {
+    waiting.addAll(requests);
+    while (!waiting.isEmpty() && inFlight < maxInFlight) {
+      sendNext();
+    }
+  }
+
   private void sendNext() {
     if (waiting.isEmpty() || inFlight >= maxInFlight) {
       return;

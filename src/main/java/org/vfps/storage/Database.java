@@ -30,9 +30,9 @@ public final class Database implements AutoCloseable {
   private final Pool pool;
   private final PgPseudonymRepository pseudonyms;
 
-  private Database(Pool pool, UpsertTimer timer) {
+  private Database(Vertx vertx, Pool pool, UpsertTimer timer) {
     this.pool = pool;
-    this.pseudonyms = new PgPseudonymRepository(pool, timer);
+    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer);
   }
 
   /** Builds the pool; connections are opened on first use. */
@@ -71,6 +71,7 @@ public final class Database implements AutoCloseable {
     NetClientOptions network =
         new NetClientOptions().setConnectTimeout((int) settings.connectTimeout().toMillis());
     return new Database(
+        vertx,
         PgBuilder.pool().with(pool).with(network).connectingTo(connect).using(vertx).build(),
         timer);
   }

@@ -10,6 +10,7 @@ final class PgFailures {
 
   static final String UNIQUE_VIOLATION = "23505";
   static final String FOREIGN_KEY_VIOLATION = "23503";
+  static final String DEADLOCK_DETECTED = "40P01";
 
   private PgFailures() {}
 

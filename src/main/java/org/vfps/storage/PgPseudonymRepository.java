@@ -2,6 +2,9 @@ package org.vfps.storage;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -14,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -25,7 +29,10 @@ import org.vfps.pseudonym.PseudonymRepository;
 /** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
 public final class PgPseudonymRepository implements PseudonymRepository {
 
-  /** Runs of the upsert that may come back empty under a concurrent insert of the same pair. */
+  /**
+   * Runs of the upsert that may come back empty under a concurrent insert of the same pair, or lose
+   * a deadlock to a concurrent multi-row statement.
+   */
   private static final int UPSERT_ATTEMPTS = 3;
 
   /** Candidates tried when a random candidate is already another value's pseudonym. */
@@ -34,11 +41,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private static final String UNIQUE_PSEUDONYM_INDEX =
       "ux_pseudonyms_namespace_name_pseudonym_value";
 
+  /** At most this many pseudonym values in one statement of {@link #findAllByValue}. */
+  static final int LOOKUP_CHUNK = 1_000;
+
+  private final VertxInternal vertx;
   private final Pool pool;
   private final UpsertTimer timer;
   private final ThreadLocal<WriteCoalescer> coalescers;
 
-  public PgPseudonymRepository(Pool pool, UpsertTimer timer) {
+  PgPseudonymRepository(Vertx vertx, Pool pool, UpsertTimer timer) {
+    this.vertx = (VertxInternal) vertx;
     this.pool = pool;
     this.timer = timer;
     this.coalescers =
@@ -55,6 +67,28 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     return Context.isOnEventLoopThread()
         ? coalescers.get().upsert(namespace, originalValue, candidates)
         : upsertAlone(namespace, originalValue, candidates);
+  }
+
+  /**
+   * Through an event loop's {@link WriteCoalescer}, always: off an event loop (a blocking task, a
+   * test's thread) the call moves onto one, and its future completes there.
+   */
+  @Override
+  public Future<List<Pseudonym>> upsertAll(
+      String namespace,
+      List<String> originalValues,
+      Function<String, Supplier<String>> candidates) {
+    if (Context.isOnEventLoopThread()) {
+      return coalescers.get().upsertAll(namespace, originalValues, candidates);
+    }
+    Context current = Vertx.currentContext();
+    Context loop =
+        current != null && current.isEventLoopContext() ? current : vertx.createEventLoopContext();
+    Promise<List<Pseudonym>> stored = Promise.promise();
+    loop.runOnContext(
+        ignored ->
+            coalescers.get().upsertAll(namespace, originalValues, candidates).onComplete(stored));
+    return stored.future();
   }
 
   /** The single-row upsert, with candidate regeneration on collisions. */
@@ -107,6 +141,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                         candidateAttempt + 1)
                     : Future.failedFuture(upsertFailed(namespace, PgFailures.loggable(failure)));
               }
+              if (PgFailures.violates(failure, PgFailures.DEADLOCK_DETECTED, null)
+                  && attempt < UPSERT_ATTEMPTS) {
+                // lost a lock race with a multi-row statement that shares its candidate
+                return upsert(
+                    namespace, originalValue, candidates, candidate, attempt + 1, candidateAttempt);
+              }
               if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
                 return Future.failedFuture(NamespaceService.notFound(namespace));
               }
@@ -127,6 +167,37 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               Row row = rows.iterator().next();
               return Optional.of(
                   toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row));
+            });
+  }
+
+  /** One statement per {@value #LOOKUP_CHUNK} values, all sent at once. */
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByValue(
+      String namespace, List<String> pseudonymValues) {
+    List<Future<RowSet<Row>>> chunks = new ArrayList<>();
+    for (int from = 0; from < pseudonymValues.size(); from += LOOKUP_CHUNK) {
+      String[] chunk =
+          pseudonymValues
+              .subList(from, Math.min(from + LOOKUP_CHUNK, pseudonymValues.size()))
+              .toArray(String[]::new);
+      chunks.add(
+          pool.preparedQuery(PseudonymQueries.FIND_ALL_BY_VALUE)
+              .execute(Tuple.tuple().addString(namespace).addArrayOfString(chunk)));
+    }
+    return Future.all(chunks)
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            done -> {
+              Map<String, Pseudonym> found = new HashMap<>();
+              for (Future<RowSet<Row>> rows : chunks) {
+                for (Row row : rows.result()) {
+                  String pseudonymValue = row.getString("pseudonym_value");
+                  found.put(
+                      pseudonymValue,
+                      toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row));
+                }
+              }
+              return Collections.unmodifiableMap(found);
             });
   }
 

@@ -58,6 +58,12 @@ final class PseudonymQueries {
       WHERE namespace_name = $1 AND pseudonym_value = $2
       LIMIT 1""";
 
+  /** The pseudonyms among the values of {@code $2}, a text array, with their original values. */
+  static final String FIND_ALL_BY_VALUE =
+      """
+      SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND pseudonym_value = ANY($2::text[])""";
+
   static final String FIRST_PAGE =
       """
       SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms

@@ -7,9 +7,11 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.pseudonym.Pseudonym;
 
@@ -22,9 +24,10 @@ import org.vfps.pseudonym.Pseudonym;
  * is sent once.
  *
  * <p>A batch that the database rejects (a namespace deleted meanwhile, a candidate that collides
- * with another value's pseudonym) is retried one request at a time, so that only the requests at
- * fault fail, each with its own status; a batch that cannot reach the database fails all its
- * requests with {@code UNAVAILABLE}. Every future completes after its row is committed.
+ * with another value's pseudonym, a deadlock with a statement of another event loop that shares a
+ * candidate) is retried one request at a time, so that only the requests at fault fail, each with
+ * its own status; a batch that cannot reach the database fails all its requests with {@code
+ * UNAVAILABLE}. Every future completes after its row is committed.
  *
  * <p>Not thread-safe: one instance serves one event loop, and is used only on its thread.
  */
@@ -72,8 +75,30 @@ final class WriteCoalescer {
     return request.result.future();
   }
 
+  /**
+   * The stored pseudonyms of many distinct original values of one namespace, in their order, each
+   * upserted as {@link #upsert} upserts one. The values join the queue a chunk of {@link #MAX_ROWS}
+   * at a time, with at most {@link #MAX_IN_FLIGHT} chunks of the call queued or in flight, and the
+   * next chunk when one completes: the call keeps every statement slot busy, yet a request that
+   * arrives meanwhile waits behind at most those chunks, never behind the whole call. After a
+   * failure no further chunk joins; the future fails with the first failure.
+   */
+  Future<List<Pseudonym>> upsertAll(
+      String namespace,
+      List<String> originalValues,
+      Function<String, Supplier<String>> candidates) {
+    return new Feed(namespace, originalValues, candidates).start();
+  }
+
+  /**
+   * The order every statement inserts its rows in, so that two statements that share pairs take
+   * their row locks in the same order and wait for each other instead of deadlocking.
+   */
+  private static final Comparator<Pair> LOCK_ORDER =
+      Comparator.comparing(Pair::namespace).thenComparing(Pair::originalValue);
+
   private Future<?> send(List<Request> requests) {
-    Map<Pair, List<Request>> batch = new HashMap<>();
+    Map<Pair, List<Request>> batch = new TreeMap<>(LOCK_ORDER);
     for (Request request : requests) {
       batch.computeIfAbsent(request.pair, pair -> new ArrayList<>(1)).add(request);
     }
@@ -118,7 +143,8 @@ final class WriteCoalescer {
               timer.batch(System.nanoTime() - started, size);
               if (done.succeeded()) {
                 complete(batch, done.result());
-              } else if (PgFailures.isRejection(done.cause())) {
+              } else if (PgFailures.isRejection(done.cause())
+                  || PgFailures.violates(done.cause(), PgFailures.DEADLOCK_DETECTED, null)) {
                 batch.forEach(this::retryAlone);
               } else {
                 Throwable failure = done.cause();
@@ -159,6 +185,78 @@ final class WriteCoalescer {
             ignored ->
                 single.upsert(pair.namespace(), pair.originalValue(), requests.get(0).candidates))
         .onComplete(done -> requests.forEach(request -> request.result.handle(done)));
+  }
+
+  /** Feeds one {@link #upsertAll} call to the coalescer, chunk by chunk. */
+  private final class Feed {
+
+    private final String namespace;
+    private final List<String> originalValues;
+    private final Function<String, Supplier<String>> candidates;
+    private final Pseudonym[] stored;
+    private final Promise<List<Pseudonym>> result = Promise.promise();
+    private int next;
+    private int chunksOutstanding;
+
+    Feed(
+        String namespace,
+        List<String> originalValues,
+        Function<String, Supplier<String>> candidates) {
+      this.namespace = namespace;
+      this.originalValues = originalValues;
+      this.candidates = candidates;
+      this.stored = new Pseudonym[originalValues.size()];
+    }
+
+    Future<List<Pseudonym>> start() {
+      if (originalValues.isEmpty()) {
+        return Future.succeededFuture(List.of());
+      }
+      for (int i = 0; i < MAX_IN_FLIGHT && next < originalValues.size(); i++) {
+        submitChunk();
+      }
+      return result.future();
+    }
+
+    private void submitChunk() {
+      int from = next;
+      int to = Math.min(from + MAX_ROWS, originalValues.size());
+      next = to;
+      List<Request> requests = new ArrayList<>(to - from);
+      List<Future<Pseudonym>> results = new ArrayList<>(to - from);
+      for (int i = from; i < to; i++) {
+        String originalValue = originalValues.get(i);
+        Request request =
+            new Request(
+                new Pair(namespace, originalValue),
+                candidates.apply(originalValue),
+                Promise.promise());
+        requests.add(request);
+        results.add(request.result.future());
+      }
+      chunksOutstanding++;
+      Future.all(results)
+          .onComplete(
+              done -> {
+                chunksOutstanding--;
+                if (done.failed()) {
+                  result.tryFail(done.cause());
+                  return;
+                }
+                for (int i = from; i < to; i++) {
+                  stored[i] = results.get(i - from).result();
+                }
+                if (result.future().isComplete()) {
+                  return;
+                }
+                if (next < originalValues.size()) {
+                  submitChunk();
+                } else if (chunksOutstanding == 0) {
+                  result.complete(List.of(stored));
+                }
+              });
+      coalescer.submitAll(requests);
+    }
   }
 
   /** What is upserted: a namespace and an original value. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.vfps.namespace.GenerationMethod;
@@ -93,6 +94,21 @@ class CachingRepositoriesTest {
 
     assertThat(second).isEqualTo(first);
     assertThat(pseudonymStore.upserts).isEqualTo(1);
+  }
+
+  @Test
+  void aBatchLoadsOnlyTheValuesTheCacheLacksAndCachesThem() {
+    Pseudonym cached = pseudonyms.upsert("ns", "x", () -> "p-x").result();
+
+    List<Pseudonym> batch =
+        pseudonyms.upsertAll("ns", List.of("y", "x", "z"), value -> () -> "p-" + value).result();
+
+    assertThat(batch).extracting(Pseudonym::pseudonymValue).containsExactly("p-y", "p-x", "p-z");
+    assertThat(batch.get(1)).isEqualTo(cached);
+    assertThat(pseudonymStore.batchValues).containsExactly("y", "z");
+    pseudonymStore.rows.clear();
+    assertThat(pseudonyms.upsert("ns", "z", () -> "other").result().pseudonymValue())
+        .isEqualTo("p-z");
   }
 
   @Test
@@ -194,6 +210,7 @@ class CachingRepositoriesTest {
   /** Pseudonyms that keep the first candidate per pair, counting upserts. */
   static final class CountingPseudonyms implements PseudonymRepository {
     final Map<String, Pseudonym> rows = new HashMap<>();
+    final List<String> batchValues = new ArrayList<>();
     int upserts;
 
     @Override
@@ -208,8 +225,26 @@ class CachingRepositoriesTest {
     }
 
     @Override
+    public Future<List<Pseudonym>> upsertAll(
+        String namespace,
+        List<String> originalValues,
+        Function<String, Supplier<String>> candidates) {
+      batchValues.addAll(originalValues);
+      return Future.succeededFuture(
+          originalValues.stream()
+              .map(value -> upsert(namespace, value, candidates.apply(value)).result())
+              .toList());
+    }
+
+    @Override
     public Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue) {
       return Future.succeededFuture(Optional.empty());
+    }
+
+    @Override
+    public Future<Map<String, Pseudonym>> findAllByValue(
+        String namespace, List<String> pseudonymValues) {
+      return Future.succeededFuture(Map.of());
     }
 
     @Override

@@ -36,6 +36,9 @@ class ConfigLoaderTest {
     assertThat(config.caching())
         .isEqualTo(new CachingConfig(false, false, 65534, Duration.ofHours(1)));
     assertThat(config.initNamespaces()).isEmpty();
+    assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
+    assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
+        .isEqualTo(new BatchConfig(250));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
@@ -329,6 +332,12 @@ class ConfigLoaderTest {
             + " positive integer",
         "Pseudonymization__Caching__SizeLimit|many|Pseudonymization__Caching__SizeLimit: 'many' is"
             + " not a positive integer",
+        "Pseudonymization__Batch__MaxSize|0|Pseudonymization__Batch__MaxSize: '0' is not a batch"
+            + " size (1-100000)",
+        "Pseudonymization__Batch__MaxSize|100001|Pseudonymization__Batch__MaxSize: '100001' is not"
+            + " a batch size (1-100000)",
+        "Pseudonymization__Batch__MaxSize|10k|Pseudonymization__Batch__MaxSize: '10k' is not a"
+            + " batch size (1-100000)",
         "Pseudonymization__Caching__AbsoluteExpiration|00:00:00|Pseudonymization__Caching__"
             + "AbsoluteExpiration: '00:00:00' is not a positive duration",
         "Database__Embedded__DataDirectory|''|Database__Embedded__DataDirectory: must not be blank",
