@@ -20,7 +20,17 @@ public interface PseudonymRepository {
    * the next one from {@code candidates}. The future completes only after the row is committed.
    * Fails with {@code NOT_FOUND} if the namespace does not exist (or was deleted meanwhile).
    */
-  Future<Pseudonym> upsert(String namespace, String originalValue, Supplier<String> candidates);
+  default Future<Pseudonym> upsert(
+      String namespace, String originalValue, Supplier<String> candidates) {
+    return insertIfAbsent(namespace, originalValue, candidates).map(Upserted::pseudonym);
+  }
+
+  /**
+   * {@link #upsert}, saying whether this call inserted the pair: exactly one of the calls that race
+   * for a new pair does, whether they share a statement, a cache load or nothing.
+   */
+  Future<Upserted> insertIfAbsent(
+      String namespace, String originalValue, Supplier<String> candidates);
 
   /**
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each

@@ -95,6 +95,14 @@ public final class PseudonymService {
    * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
+    return upsert(caller, namespaceName, originalValue).map(Upserted::pseudonym);
+  }
+
+  /**
+   * {@link #create}, saying whether this call stored the pair (what a FHIR batch-response shows as
+   * {@code 201}): of concurrent calls for the same new pair exactly one is told so.
+   */
+  public Future<Upserted> upsert(Caller caller, String namespaceName, String originalValue) {
     return access
         .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
         .compose(allowed -> namespaces.resolve(namespaceName))
@@ -338,7 +346,7 @@ public final class PseudonymService {
         namespace, page.stream().map(PseudonymRepository.PageRow::pseudonym).toList(), next, total);
   }
 
-  private Future<Pseudonym> upsertPseudonym(Namespace namespace, String originalValue) {
+  private Future<Upserted> upsertPseudonym(Namespace namespace, String originalValue) {
     Map<String, String> metadata = Map.of("namespace", namespace.name());
     if (originalValue == null || originalValue.isBlank()) {
       throw new ServiceException(
@@ -348,7 +356,7 @@ public final class PseudonymService {
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
     Function<String, Supplier<String>> candidates = candidates(namespace);
     String first = firstCandidate(namespace, candidates, originalValue);
-    return repository.upsert(
+    return repository.insertIfAbsent(
         namespace.name(), originalValue, firstThen(first, candidates.apply(originalValue)));
   }
 

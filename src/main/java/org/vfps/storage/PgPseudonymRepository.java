@@ -25,6 +25,7 @@ import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Upserted;
 
 /** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
 public final class PgPseudonymRepository implements PseudonymRepository {
@@ -62,7 +63,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    * own.
    */
   @Override
-  public Future<Pseudonym> upsert(
+  public Future<Upserted> insertIfAbsent(
       String namespace, String originalValue, Supplier<String> candidates) {
     return Context.isOnEventLoopThread()
         ? coalescers.get().upsert(namespace, originalValue, candidates)
@@ -92,12 +93,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   /** The single-row upsert, with candidate regeneration on collisions. */
-  Future<Pseudonym> upsertAlone(
+  Future<Upserted> upsertAlone(
       String namespace, String originalValue, Supplier<String> candidates) {
     return upsert(namespace, originalValue, candidates, candidates.get(), 1, 1);
   }
 
-  private Future<Pseudonym> upsert(
+  private Future<Upserted> upsert(
       String namespace,
       String originalValue,
       Supplier<String> candidates,
@@ -115,7 +116,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 if (rows.size() > 0) {
                   Row row = rows.iterator().next();
                   return Future.succeededFuture(
-                      toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
+                      new Upserted(
+                          toPseudonym(
+                              namespace, originalValue, row.getString("pseudonym_value"), row),
+                          row.getBoolean("inserted")));
                 }
                 if (attempt < UPSERT_ATTEMPTS) {
                   return upsert(

@@ -17,6 +17,7 @@ import org.vfps.TestPostgres;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.Upserted;
 
 class PgPseudonymRepositoryIT {
 
@@ -68,6 +69,20 @@ class PgPseudonymRepositoryIT {
     Pseudonym again = database.pseudonyms().upsert(namespace, "a", candidates("two")).await();
 
     assertThat(again).isEqualTo(first);
+  }
+
+  @Test
+  void saysWhetherItInsertedThePair() {
+    String namespace = namespace();
+
+    Upserted first =
+        database.pseudonyms().insertIfAbsent(namespace, "a", candidates("one")).await();
+    Upserted again =
+        database.pseudonyms().insertIfAbsent(namespace, "a", candidates("two")).await();
+
+    assertThat(first.inserted()).isTrue();
+    assertThat(again.inserted()).isFalse();
+    assertThat(again.pseudonym()).isEqualTo(first.pseudonym());
   }
 
   @Test
