@@ -29,8 +29,13 @@ final class PseudonymCalls {
         switch (call.kind()) {
           case CREATE ->
               Future.<Void>succeededFuture()
-                  .compose(ignored -> pseudonyms.create(caller, call.namespace(), call.value()))
-                  .map(created -> Answer.ok(reply.success(created)));
+                  .compose(ignored -> pseudonyms.upsert(caller, call.namespace(), call.value()))
+                  .map(
+                      upserted ->
+                          new Answer(
+                              200,
+                              reply.success(upserted.pseudonym()),
+                              upserted.inserted() && reply.createdIs201()));
           case FIND -> find(caller, call).map(found -> found.orElseGet(reply::unknownValue));
           case REVERSE_LOOKUP ->
               Future.<Void>succeededFuture()
