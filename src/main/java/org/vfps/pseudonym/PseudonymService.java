@@ -301,7 +301,8 @@ public final class PseudonymService {
   /**
    * The stored pseudonyms of many original values of one namespace, in request order, without
    * creating any: empty for a value that has none. One permission check and one statement for all
-   * of them. Fails as {@link #find} fails.
+   * of them. Fails as {@link #find} fails, and with {@code INVALID_ARGUMENT} for more than {@link
+   * #maxBatchSize()} values.
    *
    * @param originalValues may repeat a value and hold values that could never be stored (blank, too
    *     long): those are empty
@@ -310,12 +311,16 @@ public final class PseudonymService {
       Caller caller, String namespaceName, List<String> originalValues) {
     return access
         .check(caller, Operation.PSEUDONYM_FIND, namespaceName)
-        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            allowed -> {
+              requireBatchSize(namespaceName, originalValues.size());
+              return namespaces.resolve(namespaceName);
+            })
         .compose(
             namespace -> {
               Set<String> distinct = new LinkedHashSet<>();
               for (String value : originalValues) {
-                if (storable(value)) {
+                if (isStorable(value)) {
                   distinct.add(value);
                 }
               }
@@ -330,8 +335,12 @@ public final class PseudonymService {
                     .toList());
   }
 
-  /** Whether Create would accept the original value (not blank, within the limits). */
-  private static boolean storable(String originalValue) {
+  /**
+   * Whether Create would accept the original value: not null or blank, no NUL, at most {@link
+   * TextLimits#MAX_ORIGINAL_VALUE_BYTES} bytes in UTF-8. For edges that answer each value of a
+   * batch on its own.
+   */
+  public static boolean isStorable(String originalValue) {
     return originalValue != null
         && !originalValue.isBlank()
         && TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES);
