@@ -4,6 +4,7 @@ import ca.uhn.fhir.context.FhirContext;
 import ca.uhn.fhir.parser.IParser;
 import ca.uhn.fhir.parser.StrictErrorHandler;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.time.Clock;
@@ -21,9 +22,9 @@ import org.vfps.pseudonym.PseudonymService;
  * The FHIR R4 edge, independent of the HTTP library: the operations of the base {@code /v1/fhir}
  * (the .NET service's {@code $create-pseudonym}, the MII interface module's {@code $pseudonymize},
  * {@code $get-pseudonym} and {@code $de-pseudonymize}, batch and transaction Bundles of them, the
- * CapabilityStatement). Every reply is FHIR JSON; every failure an {@code OperationOutcome}. One
- * instance serves every event loop: the HAPI context is thread-safe, and a parser is made per
- * request.
+ * CapabilityStatement) and the gPAS TTP-FHIR gateway dialect of {@code /ttp-fhir/fhir/gpas}. Every
+ * reply is FHIR JSON; every failure an {@code OperationOutcome}. One instance serves every event
+ * loop: the HAPI context is thread-safe, and a parser is made per request.
  */
 public final class FhirOperations {
 
@@ -42,12 +43,14 @@ public final class FhirOperations {
   private final Clock clock;
   private final PseudonymCalls calls;
   private final Bundles bundles;
+  private final GpasOperations gpas;
 
   FhirOperations(FhirContext fhir, PseudonymService pseudonyms, Clock clock, int maxBatchSize) {
     this.fhir = fhir;
     this.clock = clock;
     this.calls = new PseudonymCalls(pseudonyms);
     this.bundles = new Bundles(calls, maxBatchSize);
+    this.gpas = new GpasOperations(pseudonyms, maxBatchSize);
   }
 
   /**
@@ -58,7 +61,8 @@ public final class FhirOperations {
     return vertx.executeBlocking(
         () -> {
           FhirOperations operations =
-              new FhirOperations(newContext(), pseudonyms, Clock.systemUTC(), 10_000);
+              new FhirOperations(
+                  newContext(), pseudonyms, Clock.systemUTC(), pseudonyms.maxBatchSize());
           operations.warmUp();
           return operations;
         });
@@ -143,17 +147,79 @@ public final class FhirOperations {
    * @param elements the {@code _elements} parameter, may be null
    */
   public FhirReply metadata(String elements) {
+    return capabilities(
+        elements,
+        Arrays.stream(SystemOperation.values())
+            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
+            .toList(),
+        List.of(SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION));
+  }
+
+  /**
+   * {@code POST /ttp-fhir/fhir/gpas/$<code>}: an operation of the gPAS TTP-FHIR gateway dialect
+   * ({@code pseudonymizeAllowCreate}, {@code pseudonymize}, {@code dePseudonymize}, or the older
+   * {@code pseudonymize-allow-create} and {@code de-pseudonymize}) on a {@code Parameters} body;
+   * see {@link GpasOperations}. The caller is authenticated first. Never fails.
+   *
+   * @throws IllegalArgumentException for a code that is none of those
+   */
+  public Future<FhirReply> gpas(String code, Callers callers, String contentType, Buffer body) {
+    GpasOperation operation = GpasOperation.named(code);
+    return callers
+        .caller(operation.access())
+        .compose(
+            caller ->
+                gpas.post(
+                    operation,
+                    caller,
+                    RequestBodies.require(
+                        RequestBodies.read(fhir, contentType, body), Parameters.class)))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .map(this::reply);
+  }
+
+  /**
+   * {@code GET /ttp-fhir/fhir/gpas/$<code>?domain=&original=} (or {@code pseudonym=}): the older
+   * {@code pseudonymize-allow-create} and {@code de-pseudonymize} of gPAS before 1.10.2. Never
+   * fails.
+   *
+   * @throws IllegalArgumentException for a code that is none of those two
+   */
+  public Future<FhirReply> gpasQuery(String code, Callers callers, MultiMap query) {
+    GpasOperation operation = GpasOperation.named(code);
+    if (!operation.legacy()) {
+      throw new IllegalArgumentException("$" + code + " takes no query");
+    }
+    return callers
+        .caller(operation.access())
+        .compose(caller -> gpas.get(operation, caller, query))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .map(this::reply);
+  }
+
+  /**
+   * {@code GET /ttp-fhir/fhir/gpas/metadata}: the CapabilityStatement of the gPAS base, listing its
+   * operations.
+   *
+   * @param elements the {@code _elements} parameter, may be null
+   */
+  public FhirReply gpasMetadata(String elements) {
+    return capabilities(
+        elements,
+        Arrays.stream(GpasOperation.values())
+            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
+            .toList(),
+        List.of());
+  }
+
+  private FhirReply capabilities(
+      String elements,
+      List<CapabilityStatements.Listed> operations,
+      List<SystemRestfulInteraction> interactions) {
     return new FhirReply(
         200,
         CapabilityStatements.subset(fhir.newJsonParser(), elements)
-            .encodeResourceToString(
-                CapabilityStatements.of(
-                    clock,
-                    Arrays.stream(SystemOperation.values())
-                        .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
-                        .toList(),
-                    List.of(
-                        SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION))));
+            .encodeResourceToString(CapabilityStatements.of(clock, operations, interactions)));
   }
 
   /**

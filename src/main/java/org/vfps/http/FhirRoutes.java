@@ -12,8 +12,9 @@ import org.vfps.fhir.FhirReply;
 /**
  * The FHIR operations on their routes of the contract, unvalidated by it: they read their own
  * content types and answer with their own bodies, failures included, never through {@link
- * HttpErrors}. The operations authenticate their caller through {@link Authentication}; the
- * CapabilityStatements are open.
+ * HttpErrors}: those of {@code /v1/fhir} and of the gPAS dialect under {@code /ttp-fhir/fhir/gpas}.
+ * The operations authenticate their caller through {@link Authentication}; the CapabilityStatements
+ * are open.
  */
 final class FhirRoutes {
 
@@ -24,6 +25,21 @@ final class FhirRoutes {
           "Fhir_Pseudonymize", "pseudonymize",
           "Fhir_GetPseudonym", "get-pseudonym",
           "Fhir_DePseudonymize", "de-pseudonymize");
+
+  /** The contract's operation ids of the gPAS dialect's {@code POST} operations. */
+  private static final Map<String, String> GPAS_OPERATIONS =
+      Map.of(
+          "Gpas_PseudonymizeAllowCreate", "pseudonymizeAllowCreate",
+          "Gpas_Pseudonymize", "pseudonymize",
+          "Gpas_DePseudonymize", "dePseudonymize",
+          "Gpas_LegacyPseudonymizeAllowCreate", "pseudonymize-allow-create",
+          "Gpas_LegacyDePseudonymize", "de-pseudonymize");
+
+  /** The contract's operation ids of the older gPAS {@code GET} shapes. */
+  private static final Map<String, String> GPAS_QUERIES =
+      Map.of(
+          "Gpas_LegacyPseudonymizeAllowCreateQuery", "pseudonymize-allow-create",
+          "Gpas_LegacyDePseudonymizeQuery", "de-pseudonymize");
 
   private final FhirOperations fhir;
   private final Authentication authentication;
@@ -45,6 +61,19 @@ final class FhirRoutes {
         builder,
         "Fhir_Metadata",
         rc -> Future.succeededFuture(fhir.metadata(rc.request().getParam("_elements"))));
+    GPAS_OPERATIONS.forEach(
+        (operationId, code) ->
+            on(
+                builder,
+                operationId,
+                rc -> fhir.gpas(code, callers(rc), contentType(rc), rc.body().buffer())));
+    GPAS_QUERIES.forEach(
+        (operationId, code) ->
+            on(builder, operationId, rc -> fhir.gpasQuery(code, callers(rc), rc.queryParams())));
+    on(
+        builder,
+        "Gpas_Metadata",
+        rc -> Future.succeededFuture(fhir.gpasMetadata(rc.request().getParam("_elements"))));
   }
 
   private void on(
