@@ -27,11 +27,14 @@ import org.hl7.fhir.r4.model.StringType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 /**
  * The gPAS TTP-FHIR gateway dialect: as FTS-next and the FHIR pseudonymizer send it (raw JSON and
@@ -169,6 +172,12 @@ class GpasOperationsIT {
             .execute();
     String pseudonym =
         ((Identifier) created.getParameterFirstRep().getPart().get(2).getValue()).getValue();
+    Parameters lookup = new Parameters();
+    lookup.addParameter().setName("target").setValue(new StringType(domain));
+    lookup.addParameter().setName("original").setValue(new StringType(original));
+    lookup.addParameter().setName("original").setValue(new StringType("never-" + original));
+    Parameters looked =
+        fhir.operation().onServer().named("$pseudonymize").withParameters(lookup).execute();
     Parameters back = new Parameters();
     back.addParameter().setName("target").setValue(new StringType(domain));
     back.addParameter().setName("pseudonym").setValue(new StringType(pseudonym));
@@ -178,6 +187,11 @@ class GpasOperationsIT {
     assertThat(created.getParameterFirstRep().getPart())
         .extracting(ParametersParameterComponent::getName)
         .containsExactly("target", "original", "pseudonym");
+    assertThat(looked.getParameter())
+        .extracting(ParametersParameterComponent::getName)
+        .containsExactly("pseudonym", "error");
+    assertThat(((Identifier) looked.getParameterFirstRep().getPart().get(2).getValue()).getValue())
+        .isEqualTo(pseudonym);
     assertThat(original1.getParameterFirstRep().getName()).isEqualTo("original");
     ParametersParameterComponent found =
         original1.getParameterFirstRep().getPart().stream()
@@ -190,6 +204,25 @@ class GpasOperationsIT {
   @Test
   void everyDialectGivesTheSamePseudonym() {
     String original = "same-" + UUID.randomUUID();
+    String viaGpas =
+        mapped(
+                answer(
+                    post(
+                        "pseudonymizeAllowCreate", request("original", domain, List.of(original)))))
+            .get(original);
+
+    String viaGrpc;
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      viaGrpc =
+          grpc.ok(
+                  PseudonymServiceGrpcClient.Create,
+                  PseudonymServiceCreateRequest.newBuilder()
+                      .setNamespace(domain)
+                      .setOriginalValue(original)
+                      .build())
+              .getPseudonym()
+              .getPseudonymValue();
+    }
     String viaRest =
         http.postJson(
                 "/v1/namespaces/" + domain + "/pseudonyms",
@@ -197,12 +230,8 @@ class GpasOperationsIT {
             .json()
             .getJsonObject("pseudonym")
             .getString("pseudonymValue");
-
-    String viaGpas =
-        mapped(
-                answer(
-                    post(
-                        "pseudonymizeAllowCreate", request("original", domain, List.of(original)))))
+    String viaGpasLookup =
+        mapped(answer(post("pseudonymize", request("original", domain, List.of(original)))))
             .get(original);
     String viaCreatePseudonym =
         one(
@@ -230,7 +259,10 @@ class GpasOperationsIT {
             .orElseThrow();
     String viaLegacy = legacyGet("pseudonymize-allow-create", "original", original).get(original);
 
-    assertThat(List.of(viaGpas, viaCreatePseudonym, viaMii, viaLegacy)).containsOnly(viaRest);
+    assertThat(viaGpas).isNotNull();
+    assertThat(List.of(viaGrpc, viaRest, viaGpasLookup, viaCreatePseudonym, viaMii, viaLegacy))
+        .containsOnly(viaGpas);
+    assertThat(stored(original)).isEqualTo(1);
   }
 
   @Test
@@ -327,23 +359,42 @@ class GpasOperationsIT {
     for (int i = 0; i <= MAX_VALUES; i++) {
       tooMany.add("many-" + i);
     }
-    List<JsonObject> bad =
-        List.of(
-            parameters(),
-            parameters(string("original", "a")),
-            parameters(string("target", domain)),
-            parameters(string("target", domain), string("target", domain), string("original", "a")),
-            parameters(
-                new JsonObject().put("name", "target").put("valueInteger", 5),
-                string("original", "a")),
-            parameters(string("target", domain), identifier("original", "a")),
-            parameters(
-                string("target", domain), string("original", "a"), FhirJson.bool("original", true)),
-            request("original", domain, tooMany),
-            new JsonObject().put("resourceType", "Patient"));
-    for (JsonObject body : bad) {
-      JsonObject issue = issue(post("pseudonymizeAllowCreate", body), 400);
-      assertThat(issue.getString("diagnostics")).as(body.encode()).isNotBlank();
+    for (String operation : List.of("pseudonymizeAllowCreate", "pseudonymize", "dePseudonymize")) {
+      String valueName = operation.equals("dePseudonymize") ? "pseudonym" : "original";
+      List<JsonObject> bad =
+          List.of(
+              parameters(),
+              parameters(string(valueName, "a")),
+              parameters(string("target", domain)),
+              parameters(
+                  string("target", domain), string("target", domain), string(valueName, "a")),
+              parameters(
+                  new JsonObject().put("name", "target").put("valueInteger", 5),
+                  string(valueName, "a")),
+              parameters(string("target", domain), identifier(valueName, "a")),
+              parameters(
+                  string("target", domain), string(valueName, "a"), FhirJson.bool(valueName, true)),
+              request(valueName, domain, tooMany),
+              new JsonObject().put("resourceType", "Patient"));
+      for (JsonObject body : bad) {
+        JsonObject issue = issue(post(operation, body), 400);
+        assertThat(issue.getString("diagnostics")).as(operation + " " + body.encode()).isNotBlank();
+      }
+      assertThat(
+              http.post(BASE + "$" + operation, "text/plain", "x".getBytes(StandardCharsets.UTF_8))
+                  .status())
+          .isEqualTo(415);
+      assertThat(
+              issue(
+                      http.post(
+                          BASE + "$" + operation,
+                          FHIR_JSON,
+                          "{\"resourceType\": \"Parameters\", \"parameter\": ["
+                              .getBytes(StandardCharsets.UTF_8)),
+                      400)
+                  .getString("diagnostics"))
+          .as(operation)
+          .isNotBlank();
     }
     assertThat(
             issue(
@@ -357,10 +408,6 @@ class GpasOperationsIT {
             issue(http.get(BASE + "$de-pseudonymize?domain=" + domain), 400)
                 .getString("diagnostics"))
         .contains("'pseudonym'");
-    assertThat(
-            http.post(BASE + "$dePseudonymize", "text/plain", "x".getBytes(StandardCharsets.UTF_8))
-                .status())
-        .isEqualTo(415);
     assertThat(TestPostgres.pseudonymCount(domain)).isEqualTo(before);
   }
 
