@@ -156,6 +156,23 @@ class GpasOperationsIT {
         .isEqualTo(mapped);
   }
 
+  @Test
+  void aCallOfTheMostValuesIsAnsweredAndOneMoreIsRefused() {
+    List<String> most = new ArrayList<>();
+    for (int i = 0; i < MAX_VALUES; i++) {
+      most.add("most-" + i + "-" + UUID.randomUUID());
+    }
+
+    assertThat(mapped(answer(post("pseudonymizeAllowCreate", request("original", domain, most)))))
+        .containsOnlyKeys(most);
+    List<String> oneMore = new ArrayList<>(most);
+    oneMore.add("one-more-" + UUID.randomUUID());
+    JsonObject issue =
+        issue(post("pseudonymizeAllowCreate", request("original", domain, oneMore)), 400);
+    assertThat(issue.getString("code")).isEqualTo("too-costly");
+    assertThat(stored(oneMore.getLast())).isZero();
+  }
+
   /** The FHIR pseudonymizer's gPAS backend (gPAS 1.10.3 and later) through a FHIR client. */
   @Test
   void hapisClientReadsTheFirstParametersPseudonymPart() {
