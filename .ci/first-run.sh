@@ -47,7 +47,7 @@ stop() {
   pid=""
 }
 
-protos=(-import-path "$root/src/main/proto" -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
+protos=(-import-path "$root/src/main/proto" -import-path "$root/target/proto" -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
 
 start
 grep -q "development database" "$home/vfps.log"

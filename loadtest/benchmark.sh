@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# The benchmark kit's runner: in one run on one machine it measures vfps under ghz (gRPC) and, when
-# wrk is installed and the service has its HTTP port, under wrk (REST and FHIR), then PostgreSQL
-# alone running the .NET service's single-row upsert under pgbench at the same concurrency, and
-# prints one table with the ratio of each workload to pgbench.
+# The benchmark kit's runner. In one run on one machine it measures
+#
+#   1. vfps with its caches off under ghz (gRPC Create of new values, then of known values) and,
+#      when wrk is installed, under wrk (REST and FHIR);
+#   2. vfps with both caches on under ghz (new values; known values, which the pseudonym cache
+#      answers without the database);
+#   3. the framework's floor: a bare vertx-grpc server answering the same call with a canned reply
+#      of the same size (loadtest/FloorServer.java, the same JAVA_OPTS), under the same ghz load;
+#   4. PostgreSQL alone running the .NET service's single-row upsert under pgbench at the same
+#      concurrency;
+#
+# and prints requests per second, latency, errors and the ratio to pgbench, and, from /proc
+# (loadtest/cpu.py), the CPU per request of the service, of PostgreSQL's backends and of the load
+# generator, each against its floor, and where the machine's cores went during each run.
 #
 #   loadtest/benchmark.sh                # 100,000 requests per workload at concurrency 50
-#   REQUESTS=20000 loadtest/benchmark.sh # shorter
+#   REQUESTS=20000 WARMUP=20000 loadtest/benchmark.sh # shorter
 #
 # Needs: a local PostgreSQL (it creates the database vfps_bench through `runuser -u postgres psql`,
-# or set ADMIN_PSQL to another admin psql command), the jar (./mvnw package), ghz and grpcurl on
-# PATH (go install github.com/bojand/ghz/cmd/ghz@latest and
-# github.com/fullstorydev/grpcurl/cmd/grpcurl@latest), pgbench, python3; wrk for REST and FHIR.
+# or set ADMIN_PSQL to another admin psql command, and reads the postmaster's pid from its data
+# directory), the jar (./mvnw package), ghz and grpcurl on PATH (go install
+# github.com/bojand/ghz/cmd/ghz@latest and github.com/fullstorydev/grpcurl/cmd/grpcurl@latest),
+# pgbench, python3, a JDK 21+ for the floor server (run from source); wrk for REST and FHIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . loadtest/lib.sh
 
 REQUESTS=${REQUESTS:-100000}
 CONCURRENCY=${CONCURRENCY:-50}
+# calls before each measured server's first run, so that the JIT has compiled the path (the floor
+# gets as many as the cached service had before its cache hits)
+WARMUP=${WARMUP:-60000}
 JAR=${JAR:-target/vfps.jar}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JAVA=$JAVA_HOME/bin/java
@@ -24,6 +38,7 @@ JAVA_OPTS=${JAVA_OPTS:-}
 PGHOST_BENCH=${PGHOST_BENCH:-127.0.0.1}
 GRPC_PORT=${GRPC_PORT:-48081}
 HTTP_PORT=${HTTP_PORT:-48080}
+FLOOR_PORT=${FLOOR_PORT:-48083}
 KNOWN=1000
 export PATH="$HOME/go/bin:$PATH"
 
@@ -34,6 +49,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap "exit 143" TERM INT
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -42,20 +58,77 @@ fresh_database vfps_bench
 connection=$ConnectionStrings__PostgreSQL
 export PGPASSWORD=vfps_bench
 bench_psql=(psql -q -h "$PGHOST_BENCH" -U vfps_bench -d vfps_bench -v ON_ERROR_STOP=1)
+data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
+postmaster=$(head -1 "$data_directory/postmaster.pid")
+say "   PostgreSQL postmaster $postmaster ($data_directory)"
 
-say "== vfps ($JAR $JAVA_OPTS)"
-# shellcheck disable=SC2086
-ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$GRPC_PORT Http__Port=$HTTP_PORT MetricsPort=0 \
-  "$JAVA" $JAVA_OPTS -jar "$JAR" >"$work/vfps.log" 2>&1 &
-service_pid=$!
-for _ in $(seq 1 120); do
-  grpcurl -plaintext "127.0.0.1:$GRPC_PORT" grpc.health.v1.Health/Check >/dev/null 2>&1 && break
-  sleep 0.5
-done
-grep -m1 "started in" "$work/vfps.log" >&2
+# measure NAME [--pid PID] -- COMMAND...: runs the load generator, CPU figures in NAME.cpu.json
+measure() {
+  local name=$1
+  shift
+  python3 loadtest/cpu.py --out "$work/$name.cpu.json" --postmaster "$postmaster" \
+    --database vfps_bench "$@"
+}
 
-protos=(-import-path src/main/proto -proto vfps/api/v1/namespaces.proto -proto vfps/api/v1/pseudonyms.proto)
-grpcurl -plaintext "${protos[@]}" -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
+start_service() { # label, then extra environment (NAME=value ...)
+  local label=$1
+  shift
+  say "== vfps, $label ($JAR $JAVA_OPTS)"
+  # shellcheck disable=SC2086
+  env "$@" ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$GRPC_PORT Http__Port=$HTTP_PORT \
+    MetricsPort=0 "$JAVA" $JAVA_OPTS -jar "$JAR" >"$work/vfps-$label.log" 2>&1 &
+  service_pid=$!
+  wait_grpc "$GRPC_PORT"
+  # gRPC serves before HTTP is up: wait for the start line, so that start-up work is not measured
+  for _ in $(seq 1 240); do
+    grep -m1 "started in" "$work/vfps-$label.log" >&2 && return
+    sleep 0.5
+  done
+  say "vfps did not finish starting"
+  exit 1
+}
+
+wait_grpc() { # port
+  for _ in $(seq 1 240); do
+    grpcurl -plaintext "127.0.0.1:$1" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && return
+    grpcurl -plaintext -protoset "$work/vfps.protoset" -d '{}' "127.0.0.1:$1" \
+      vfps.api.v1.PseudonymService/Create >/dev/null 2>&1 && return
+    sleep 0.5
+  done
+  say "nothing answers on port $1"
+  exit 1
+}
+
+stop_service() {
+  kill "$service_pid"
+  wait "$service_pid" 2>/dev/null || true
+  service_pid=""
+}
+
+# ghz_run NAME PORT ghz-arguments...: unmeasured (warm-up, seeding)
+ghz_run() {
+  local name=$1 port=$2
+  shift 2
+  ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+    -c "$CONCURRENCY" -O json -o "$work/$name.json" "$@" "127.0.0.1:$port"
+}
+
+# ghz_measured NAME PORT ghz-arguments...: measured, with the CPU of the server on PORT
+ghz_measured() {
+  local name=$1 port=$2
+  shift 2
+  measure "$name" --pid "$service_pid" -- ghz --insecure --protoset "$work/vfps.protoset" \
+    --call vfps.api.v1.PseudonymService/Create -c "$CONCURRENCY" -O json -o "$work/$name.json" \
+    "$@" "127.0.0.1:$port"
+}
+
+new_values='{"namespace": "bench", "originalValue": "{{randomString 32}}"}'
+warm_values='{"namespace": "bench", "originalValue": "warm-{{.RequestNumber}}-{{randomString 8}}"}'
+
+start_service caches-off
+grpcurl -plaintext -protoset-out "$work/vfps.protoset" "127.0.0.1:$GRPC_PORT" \
+  describe vfps.api.v1.PseudonymService >/dev/null
+grpcurl -plaintext -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
   "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
 python3 - "$work/known.json" "$KNOWN" <<'PY'
 import json, sys
@@ -63,33 +136,48 @@ json.dump([{"namespace": "bench", "originalValue": f"known-{i:04d}"} for i in ra
           open(sys.argv[1], "w"))
 PY
 
-ghz_run() { # name, extra ghz arguments...
-  local name=$1; shift
-  ghz --insecure --call vfps.api.v1.PseudonymService/Create -c "$CONCURRENCY" \
-    -O json -o "$work/$name.json" "$@" "127.0.0.1:$GRPC_PORT"
-}
-
-say "== warm-up (10,000 creates, not counted) and the known set ($KNOWN values)"
-ghz_run warmup -n 10000 -d '{"namespace": "bench", "originalValue": "warm-{{.RequestNumber}}-{{randomString 8}}"}'
-ghz_run seed -n "$KNOWN" -D "$work/known.json"
-
+say "== warm-up ($WARMUP creates, not counted) and the known set ($KNOWN values)"
+ghz_run warmup "$GRPC_PORT" -n "$WARMUP" -d "$warm_values"
+ghz_run seed "$GRPC_PORT" -n "$KNOWN" -D "$work/known.json"
 say "== ghz: gRPC Create, new values"
-ghz_run grpc-new -n "$REQUESTS" -d '{"namespace": "bench", "originalValue": "{{randomString 32}}"}'
+ghz_measured grpc-new "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
 say "== ghz: gRPC Create, known values"
-ghz_run grpc-known -n "$REQUESTS" -D "$work/known.json"
+ghz_measured grpc-known "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
 
 if command -v wrk >/dev/null && curl -fsS "http://127.0.0.1:$HTTP_PORT/livez" >/dev/null 2>&1; then
   duration=$(python3 -c "print(max(10, $REQUESTS // 5000))")
   for workload in rest-new rest-known fhir-new; do
     say "== wrk: $workload (${duration}s)"
-    wrk -t2 -c"$CONCURRENCY" -d"${duration}s" --latency -s "loadtest/wrk/$workload.lua" \
-      "http://127.0.0.1:$HTTP_PORT" >"$work/$workload.wrk" 2>&1
+    measure "$workload" --pid "$service_pid" -- wrk -t2 -c"$CONCURRENCY" -d"${duration}s" --latency \
+      -s "loadtest/wrk/$workload.lua" "http://127.0.0.1:$HTTP_PORT" >"$work/$workload.wrk" 2>&1
   done
 else
   say "== REST and FHIR skipped (wrk missing or no HTTP listener on $HTTP_PORT)"
 fi
+stop_service
 
-kill "$service_pid"; wait "$service_pid" 2>/dev/null || true; service_pid=""
+start_service caches-on Pseudonymization__Caching__Namespaces__IsEnabled=true \
+  Pseudonymization__Caching__Pseudonyms__IsEnabled=true
+say "== warm-up ($WARMUP creates, not counted); the known set read into the cache"
+ghz_run warmup-cached "$GRPC_PORT" -n "$WARMUP" -d "$warm_values"
+ghz_run seed-cached "$GRPC_PORT" -n "$KNOWN" -D "$work/known.json"
+say "== ghz: gRPC Create, new values, caches on"
+ghz_measured grpc-new-cached "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
+say "== ghz: gRPC Create, known values from the pseudonym cache"
+ghz_measured grpc-known-cached "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+stop_service
+
+say "== the floor: a bare vertx-grpc server (loadtest/FloorServer.java, $JAVA_OPTS)"
+# shellcheck disable=SC2086
+"$JAVA" $JAVA_OPTS -cp "$JAR" loadtest/FloorServer.java "$FLOOR_PORT" >"$work/floor.log" 2>&1 &
+service_pid=$!
+wait_grpc "$FLOOR_PORT"
+# as many calls as the cached service had served before its measured cache hits, so that the
+# JIT has had the same chance on both
+ghz_run warmup-floor "$FLOOR_PORT" -n $((WARMUP + KNOWN + REQUESTS)) -d "$warm_values"
+say "== ghz: the floor"
+ghz_measured grpc-floor "$FLOOR_PORT" -n "$REQUESTS" -d "$new_values"
+stop_service
 
 say "== pgbench: the .NET single-row upsert alone on the same schema"
 "${bench_psql[@]}" <<SQL
@@ -100,9 +188,10 @@ SQL
 per_client=$((REQUESTS / CONCURRENCY))
 for workload in new known; do
   mkdir -p "$work/pgbench-$workload"
-  (cd "$work/pgbench-$workload" && pgbench -n -M prepared -h "$PGHOST_BENCH" -U vfps_bench \
-    -c "$CONCURRENCY" -j 2 -t "$per_client" -l -f "$OLDPWD/loadtest/pgbench-$workload.sql" vfps_bench \
-    >summary.txt 2>&1)
+  (cd "$work/pgbench-$workload" && python3 "$OLDPWD/loadtest/cpu.py" --out ../pgbench-$workload.cpu.json \
+    --postmaster "$postmaster" --database vfps_bench -- pgbench -n -M prepared -h "$PGHOST_BENCH" \
+    -U vfps_bench -c "$CONCURRENCY" -j 2 -t "$per_client" -l -f "$OLDPWD/loadtest/pgbench-$workload.sql" \
+    vfps_bench >summary.txt 2>&1)
 done
 
 python3 loadtest/report.py "$work" "$REQUESTS" "$CONCURRENCY"

@@ -3,9 +3,13 @@
 # database, wait until gRPC listens, send a first and a second Create, stop it. Prints the median
 # time from exec to listening and to the first answer, and the median latency of the first and
 # second request, for the plain jar and for the jar with the build's AOT cache (bin/vfps).
+# PROFILE=yes adds one start per mode under async-profiler (CPU samples of every thread from the
+# JVM's start to the first answer; loadtest/lib.sh fetches the profiler) and prints where that CPU
+# went by library, and how many classes were loaded by then (and how many came from the AOT cache).
 #
 #   loadtest/cold-start.sh            # both modes
 #   RUNS=15 MODES=aot loadtest/cold-start.sh
+#   RUNS=3 PROFILE=yes loadtest/cold-start.sh
 #
 # Needs a local PostgreSQL (database vfps_coldstart is created through `runuser -u postgres psql`,
 # or ADMIN_PSQL), ghz and grpcurl on PATH, the jar and cache from ./mvnw package on JDK 25, python3.
@@ -32,11 +36,12 @@ export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-start() { # mode
+start() { # mode [JVM options]
   if [ "$1" = aot ]; then
-    bin/vfps >"$work/vfps.log" 2>&1 &
+    JAVA_OPTS="${JAVA_OPTS:-} ${2:-}" bin/vfps >"$work/vfps.log" 2>&1 &
   else
-    "$JAVA_HOME/bin/java" -jar target/vfps.jar >"$work/vfps.log" 2>&1 &
+    # shellcheck disable=SC2086
+    "$JAVA_HOME/bin/java" ${JAVA_OPTS:-} ${2:-} -jar target/vfps.jar >"$work/vfps.log" 2>&1 &
   fi
   pid=$!
 }
@@ -96,3 +101,21 @@ for mode in dict.fromkeys(r["mode"] for r in rows):
     print(f"| {label} | {med('listening_ms'):.0f} | {med('first_answer_ms'):.0f} | "
           f"{med('first_request_ms'):.1f} | {med('second_request_ms'):.1f} |")
 PY
+
+if [ "${PROFILE:-no}" = yes ]; then
+  library=$(async_profiler_library)
+  for mode in $MODES; do
+    start "$mode" "-agentpath:$library=start,event=cpu,interval=1ms"
+    until (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do sleep 0.005; done
+    create "profile-$mode" >/dev/null
+    "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$work/$mode.collapsed,collapsed\"" >/dev/null
+    counters=$("$JAVA_HOME/bin/jcmd" "$pid" PerfCounter.print)
+    loaded=$(sed -n 's/^java.cls.loadedClasses=//p' <<<"$counters")
+    shared=$(sed -n 's/^java.cls.sharedLoadedClasses=//p' <<<"$counters")
+    stop
+    python3 loadtest/profile.py --startup "$work/$mode.collapsed" - \
+      "$([ "$mode" = aot ] && echo "bin/vfps (AOT cache)" || echo "java -jar"), exec to the first answer"
+    echo
+    echo "classes loaded by the first answer: $((loaded + ${shared:-0})), of them from the CDS or AOT cache: ${shared:-0}"
+  done
+fi

@@ -1,6 +1,8 @@
-"""Prints the benchmark table from the outputs of loadtest/benchmark.sh (ghz JSON, wrk's report
-line, pgbench's per-transaction logs): requests per second, latency percentiles, errors and the
-ratio of each workload to pgbench running the single-row upsert at the same concurrency."""
+"""Prints the benchmark tables from the outputs of loadtest/benchmark.sh (ghz JSON, wrk's report
+line, pgbench's per-transaction logs, loadtest/cpu.py's figures): requests per second, latency
+percentiles, errors and the ratio of each workload to pgbench running the single-row upsert at the
+same concurrency; CPU per request of the service, of PostgreSQL's backends and of the load
+generator, each against its floor; and where the machine's cores went during each run."""
 
 import glob
 import json
@@ -63,25 +65,104 @@ def pgbench(name):
                 errors=int(failed.group(1)) if failed else 0, count=len(latencies))
 
 
+def cpu(name):
+    path = os.path.join(work, name + ".cpu.json")
+    return json.load(open(path)) if os.path.exists(path) else None
+
+
 baseline = {"new": pgbench("pgbench-new"), "known": pgbench("pgbench-known")}
 workloads = [
-    ("gRPC Create, new values (ghz)", ghz("grpc-new"), "new"),
-    ("gRPC Create, known values (ghz)", ghz("grpc-known"), "known"),
-    ("REST POST .../pseudonyms, new values (wrk)", wrk("rest-new"), "new"),
-    ("REST POST .../pseudonyms, known values (wrk)", wrk("rest-known"), "known"),
-    ("FHIR $create-pseudonym, new values (wrk)", wrk("fhir-new"), "new"),
-    ("pgbench single-row upsert, new keys", baseline["new"], None),
-    ("pgbench single-row upsert, existing keys", baseline["known"], None),
+    ("gRPC Create, new values (ghz)", "grpc-new", ghz("grpc-new"), "new"),
+    ("gRPC Create, known values (ghz)", "grpc-known", ghz("grpc-known"), "known"),
+    ("gRPC Create, new values, caches on (ghz)", "grpc-new-cached", ghz("grpc-new-cached"), "new"),
+    ("gRPC Create, known values, pseudonym cache hits (ghz)", "grpc-known-cached",
+     ghz("grpc-known-cached"), "known"),
+    ("REST POST .../pseudonyms, new values (wrk)", "rest-new", wrk("rest-new"), "new"),
+    ("REST POST .../pseudonyms, known values (wrk)", "rest-known", wrk("rest-known"), "known"),
+    ("FHIR $create-pseudonym, new values (wrk)", "fhir-new", wrk("fhir-new"), "new"),
+    ("floor: bare vertx-grpc server, canned reply (ghz)", "grpc-floor", ghz("grpc-floor"), None),
+    ("pgbench single-row upsert, new keys", "pgbench-new", baseline["new"], None),
+    ("pgbench single-row upsert, existing keys", "pgbench-known", baseline["known"], None),
 ]
 
 print(f"\n{requests:,} requests per ghz/pgbench workload, concurrency {concurrency}, "
       f"{os.cpu_count()} cores\n")
 print("| workload | requests/s | p50 ms | p95 ms | p99 ms | errors | ratio to pgbench |")
 print("|---|---:|---:|---:|---:|---:|---:|")
-for name, result, against in workloads:
+for label, name, result, against in workloads:
     if result is None:
         continue
     base = baseline.get(against) if against else None
-    ratio = f"{result['rps'] / base['rps']:.2f}x" if base else "1 (baseline)" if not against else "-"
-    print(f"| {name} | {result['rps']:,.0f} | {result['p50']:.2f} | {result['p95']:.2f} | "
+    if name.startswith("pgbench"):
+        ratio = "1 (baseline)"
+    else:
+        ratio = f"{result['rps'] / base['rps']:.2f}x" if base else "-"
+    print(f"| {label} | {result['rps']:,.0f} | {result['p50']:.2f} | {result['p95']:.2f} | "
           f"{result['p99']:.2f} | {result['errors']} | {ratio} |")
+
+
+def per_request(name, result, key):
+    figures = cpu(name)
+    if figures is None or result is None or not result["count"]:
+        return None
+    return figures[key] / result["count"] * 1e6
+
+
+print("\nCPU per request, µs (utime + stime from /proc; PostgreSQL: the backends of the "
+      "benchmark's database)\n")
+print("| workload | service | PostgreSQL backends | load generator | service / floor |")
+print("|---|---:|---:|---:|---:|")
+floor = per_request("grpc-floor", ghz("grpc-floor"), "service")
+
+
+def us(value):
+    return "-" if value is None else f"{value:,.0f}"
+
+
+for label, name, result, against in workloads:
+    if result is None or cpu(name) is None:
+        continue
+    service = per_request(name, result, "service") if not name.startswith("pgbench") else None
+    against_floor = f"{service / floor:.2f}x" if service is not None and floor else "-"
+    print(f"| {label} | {us(service)} | {us(per_request(name, result, 'pg_backends'))} | "
+          f"{us(per_request(name, result, 'load'))} | {against_floor} |")
+
+pg_floor = per_request("pgbench-new", baseline["new"], "pg_backends")
+print("\nAgainst the floors (issue 13's figures)\n")
+print("| figure | value | floor | ratio |")
+print("|---|---:|---:|---:|")
+for label, name, key, base, base_label in [
+    ("service CPU per cache-hit Create", "grpc-known-cached", "service", floor,
+     "bare vertx-grpc server"),
+    ("service CPU per new-value Create", "grpc-new", "service", floor, "bare vertx-grpc server"),
+    ("service CPU per new-value Create, caches on", "grpc-new-cached", "service", floor,
+     "bare vertx-grpc server"),
+    ("PostgreSQL CPU per new pseudonym", "grpc-new", "pg_backends", pg_floor,
+     "pgbench single-row upsert"),
+]:
+    value = per_request(name, ghz(name), key)
+    if value is None or not base:
+        continue
+    print(f"| {label} | {value:,.0f} µs | {base:,.0f} µs ({base_label}) | {value / base:.2f}x |")
+new, pgbench_new = ghz("grpc-new"), baseline["new"]
+if new and pgbench_new:
+    print(f"| new-value Creates per second / pgbench upserts per second | {new['rps']:,.0f} | "
+          f"{pgbench_new['rps']:,.0f} | {new['rps'] / pgbench_new['rps']:.2f}x |")
+
+print("\nWhere the cores went, CPU seconds during each run (the machine: /proc/stat, all cores; "
+      "PostgreSQL background: WAL writer, checkpointer and the like, shared with anything else "
+      "on the cluster; other: every other process on the machine)\n")
+print("| workload | wall s | machine capacity | service | PostgreSQL backends | "
+      "PostgreSQL background | load generator | sampler | other | idle |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for label, name, result, against in workloads:
+    figures = cpu(name)
+    if figures is None:
+        continue
+    ours = sum(figures[k] for k in ("service", "pg_backends", "pg_background", "load", "sampler"))
+    other = max(0.0, figures["machine_busy"] - ours)
+    idle = figures["machine_total"] - figures["machine_busy"]
+    print(f"| {label} | {figures['wall']:.1f} | {figures['machine_total']:.1f} | "
+          f"{figures['service']:.1f} | {figures['pg_backends']:.1f} | "
+          f"{figures['pg_background']:.1f} | {figures['load']:.1f} | {figures['sampler']:.1f} | "
+          f"{other:.1f} | {idle:.1f} |")

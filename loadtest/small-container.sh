@@ -2,9 +2,9 @@
 # The small-container profile, measured: the service in a cgroup limited to one CPU
 # (cpu.cfs_quota_us = cpu.cfs_period_us) and 128 MiB (memory.limit_in_bytes), the mechanism Docker
 # uses, under the same ghz load as without limits. Prints throughput, latency, errors, the peak
-# memory of the cgroup and OOM kills for both, and the ratio. Needs root and cgroup v1 controllers
-# under /sys/fs/cgroup (as on this project's machines), a local PostgreSQL, ghz and grpcurl, and
-# the jar (and AOT cache) from ./mvnw package.
+# memory of the cgroup and OOM kills for both, and the ratio. Needs root and cgroup v1 or v2 with
+# the cpu and memory controllers (loadtest/lib.sh), a local PostgreSQL, ghz and grpcurl, and the
+# jar (and AOT cache) from ./mvnw package.
 #
 #   loadtest/small-container.sh                      # 50,000 creates at concurrency 50
 #   SMALL_OPTS="-XX:+UseSerialGC ..." loadtest/small-container.sh
@@ -20,13 +20,11 @@ PORT=${PORT:-48281}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
 group=vfps-small-$$
-cpu=/sys/fs/cgroup/cpu/$group
-memory=/sys/fs/cgroup/memory/$group
 work=$(mktemp -d /tmp/vfps-small.XXXXXX)
 pid=""
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rmdir "$cpu" "$memory" 2>/dev/null || true
+  cgroup_remove "$group"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -34,16 +32,17 @@ trap cleanup EXIT
 fresh_database vfps_small
 export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
 
-mkdir -p "$cpu" "$memory"
-cat /sys/fs/cgroup/cpu/cpu.cfs_period_us >"$cpu/cpu.cfs_period_us"
-cat "$cpu/cpu.cfs_period_us" >"$cpu/cpu.cfs_quota_us"
-echo $((128 * 1024 * 1024)) >"$memory/memory.limit_in_bytes"
+if [ -z "$(cgroup_version)" ]; then
+  echo "no writable cgroup v1 or v2 with the cpu and memory controllers (run as root)" >&2
+  exit 1
+fi
+cgroup_create "$group" 128
 
 run() { # label, limited (yes|no), JAVA_OPTS
   local label=$1 limited=$2
   if [ "$limited" = yes ]; then
     MALLOC_ARENA_MAX=2 JAVA_OPTS="$3" \
-      sh -c "echo \$\$ >$cpu/cgroup.procs; echo \$\$ >$memory/cgroup.procs; exec bin/vfps" \
+      sh -c "$(cgroup_enter "$group") exec bin/vfps" \
       >"$work/$label.log" 2>&1 &
   else
     JAVA_OPTS="$3" bin/vfps >"$work/$label.log" 2>&1 &
@@ -63,7 +62,7 @@ run() { # label, limited (yes|no), JAVA_OPTS
   local rss_kb anon=0
   rss_kb=$(ps -o rss= -p "$(pgrep -P "$pid" java || echo "$pid")" 2>/dev/null || echo 0)
   if [ "$limited" = yes ]; then
-    anon=$(awk '/^total_rss /{print $2}' "$memory/memory.stat")
+    anon=$(cgroup_anonymous "$group")
   fi
   alive=yes
   kill -0 "$pid" 2>/dev/null || alive=no
@@ -71,8 +70,8 @@ run() { # label, limited (yes|no), JAVA_OPTS
   wait "$pid" 2>/dev/null || true
   pid=""
   if [ "$limited" = yes ]; then
-    peak=$(cat "$memory/memory.max_usage_in_bytes")
-    ooms=$(awk '/oom_kill /{print $2}' "$memory/memory.oom_control")
+    peak=$(cgroup_peak "$group")
+    ooms=$(cgroup_oom_kills "$group")
   else
     peak=$((rss_kb * 1024))
     ooms=0

@@ -1,12 +1,13 @@
 // k6: gRPC PseudonymService/Create with a new random original value per request.
 //   k6 run -e VFPS_GRPC=127.0.0.1:8081 -e NAMESPACE=bench loadtest/k6/grpc-create.js
-// Create the namespace first (README). The protos are loaded from src/main/proto.
+// Create the namespace first (README). The protos are loaded from src/main/proto, the google/api
+// protos they import from target/proto (unpacked there by the build).
 import grpc from 'k6/net/grpc';
 import { check } from 'k6';
 import { randomString } from './random.js';
 
 const client = new grpc.Client();
-client.load(['../../src/main/proto'], 'vfps/api/v1/pseudonyms.proto');
+client.load(['../../src/main/proto', '../../target/proto'], 'vfps/api/v1/pseudonyms.proto');
 
 export const options = {
   vus: Number(__ENV.VUS || 50),

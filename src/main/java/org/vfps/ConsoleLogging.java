@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 import org.vfps.config.LoggingConfig;
 
 /**
- * Applies {@code Logging__Format} to the console appender of {@code logback.xml}: the pattern there
- * for {@code text}, logback's {@link JsonEncoder} (one JSON object per line, the message already
- * formatted) for {@code json}.
+ * Applies {@code Logging__Format} to the console appender of {@link LogbackConfiguration}: its
+ * pattern for {@code text}, logback's {@link JsonEncoder} (one JSON object per line, the message
+ * already formatted) for {@code json}.
  */
 final class ConsoleLogging {
 

@@ -1,5 +1,6 @@
 package org.vfps;
 
+import com.google.protobuf.Descriptors.MethodDescriptor;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.vfps.access.Access;
 import org.vfps.access.Operation;
+import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.grpc.CallObserver;
 import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
@@ -39,7 +41,7 @@ final class Instrumentation {
 
       @Override
       public void batch(long nanos, int rows) {
-        meters.batchUpsertTook(nanos);
+        meters.batchUpsertTook(nanos, rows);
       }
     };
   }
@@ -82,6 +84,11 @@ final class Instrumentation {
   static CallObserver callObserver(ServiceMeters meters, Tracing tracing) {
     CallObserver observer = CallObserver.NONE;
     if (meters != null) {
+      for (MethodDescriptor method : PseudonymServiceGrpcService.SERVICE_DESCRIPTOR.getMethods()) {
+        if (method.isClientStreaming() && method.isServerStreaming()) {
+          meters.grpc().bidiStreaming(method.getService().getFullName(), method.getName());
+        }
+      }
       observer =
           new CallObserver() {
             @Override
@@ -92,6 +99,16 @@ final class Instrumentation {
             @Override
             public void completed(String service, String method, GrpcStatus status, long nanos) {
               meters.grpc().handled(service, method, status.name(), nanos);
+            }
+
+            @Override
+            public void received(String service, String method) {
+              meters.grpc().received(service, method);
+            }
+
+            @Override
+            public void sent(String service, String method) {
+              meters.grpc().sent(service, method);
             }
           };
     }

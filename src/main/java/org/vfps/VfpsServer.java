@@ -6,10 +6,13 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import java.net.BindException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +32,11 @@ import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.ClusterConfig;
 import org.vfps.config.ConfigException;
+import org.vfps.config.ConnectionConfig;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.grpc.CallObserver;
@@ -53,6 +58,7 @@ import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
 import org.vfps.tracing.Tracing;
+import org.vfps.ui.UiRoutes;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -61,6 +67,7 @@ import org.vfps.tracing.Tracing;
 public final class VfpsServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(VfpsServer.class);
+  private static final long CLOSE_TIMEOUT_SECONDS = 30;
 
   private final Vertx vertx;
   private final Database database;
@@ -136,7 +143,7 @@ public final class VfpsServer implements AutoCloseable {
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(vertx, config.tls());
       database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
-      PageTokens pageTokens = new PageTokens(loadPageTokenKey(database));
+      PageTokens pageTokens = new PageTokens(loadKey(database.pageTokenKey()));
       CachingConfig caching = config.caching();
       VfpsCache cache =
           caching.namespacesEnabled() || caching.pseudonymsEnabled()
@@ -160,17 +167,17 @@ public final class VfpsServer implements AutoCloseable {
               : database.pseudonyms();
       Audit audit = new Audit(tracing::currentTraceId);
       AuthorizationConfig authorization = config.authorization();
+      Permissions permissions = Permissions.of(authorization);
       Access access =
           authorization.enabled()
-              ? new Access(
-                  Permissions.of(authorization), audit, Instrumentation.deniedCalls(meters))
+              ? new Access(permissions, audit, Instrumentation.deniedCalls(meters))
               : Access.open(audit);
-      if (!authorization.enabled()) {
-        LOG.warn(
-            "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
-                + " may look up original values. Turn it on for anything but development.");
-      }
-      Authenticator authenticator = Authenticator.start(vertx, authorization, audit);
+      warnAboutSignIn(authorization);
+      byte[] sessionKey =
+          authorization.enabled() && authorization.signIn().configured()
+              ? loadKey(database.uiSessionKey())
+              : null;
+      Authenticator authenticator = Authenticator.start(vertx, authorization, audit, sessionKey);
       NamespaceService namespaces =
           new NamespaceService(
               namespaceRepository,
@@ -192,7 +199,8 @@ public final class VfpsServer implements AutoCloseable {
       createInitialNamespaces(namespaces, config.initNamespaces());
 
       Database db = database;
-      Supplier<Future<Boolean>> databaseHealthy = () -> db.ping().map(true).otherwise(false);
+      Vertx running = vertx;
+      Supplier<Future<Boolean>> databaseHealthy = db::healthy;
       Promise<Void> startup = Promise.promise();
       int metricsPort = 0;
       if (meters != null) {
@@ -203,29 +211,37 @@ public final class VfpsServer implements AutoCloseable {
                 db::pseudonymCounts,
                 config.metrics().pseudonymCountInterval(),
                 NamespaceEvents.DELETED_ADDRESS);
-        vertx.deployVerticle(metrics).await();
+        listen(
+            "metrics",
+            "MetricsPort",
+            config.server().metricsPort(),
+            () -> running.deployVerticle(metrics));
         metricsPort = metrics.actualPort();
       }
       CallObserver observer = Instrumentation.callObserver(meters, tracing);
       List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
-      vertx
-          .deployVerticle(
-              () -> {
-                GrpcApiVerticle verticle =
-                    new GrpcApiVerticle(
-                        config.server().grpcPort(),
-                        config.server().grpcReflectionEnabled(),
-                        namespaces,
-                        pseudonyms,
-                        databaseHealthy,
-                        observer,
-                        tls,
-                        authenticator);
-                grpcVerticles.add(verticle);
-                return verticle;
-              },
-              new DeploymentOptions().setInstances(eventLoops()))
-          .await();
+      listen(
+          "gRPC",
+          "Grpc__Port",
+          config.server().grpcPort(),
+          () ->
+              running.deployVerticle(
+                  () -> {
+                    GrpcApiVerticle verticle =
+                        new GrpcApiVerticle(
+                            config.server().grpcPort(),
+                            config.server().grpcReflectionEnabled(),
+                            namespaces,
+                            pseudonyms,
+                            databaseHealthy,
+                            observer,
+                            tls,
+                            authenticator,
+                            grpcConnections(config.connections()));
+                    grpcVerticles.add(verticle);
+                    return verticle;
+                  },
+                  new DeploymentOptions().setInstances(eventLoops())));
       // the REST contract and HAPI's first parse each take most of a second of CPU: they start
       // once gRPC serves, on workers side by side, so they do not slow the way to the first Create
       Future<ApiContract> loadingContract = ApiContract.load(vertx);
@@ -243,17 +259,30 @@ public final class VfpsServer implements AutoCloseable {
               startup.future(),
               databaseHealthy,
               tls,
-              authenticator);
+              authenticator,
+              new UiRoutes(
+                      new UiRoutes.Dependencies(
+                          Main.version(),
+                          config.server().httpMaxRequestBodyBytes(),
+                          authorization.enabled(),
+                          authenticator.signIn(),
+                          permissions,
+                          namespaces))
+                  ::mount,
+              httpConnections(config.connections()));
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
-      vertx
-          .deployVerticle(
-              () -> {
-                HttpApiVerticle verticle = new HttpApiVerticle(http);
-                httpVerticles.add(verticle);
-                return verticle;
-              },
-              new DeploymentOptions().setInstances(eventLoops()))
-          .await();
+      listen(
+          "HTTP",
+          "Http__Port",
+          config.server().httpPort(),
+          () ->
+              running.deployVerticle(
+                  () -> {
+                    HttpApiVerticle verticle = new HttpApiVerticle(http);
+                    httpVerticles.add(verticle);
+                    return verticle;
+                  },
+                  new DeploymentOptions().setInstances(eventLoops())));
       int grpcPort = grpcVerticles.get(0).actualPort();
       int httpPort = httpVerticles.get(0).actualPort();
       tls.startReloading();
@@ -277,13 +306,71 @@ public final class VfpsServer implements AutoCloseable {
           config.server().grpcReflectionEnabled() ? "on" : "off",
           describeAuthorization(authorization));
       return new VfpsServer(vertx, database, embedded, tracing, grpcPort, httpPort, metricsPort);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Exception, not RuntimeException: Future.await() rethrows checked failures (a
+      // BindException) as they are
       closeQuietly(vertx, database, tracing, embedded);
       if (e instanceof StartupException || e instanceof ConfigException) {
         throw e;
       }
       throw new StartupException("vfps could not start: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Deploys the verticles of one listener and waits for them to listen; a port another process
+   * holds stops the start with a message that names it and its key.
+   */
+  private static void listen(
+      String listener, String key, int port, Supplier<Future<String>> deploy) {
+    try {
+      deploy.get().await();
+    } catch (Exception e) {
+      if (isBindFailure(e)) {
+        throw new StartupException(
+            "The "
+                + listener
+                + " port "
+                + port
+                + " is in use by another process; stop it or set "
+                + key
+                + " to a free port",
+            // no stack trace: a port in use is the operator's matter, not a bug
+            null);
+      }
+      throw e;
+    }
+  }
+
+  private static boolean isBindFailure(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException
+          || String.valueOf(cause.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  private static ConnectionLimits httpConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.httpRequestHeadersTimeout(),
+        config.httpIdleTimeout(),
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ZERO);
+  }
+
+  private static ConnectionLimits grpcConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.grpcRequestHeadersTimeout(),
+        config.grpcMaxConnectionIdle(),
+        config.grpcKeepAliveTime(),
+        config.grpcKeepAliveTimeout(),
+        config.grpcMaxConnectionAge());
   }
 
   /** A Vert.x builder with the meters and the tracer, where they are on. */
@@ -373,7 +460,13 @@ public final class VfpsServer implements AutoCloseable {
             + " is a development database; configure a PostgreSQL server for production.",
         config.database().embeddedDataDirectory());
     try {
-      return EmbeddedDatabase.start(config.database().embeddedDataDirectory());
+      if (!config.database().embeddedDurable()) {
+        LOG.warn(
+            "Database__Embedded__Durable=false: the embedded PostgreSQL does not flush commits to"
+                + " disk, and acknowledged pseudonyms may be lost on a crash or power failure");
+      }
+      return EmbeddedDatabase.start(
+          config.database().embeddedDataDirectory(), config.database().embeddedDurable());
     } catch (RuntimeException e) {
       throw new StartupException("The embedded PostgreSQL did not start: " + e.getMessage(), e);
     }
@@ -398,9 +491,32 @@ public final class VfpsServer implements AutoCloseable {
     }
   }
 
-  private static byte[] loadPageTokenKey(Database database) {
+  /**
+   * Warns once when authorization is off, and when the admin UI's sign-in client is missing (the UI
+   * then says sign-in is not configured; the API is unaffected) or set without use.
+   */
+  private static void warnAboutSignIn(AuthorizationConfig authorization) {
+    if (!authorization.enabled()) {
+      LOG.warn(
+          "Authorization is off (Authorization__IsEnabled=false): every caller is an admin and"
+              + " may look up original values. Turn it on for anything but development.");
+      if (authorization.signIn().configured() || !authorization.signIn().clientSecret().isEmpty()) {
+        LOG.warn(
+            "Authorization__ClientId and __ClientSecret are set, but authorization is off: the"
+                + " admin UI needs no sign-in and does not use them.");
+      }
+    } else if (!authorization.signIn().configured()) {
+      LOG.warn(
+          "The admin UI's sign-in is not configured (Authorization__ClientId,"
+              + " Authorization__ClientSecret): the UI says so and nobody can sign in to it; the"
+              + " API is not affected.");
+    }
+  }
+
+  /** A key shared by the replicas through the database (see {@link Database#pageTokenKey()}). */
+  private static byte[] loadKey(Future<byte[]> loading) {
     try {
-      return database.pageTokenKey().await();
+      return loading.await();
     } catch (RuntimeException e) {
       throw new StartupException(
           "The database is not ready: "
@@ -459,8 +575,9 @@ public final class VfpsServer implements AutoCloseable {
     }
     if (vertx != null) {
       try {
-        vertx.close().await();
-      } catch (RuntimeException e) {
+        // bounded, so that a failed start always comes to its exit
+        vertx.close().timeout(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).await();
+      } catch (Exception e) {
         LOG.warn("Vert.x did not close cleanly", e);
       }
     }

@@ -38,6 +38,8 @@ import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
@@ -224,6 +226,40 @@ class AuthorizationIT {
     operations.put("PseudonymService/Create", (who, auth) -> createPseudonym(auth).status());
     operations.put("PseudonymService/Get", (who, auth) -> reverseLookup(auth));
     operations.put(
+        "PseudonymService/BatchCreate",
+        (who, auth) ->
+            grpc.call(
+                    PseudonymServiceGrpcClient.BatchCreate,
+                    PseudonymServiceBatchCreateRequest.newBuilder()
+                        .setNamespace(namespace)
+                        .addOriginalValues(original)
+                        .build(),
+                    headers(auth))
+                .status());
+    operations.put(
+        "PseudonymService/BatchGet",
+        (who, auth) ->
+            grpc.call(
+                    PseudonymServiceGrpcClient.BatchGet,
+                    PseudonymServiceBatchGetRequest.newBuilder()
+                        .setNamespace(namespace)
+                        .addPseudonymValues(pseudonym)
+                        .build(),
+                    headers(auth))
+                .status());
+    operations.put(
+        "PseudonymService/CreateStream",
+        (who, auth) ->
+            grpc.stream(
+                    PseudonymServiceGrpcClient.CreateStream,
+                    List.of(
+                        PseudonymServiceCreateRequest.newBuilder()
+                            .setNamespace(namespace)
+                            .setOriginalValue(original)
+                            .build()),
+                    headers(auth))
+                .status());
+    operations.put(
         "PseudonymService/List",
         (who, auth) ->
             grpc.call(
@@ -279,6 +315,24 @@ class AuthorizationIT {
         (who, auth) ->
             http.send("GET", path + "/pseudonyms/" + pseudonym, headers(auth), null).status());
     operations.put(
+        "PseudonymService/BatchCreate",
+        (who, auth) ->
+            http.send(
+                    "POST",
+                    path + "/pseudonyms:batchCreate",
+                    headers(auth),
+                    new JsonObject().put("originalValues", List.of(original)).encode())
+                .status());
+    operations.put(
+        "PseudonymService/BatchGet",
+        (who, auth) ->
+            http.send(
+                    "POST",
+                    path + "/pseudonyms:batchGet",
+                    headers(auth),
+                    new JsonObject().put("pseudonymValues", List.of(pseudonym)).encode())
+                .status());
+    operations.put(
         "PseudonymService/List",
         (who, auth) -> http.send("GET", path + "/pseudonyms", headers(auth), null).status());
     return operations;
@@ -296,6 +350,9 @@ class AuthorizationIT {
           "NamespaceService/Delete", "YDDDDU",
           "PseudonymService/Create", "YDYDDU",
           "PseudonymService/Get", "YDDYDU",
+          "PseudonymService/BatchCreate", "YDYDDU",
+          "PseudonymService/BatchGet", "YDDYDU",
+          "PseudonymService/CreateStream", "YDYDDU",
           "PseudonymService/List", "YYDDYU");
 
   private static String throwaway(String who) {

@@ -1,6 +1,7 @@
 package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.grpc.common.GrpcStatus;
 import java.nio.charset.StandardCharsets;
@@ -59,11 +60,9 @@ class AuthorizationStartupIT {
 
         provider.start();
 
-        Eventually.await(
-            "/readyz UP once the provider answers",
-            Duration.ofSeconds(60),
-            () -> http.get("/readyz").status(),
-            status -> status == 200);
+        await("/readyz UP once the provider answers")
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> http.get("/readyz").status(), status -> status == 200);
         assertThat(create(grpc, namespace, token)).isEqualTo(GrpcStatus.OK);
       }
     }

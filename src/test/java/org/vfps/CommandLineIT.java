@@ -1,17 +1,25 @@
 package org.vfps;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.vfps.config.ConnectionSettings;
 
 /** The packaged jar as users run it: {@code java -jar vfps.jar [serve|migrate]}. */
@@ -21,22 +29,37 @@ class CommandLineIT {
 
   static Run run(Map<String, String> environment, String... arguments)
       throws IOException, InterruptedException {
+    return runOn(Path.of(System.getProperty("java.home")), environment, arguments);
+  }
+
+  /** Runs the jar on the Java installed at {@code javaHome}. */
+  static Run runOn(Path javaHome, Map<String, String> environment, String... arguments)
+      throws IOException, InterruptedException {
     String jar = System.getProperty("vfps.jar", "target/vfps.jar");
     List<String> command =
         new java.util.ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
+            List.of(javaHome.resolve("bin").resolve("java").toString(), "-jar", jar));
     command.addAll(List.of(arguments));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().clear();
-    builder.environment().putAll(environment);
-    Process process = builder.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("the command did not end: " + output);
+    // the output goes to a file, so that a process that never ends cannot block its reader
+    Path log = Files.createTempFile("vfps-run", ".log");
+    try {
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      builder.environment().clear();
+      builder.environment().putAll(environment);
+      Process process = builder.start();
+      boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+      if (!ended) {
+        process.destroyForcibly().waitFor();
+      }
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      if (!ended) {
+        throw new AssertionError("the command did not end: " + output);
+      }
+      return new Run(process.exitValue(), output);
+    } finally {
+      Files.deleteIfExists(log);
     }
-    return new Run(process.exitValue(), output);
   }
 
   @Test
@@ -141,6 +164,21 @@ class CommandLineIT {
   }
 
   @Test
+  void anOlderJavaSaysInOneLineThatJava21IsNeeded() throws Exception {
+    // the machine's default Java on the development VM and in CI; -Dvfps.oldJavaHome names another
+    Path oldJava =
+        Path.of(System.getProperty("vfps.oldJavaHome", "/usr/lib/jvm/java-17-openjdk-amd64"));
+    assumeTrue(Files.isExecutable(oldJava.resolve("bin/java")), "no Java 17 at " + oldJava);
+
+    Run run = runOn(oldJava, Map.of(), "serve");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.output().lines())
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("vfps needs Java 21 or newer, but this is Java 17");
+  }
+
+  @Test
   void anUnknownCommandPrintsUsage() throws Exception {
     Run run = run(Map.of(), "frobnicate");
 
@@ -163,5 +201,29 @@ class CommandLineIT {
               assertThat(line.getString("formattedMessage"))
                   .contains("ConnectionStrings__PostgreSQL");
             });
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Grpc__Port", "Http__Port", "MetricsPort"})
+  void aPortInUseStopsTheStartNamingThePortAndItsKey(String key) throws Exception {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(new InetSocketAddress("0.0.0.0", 0));
+      int port = taken.getLocalPort();
+      Map<String, String> environment = new HashMap<>();
+      environment.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
+      for (String listener : List.of("Grpc__Port", "Http__Port", "MetricsPort")) {
+        environment.put(listener, Integer.toString(TestService.freePort()));
+      }
+      environment.put(key, Integer.toString(port));
+
+      // run() fails the test if the process does not end by itself
+      Run run = run(environment, "serve");
+
+      assertThat(run.exitCode()).as(run.output()).isEqualTo(1);
+      assertThat(run.output())
+          .contains("port " + port + " is in use")
+          .contains(key)
+          .doesNotContain("\tat ");
+    }
   }
 }

@@ -20,7 +20,8 @@ class ConsoleLoggingTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
   /**
-   * A logger context shaped like logback.xml: one appender with a pattern, writing to {@code out}.
+   * A logger context shaped like {@link LogbackConfiguration}: one appender with a pattern, writing
+   * to {@code out}.
    */
   private LoggerContext context() {
     LoggerContext context = new LoggerContext();

@@ -1,5 +1,7 @@
 package org.vfps;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -8,9 +10,14 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientOptions;
+import io.vertx.grpc.client.GrpcClientResponse;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import java.net.URLDecoder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,9 +30,16 @@ public final class GrpcTestClient implements AutoCloseable {
   private final GrpcClient client;
   private final SocketAddress address;
 
+  /**
+   * The largest response message read: 4 MiB, the receive limit of grpc-java, .NET and grpcurl
+   * (Vert.x's own default is 256 KiB, too small for a reply to a large batch).
+   */
+  public static final long MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
   public GrpcTestClient(int port) {
     this.address = SocketAddress.inetSocketAddress(port, "127.0.0.1");
-    this.client = GrpcClient.client(vertx);
+    this.client =
+        GrpcClient.client(vertx, new GrpcClientOptions().setMaxMessageSize(MAX_MESSAGE_BYTES));
   }
 
   /**
@@ -37,6 +51,7 @@ public final class GrpcTestClient implements AutoCloseable {
     this.client =
         GrpcClient.client(
             vertx,
+            new GrpcClientOptions().setMaxMessageSize(MAX_MESSAGE_BYTES),
             new HttpClientOptions()
                 .setProtocolVersion(HttpVersion.HTTP_2)
                 .setSsl(true)
@@ -91,6 +106,64 @@ public final class GrpcTestClient implements AutoCloseable {
                                         .addAll(response.headers())
                                         .addAll(response.trailers()),
                                     last.succeeded() ? last.result() : null))));
+  }
+
+  /** What a streaming call answered: status, message, trailers and every response message. */
+  public record StreamReply<Resp>(
+      GrpcStatus status, String message, MultiMap trailers, List<Resp> bodies) {}
+
+  /** Sends the requests as one stream, half-closes it and collects every response. */
+  public <Req, Resp> StreamReply<Resp> stream(
+      ServiceMethod<Resp, Req> method, List<Req> requests, Map<String, String> headers) {
+    return client
+        .request(address, method)
+        .compose(
+            call -> {
+              headers.forEach(call.headers()::set);
+              requests.forEach(call::write);
+              call.end();
+              return call.response();
+            })
+        .compose(
+            response -> {
+              List<Resp> bodies = new ArrayList<>();
+              response.handler(bodies::add);
+              return response
+                  .end()
+                  .transform(
+                      end ->
+                          Future.succeededFuture(
+                              new StreamReply<>(
+                                  response.status(),
+                                  statusMessage(response),
+                                  MultiMap.caseInsensitiveMultiMap()
+                                      .addAll(response.headers())
+                                      .addAll(response.trailers()),
+                                  List.copyOf(bodies))));
+            })
+        .await();
+  }
+
+  /**
+   * The status message, also when it comes in the trailers after response messages, where Vert.x's
+   * client does not look.
+   */
+  private static String statusMessage(GrpcClientResponse<?, ?> response) {
+    if (response.statusMessage() != null) {
+      return response.statusMessage();
+    }
+    String trailer = response.trailers().get("grpc-message");
+    return trailer == null ? null : URLDecoder.decode(trailer.replace("+", "%2B"), UTF_8);
+  }
+
+  /** The underlying client, for calls the helpers do not cover (flow control, cancellation). */
+  public GrpcClient client() {
+    return client;
+  }
+
+  /** The server's address. */
+  public SocketAddress address() {
+    return address;
   }
 
   /** Calls the method and returns the body, failing the test unless the status is OK. */

@@ -1,145 +1,203 @@
 package org.vfps;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import io.vertx.core.CompositeFuture;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** The import rules of ARCHITECTURE.md, checked on the sources. */
+/**
+ * The import rules of ARCHITECTURE.md, checked with ArchUnit on the compiled classes: every use
+ * counts, an import, a fully-qualified name or a static call alike.
+ */
 class PackageRulesTest {
 
-  private static final Path SOURCES = Path.of("src/main/java/org/vfps");
-  private static final Pattern IMPORT =
-      Pattern.compile("^import (?:static )?([\\w.]+)", Pattern.MULTILINE);
+  private static final JavaClasses SERVICE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("org.vfps");
 
-  private static List<String> imports(String pkg) throws IOException {
-    try (Stream<Path> files = Files.list(SOURCES.resolve(pkg))) {
-      return files
-          .filter(file -> file.toString().endsWith(".java"))
-          .flatMap(
-              file -> {
-                try {
-                  Matcher matcher = IMPORT.matcher(Files.readString(file));
-                  return matcher
-                      .results()
-                      .map(result -> file.getFileName() + ": " + result.group(1));
-                } catch (IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              })
-          .toList();
-    }
+  private static final Set<String> DOMAIN = Set.of("namespace", "pseudonym", "error");
+
+  /**
+   * The packages of the service (below {@code org.vfps}; {@code api} is the generated protobuf
+   * code) and the ones each may use besides itself. The root package, {@code Main} and the start-up
+   * chain, may use every package and no package may use it. The domain services call the one
+   * decision point of the permission model in {@code access}, and the edges (the admin UI among
+   * them) turn credentials into its caller through {@code auth}.
+   */
+  private static final Map<String, Set<String>> MAY_USE =
+      Map.ofEntries(
+          Map.entry("error", Set.of()),
+          Map.entry("config", Set.of("error")),
+          Map.entry("namespace", Set.of("error", "access")),
+          Map.entry("pseudonym", Set.of("namespace", "error", "access")),
+          Map.entry("storage", union(DOMAIN, "config")),
+          Map.entry("cache", DOMAIN),
+          Map.entry("cluster", union(DOMAIN, "cache", "config")),
+          // the edges
+          Map.entry("grpc", union(DOMAIN, "api", "access", "auth", "connection")),
+          // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
+          Map.entry("http", union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection")),
+          Map.entry("fhir", union(DOMAIN, "access", "auth")),
+          // the admin UI signs users in and turns their sessions into callers through auth
+          Map.entry("ui", union(DOMAIN, "access", "auth")),
+          Map.entry("metrics", Set.of("config")),
+          Map.entry("tracing", Set.of("config")),
+          Map.entry("access", Set.of("error", "config")),
+          Map.entry("auth", Set.of("access", "config", "error")),
+          Map.entry("api", Set.of()),
+          // the listeners' connection limits, shared by both edges
+          Map.entry("connection", Set.of()));
+
+  private static Set<String> union(Set<String> packages, String... more) {
+    Set<String> all = new TreeSet<>(packages);
+    all.addAll(List.of(more));
+    return all;
   }
 
-  private static Predicate<String> importing(String... prefixes) {
-    return line -> {
-      String imported = line.substring(line.indexOf(": ") + 2);
-      return Stream.of(prefixes).anyMatch(imported::startsWith);
-    };
-  }
-
-  @Test
-  void theErrorPackageImportsOnlyTheJdk() throws IOException {
-    assertThat(imports("error")).allMatch(importing("java."));
-  }
-
-  @Test
-  void theDomainSeesNoTransportStorageOrLibrary() throws IOException {
-    for (String pkg : List.of("namespace", "pseudonym")) {
-      assertThat(imports(pkg))
-          .as(pkg)
-          .allMatch(
-              importing(
-                  "java.",
-                  "javax.crypto.",
-                  "io.vertx.core.Future",
-                  "org.vfps.access.",
-                  "org.vfps.error.",
-                  "org.vfps.namespace."));
-    }
+  private static String[] packages(Set<String> names) {
+    return names.stream().map(name -> "org.vfps." + name + "..").toArray(String[]::new);
   }
 
   @Test
-  void accessSeesOnlyErrorsAndConfiguration() throws IOException {
-    assertThat(imports("access"))
-        .filteredOn(importing("org.vfps."))
-        .allMatch(importing("org.vfps.error.", "org.vfps.config."));
-    assertThat(imports("access")).noneMatch(importing("io.vertx.ext.", "io.vertx.grpc."));
+  void eachPackageUsesOnlyThePackagesTheArchitectureAllowsIt() {
+    List<ArchRule> rules =
+        MAY_USE.entrySet().stream()
+            .map(
+                entry -> {
+                  Set<String> forbidden = new TreeSet<>(MAY_USE.keySet());
+                  forbidden.remove(entry.getKey());
+                  forbidden.removeAll(entry.getValue());
+                  return noClasses()
+                      .that()
+                      .resideInAPackage("org.vfps." + entry.getKey() + "..")
+                      .should()
+                      .dependOnClassesThat(
+                          resideInAnyPackage(packages(forbidden)).or(resideInAPackage("org.vfps")))
+                      .as(
+                          "org.vfps."
+                              + entry.getKey()
+                              + " uses no package of the service but "
+                              + entry.getValue())
+                      .allowEmptyShould(true);
+                })
+            .toList();
+    CompositeArchRule.of(rules).check(SERVICE);
   }
 
   @Test
-  void authenticationSeesAccessConfigurationAndErrorsOnly() throws IOException {
-    assertThat(imports("auth"))
-        .filteredOn(importing("org.vfps."))
-        .allMatch(importing("org.vfps.access.", "org.vfps.config.", "org.vfps.error."));
+  void theErrorPackageUsesOnlyTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("org.vfps.error..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "org.vfps.error..")
+        .check(SERVICE);
   }
 
   @Test
-  void configurationImportsOnlyTheJdkAndJson() throws IOException {
-    assertThat(imports("config"))
-        .allMatch(importing("java.", "io.vertx.core.json.", "org.vfps.config."));
+  void theDomainSeesNoTransportStorageOrLibraryButVertxFutures() {
+    classes()
+        .that()
+        .resideInAnyPackage("org.vfps.namespace..", "org.vfps.pseudonym..")
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "java..",
+                    "javax.crypto..",
+                    "org.vfps.error..",
+                    "org.vfps.namespace..",
+                    "org.vfps.pseudonym..",
+                    "org.vfps.access..")
+                .or(equivalentTo(Future.class))
+                .or(equivalentTo(Promise.class))
+                .or(equivalentTo(CompositeFuture.class)))
+        .check(SERVICE);
   }
 
   @Test
-  void storageAndTheGrpcEdgeDoNotReachIntoEachOther() throws IOException {
-    assertThat(imports("storage")).noneMatch(importing("org.vfps.grpc.", "org.vfps.api."));
-    assertThat(imports("grpc"))
-        .noneMatch(importing("org.vfps.storage.", "org.vfps.config.", "io.vertx.sqlclient."));
+  void configurationUsesOnlyTheJdkAndVertxJson() {
+    classes()
+        .that()
+        .resideInAPackage("org.vfps.config..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..", "io.vertx.core.json..", "org.vfps.config..", "org.vfps.error..")
+        .check(SERVICE);
   }
 
   @Test
-  void theHttpAndFhirEdgesReachNeitherStorageNorConfiguration() throws IOException {
-    for (String pkg : List.of("http", "fhir")) {
-      assertThat(imports(pkg))
-          .as(pkg)
-          .noneMatch(importing("org.vfps.storage.", "org.vfps.config.", "io.vertx.sqlclient."));
-    }
+  void noEdgeReachesTheDatabaseClient() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("org.vfps.grpc..", "org.vfps.http..", "org.vfps.fhir..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.vertx.sqlclient..", "io.vertx.pgclient..")
+        .check(SERVICE);
   }
 
   @Test
-  void metricsAndTracingSeeOnlyTheConfigurationOfTheService() throws IOException {
-    for (String pkg : List.of("metrics", "tracing")) {
-      assertThat(imports(pkg))
-          .as(pkg)
-          .filteredOn(importing("org.vfps."))
-          .allMatch(importing("org.vfps.config."));
-    }
+  void theFhirEdgeKnowsNoHttpRouterAndNoProtobuf() {
+    noClasses()
+        .that()
+        .resideInAPackage("org.vfps.fhir..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.vertx.ext.web..", "com.google.protobuf..")
+        .check(SERVICE);
   }
 
   @Test
-  void theFhirEdgeKnowsNoHttpLibraryAndNoOtherEdge() throws IOException {
-    assertThat(imports("fhir"))
-        .noneMatch(
-            importing(
-                "io.vertx.ext.web.", "org.vfps.http.", "org.vfps.grpc.", "com.google.protobuf."));
+  void onlyTheFhirEdgeUsesHapi() {
+    noClasses()
+        .that(not(resideInAPackage("org.vfps.fhir..")).and(not(resideInAPackage("org.vfps"))))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("ca.uhn..", "org.hl7..")
+        .check(SERVICE);
   }
 
   @Test
-  void onlyTheFhirEdgeUsesHapi() throws IOException {
-    for (String pkg : List.of("http", "grpc", "namespace", "pseudonym", "storage", "config")) {
-      assertThat(imports(pkg)).as(pkg).noneMatch(importing("ca.uhn.", "org.hl7."));
-    }
-    assertThat(imports("fhir")).anyMatch(importing("ca.uhn.fhir."));
+  void theDomainStorageAndGrpcEdgeUseNoMeterOrTracer() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "org.vfps.namespace..", "org.vfps.pseudonym..", "org.vfps.storage..", "org.vfps.grpc..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.micrometer..", "io.opentelemetry..", "io.vertx.micrometer..")
+        .check(SERVICE);
   }
 
   @Test
-  void theDomainAndStorageImportNoMeterOrTracer() throws IOException {
-    for (String pkg : List.of("namespace", "pseudonym", "storage", "grpc")) {
-      assertThat(imports(pkg))
-          .as(pkg)
-          .noneMatch(importing("io.micrometer.", "io.opentelemetry.", "io.vertx.micrometer."));
-    }
-  }
-
-  @Test
-  void theRulesSeeImports() throws IOException {
-    assertThat(imports("storage")).anyMatch(importing("io.vertx.sqlclient."));
+  void theRulesSeeTheService() {
+    assertThat(SERVICE.containPackage("org.vfps.storage")).isTrue();
+    assertThat(SERVICE.get(Main.class).getDirectDependenciesFromSelf()).isNotEmpty();
+    assertThat(SERVICE.stream().map(c -> c.getPackageName()).distinct())
+        .allMatch(
+            name ->
+                name.equals("org.vfps")
+                    || MAY_USE.containsKey(name.substring("org.vfps.".length()).split("\\.")[0]),
+            "a package of the table");
   }
 }

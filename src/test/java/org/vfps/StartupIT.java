@@ -3,11 +3,15 @@ package org.vfps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -18,6 +22,9 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 class StartupIT {
+
+  /** What the service logs at start, asserted where it matters instead of printed. */
+  @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
 
   @Test
   void initialNamespacesAreCreatedAndExistingOnesLeftAlone() {
@@ -121,6 +128,18 @@ class StartupIT {
         GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
       assertThat(create(client)).isEqualTo(pseudonym);
     }
+    // each start says, once, that this is a development database, and where it lives; beside
+    // it, each warns that authorization is off (the tests' default), and nothing else is a warning
+    List<String> warnings =
+        log.atLeast(Level.WARN).stream().map(ILoggingEvent::getFormattedMessage).toList();
+    assertThat(warnings)
+        .filteredOn(warning -> warning.contains("development database"))
+        .hasSize(2)
+        .allSatisfy(warning -> assertThat(warning).contains(data.toString()));
+    assertThat(warnings)
+        .filteredOn(warning -> !warning.contains("development database"))
+        .hasSize(2)
+        .allSatisfy(warning -> assertThat(warning).startsWith("Authorization is off"));
   }
 
   private static String create(GrpcTestClient client) {

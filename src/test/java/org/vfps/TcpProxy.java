@@ -1,6 +1,7 @@
 package org.vfps;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
@@ -9,14 +10,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.vfps.config.ConnectionSettings;
 
 /**
- * A TCP proxy in front of PostgreSQL that a test can cut and restore, to see the service lose its
- * database and get it back.
+ * A TCP proxy in front of PostgreSQL (or the service) that a test can cut and restore, to see the
+ * service lose its database and get it back; stall, to see it wait on connections that are accepted
+ * but never answered; or freeze, to see a peer that vanished without closing.
  */
 public final class TcpProxy implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
   private final NetClient client = vertx.createNetClient();
   private final Set<NetSocket> sockets = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> clients = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> stalled = ConcurrentHashMap.newKeySet();
+  private final Set<NetSocket> targets = ConcurrentHashMap.newKeySet();
+  private volatile boolean stalling;
+  private volatile boolean frozen;
   private final String targetHost;
   private final int targetPort;
   private final int port;
@@ -33,14 +40,23 @@ public final class TcpProxy implements AutoCloseable {
     return port;
   }
 
-  /** An Npgsql connection string to {@code database} through this proxy, with a short timeout. */
+  /**
+   * An Npgsql connection string to {@code database} through this proxy, without TLS (whose
+   * handshakes are slow on a busy machine) and with a connect timeout a busy machine meets.
+   */
   public String connectionString(ConnectionSettings database) {
-    return "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;Timeout=2"
+    return connectionString(database, "Timeout=10;SSL Mode=Disable");
+  }
+
+  /** An Npgsql connection string to {@code database} through this proxy, with these keywords. */
+  public String connectionString(ConnectionSettings database, String keywords) {
+    return "Host=127.0.0.1;Port=%d;Database=%s;Username=%s;Password=%s;%s"
         .formatted(
             port,
             database.database(),
             database.user(),
-            database.password() == null ? "" : database.password());
+            database.password() == null ? "" : database.password(),
+            keywords);
   }
 
   /** Accepts connections (again). */
@@ -52,18 +68,85 @@ public final class TcpProxy implements AutoCloseable {
                 inbound -> {
                   inbound.pause();
                   sockets.add(inbound);
-                  client
-                      .connect(targetPort, targetHost)
-                      .onSuccess(
-                          outbound -> {
-                            sockets.add(outbound);
-                            inbound.pipeTo(outbound);
-                            outbound.pipeTo(inbound);
-                            inbound.resume();
-                          })
-                      .onFailure(failure -> inbound.close());
+                  clients.add(inbound);
+                  inbound.closeHandler(closed -> clients.remove(inbound));
+                  if (stalling) {
+                    stalled.add(inbound);
+                  } else {
+                    forward(inbound);
+                  }
                 });
     server.listen(port, "127.0.0.1").await();
+  }
+
+  private void forward(NetSocket inbound) {
+    client
+        .connect(targetPort, targetHost)
+        .onSuccess(
+            outbound -> {
+              sockets.add(outbound);
+              targets.add(outbound);
+              // by hand rather than piped, so that a frozen proxy still reads, and sees closes
+              inbound.handler(data -> forwardUnlessFrozen(data, outbound));
+              outbound.handler(data -> forwardUnlessFrozen(data, inbound));
+              inbound.closeHandler(
+                  closed -> {
+                    clients.remove(inbound);
+                    outbound.close();
+                  });
+              outbound.closeHandler(
+                  closed -> {
+                    targets.remove(outbound);
+                    inbound.close();
+                  });
+              inbound.resume();
+            })
+        .onFailure(failure -> inbound.close());
+  }
+
+  /**
+   * Cuts every open connection and from now on accepts connections but never answers them, as a
+   * stalled server does.
+   */
+  public void stall() {
+    stalling = true;
+    sockets.forEach(NetSocket::close);
+    sockets.clear();
+  }
+
+  private void forwardUnlessFrozen(Buffer data, NetSocket to) {
+    if (!frozen) {
+      to.write(data);
+    }
+  }
+
+  /**
+   * From now on drops what either side sends on the open connections, as a network that lost the
+   * peer would; closes still pass.
+   */
+  public void freeze() {
+    frozen = true;
+  }
+
+  /** The connections the proxy holds open to its target. */
+  public int targetConnections() {
+    return targets.size();
+  }
+
+  /** Forwards new connections again; the stalled ones stay as they are. */
+  public void unstall() {
+    stalling = false;
+  }
+
+  /** Forwards the stalled connections after all, so that they complete late. */
+  public void releaseStalled() {
+    stalled.forEach(this::forward);
+    stalled.clear();
+  }
+
+  /** The connections clients hold open to the proxy, stalled ones included. */
+  public int clientConnections() {
+    return clients.size();
   }
 
   /** Stops accepting and cuts every open connection, as a database outage would. */
@@ -71,6 +154,7 @@ public final class TcpProxy implements AutoCloseable {
     server.close().await();
     sockets.forEach(NetSocket::close);
     sockets.clear();
+    stalled.clear();
   }
 
   @Override

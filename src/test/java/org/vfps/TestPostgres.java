@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.vfps.config.ConfigLoader;
@@ -26,6 +28,7 @@ import org.vfps.storage.Migrations;
  */
 public final class TestPostgres {
 
+  private static final Logger LOG = LoggerFactory.getLogger(TestPostgres.class);
   private static ConnectionSettings shared;
 
   private TestPostgres() {}
@@ -116,23 +119,31 @@ public final class TestPostgres {
   private static ConnectionSettings startServer() {
     String url = System.getenv("VFPS_TEST_DATABASE_URL");
     if (url != null && !url.isBlank()) {
-      return settingsOf(url);
+      ConnectionSettings settings = settingsOf(url);
+      LOG.info("Tests use the PostgreSQL at {} (VFPS_TEST_DATABASE_URL)", where(settings));
+      return settings;
     }
     if (DockerClientFactory.instance().isDockerAvailable()) {
       PostgreSQLContainer container = new PostgreSQLContainer("postgres:17-alpine");
       container.start();
       Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
-      return settingsOf(
-          "postgresql://"
-              + container.getUsername()
-              + ":"
-              + container.getPassword()
-              + "@"
-              + container.getHost()
-              + ":"
-              + container.getFirstMappedPort()
-              + "/"
-              + container.getDatabaseName());
+      ConnectionSettings settings =
+          settingsOf(
+              "postgresql://"
+                  + container.getUsername()
+                  + ":"
+                  + container.getPassword()
+                  + "@"
+                  + container.getHost()
+                  + ":"
+                  + container.getFirstMappedPort()
+                  + "/"
+                  + container.getDatabaseName());
+      LOG.info(
+          "Tests use a Testcontainers PostgreSQL ({}) at {} (no VFPS_TEST_DATABASE_URL)",
+          container.getDockerImageName(),
+          where(settings));
+      return settings;
     }
     try {
       EmbeddedPostgres postgres =
@@ -140,10 +151,19 @@ public final class TestPostgres {
               .setDataDirectory(Files.createTempDirectory("vfps-test-pg"))
               .start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(postgres)));
-      return settingsOf("postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres");
+      ConnectionSettings settings =
+          settingsOf("postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres");
+      LOG.info(
+          "Tests use an embedded PostgreSQL at {} (no VFPS_TEST_DATABASE_URL, no Docker)",
+          where(settings));
+      return settings;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static String where(ConnectionSettings settings) {
+    return settings.host() + ":" + settings.port() + "/" + settings.database();
   }
 
   private static ConnectionSettings settingsOf(String uri) {

@@ -1,18 +1,58 @@
 package org.vfps.access;
 
+import java.util.List;
+import java.util.Set;
 import org.vfps.config.AuthorizationConfig;
 
 /** The permission rules: whether a caller has a permission on a namespace. Thread-safe. */
 public interface Permissions {
 
   /** Authorization off: every caller has every permission, as an admin has. */
-  Permissions EVERYONE = (caller, permission, namespace) -> true;
+  Permissions EVERYONE =
+      new Permissions() {
+        @Override
+        public boolean allows(Caller caller, Permission permission, String namespace) {
+          return true;
+        }
+
+        @Override
+        public Set<String> namespaces(Caller caller, Permission permission) {
+          return Set.of(AuthorizationConfig.ANY_NAMESPACE);
+        }
+
+        @Override
+        public List<String> roles(Permission permission, String namespace) {
+          return List.of();
+        }
+
+        @Override
+        public RoleModel model() {
+          return RoleModel.EMPTY;
+        }
+      };
 
   /**
    * Whether the caller has the permission on the namespace ({@code namespace} is ignored for {@link
    * Permission#ADMIN}).
    */
   boolean allows(Caller caller, Permission permission, String namespace);
+
+  /**
+   * Where the caller has a namespace permission ({@code READ}, {@code WRITE}, {@code
+   * REVERSE_LOOKUP}): {@code *} alone when on every namespace (an admin, or a role of a {@code *}
+   * rule), else the names of the rules that grant it to one of its roles; unmodifiable. For the
+   * admin UI's hints; decisions go through {@link #allows}.
+   */
+  Set<String> namespaces(Caller caller, Permission permission);
+
+  /**
+   * The roles that have a namespace permission on the namespace by the rules (its own and those of
+   * {@code *}), distinct and sorted; the admin roles, which have every permission, are not listed.
+   */
+  List<String> roles(Permission permission, String namespace);
+
+  /** The admin roles and rules as configured; {@link RoleModel#EMPTY} when authorization is off. */
+  RoleModel model();
 
   /** The rules of {@code config}: {@link #EVERYONE} when authorization is off. */
   static Permissions of(AuthorizationConfig config) {

@@ -1,11 +1,13 @@
 package org.vfps.access;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.AuthorizationConfig.NamespaceRule;
@@ -20,10 +22,23 @@ final class RolePermissions implements Permissions {
 
   private final Set<String> adminRoles;
   private final Map<Permission, Grant> grants = new EnumMap<>(Permission.class);
+  private final RoleModel model;
 
   RolePermissions(AuthorizationConfig config) {
     this.adminRoles = Set.copyOf(config.adminRoles());
     List<NamespaceRule> rules = config.namespaceRules();
+    this.model =
+        new RoleModel(
+            config.adminRoles(),
+            rules.stream()
+                .map(
+                    rule ->
+                        new RoleModel.Rule(
+                            rule.namespace(),
+                            rule.readRoles(),
+                            rule.writeRoles(),
+                            rule.reverseLookupRoles()))
+                .toList());
     grants.put(Permission.READ, Grant.of(rules, NamespaceRule::readRoles));
     grants.put(Permission.WRITE, Grant.of(rules, NamespaceRule::writeRoles));
     grants.put(Permission.REVERSE_LOOKUP, Grant.of(rules, NamespaceRule::reverseLookupRoles));
@@ -35,6 +50,47 @@ final class RolePermissions implements Permissions {
         permission == Permission.ADMIN ? Set.of() : grants.get(permission).roles(namespace);
     for (String role : caller.roles()) {
       if (adminRoles.contains(role) || granted.contains(role)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public Set<String> namespaces(Caller caller, Permission permission) {
+    Grant grant = grants.get(permission);
+    if (anyOf(caller, adminRoles) || (grant != null && anyOf(caller, grant.anyNamespace()))) {
+      return Set.of(AuthorizationConfig.ANY_NAMESPACE);
+    }
+    if (grant == null) {
+      return Set.of();
+    }
+    Set<String> granted = new TreeSet<>();
+    grant
+        .byNamespace()
+        .forEach(
+            (namespace, roles) -> {
+              if (anyOf(caller, roles)) {
+                granted.add(namespace);
+              }
+            });
+    return Collections.unmodifiableSet(granted);
+  }
+
+  @Override
+  public List<String> roles(Permission permission, String namespace) {
+    Grant grant = grants.get(permission);
+    return grant == null ? List.of() : List.copyOf(new TreeSet<>(grant.roles(namespace)));
+  }
+
+  @Override
+  public RoleModel model() {
+    return model;
+  }
+
+  private static boolean anyOf(Caller caller, Set<String> roles) {
+    for (String role : caller.roles()) {
+      if (roles.contains(role)) {
         return true;
       }
     }

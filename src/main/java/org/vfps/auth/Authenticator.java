@@ -3,15 +3,16 @@ package org.vfps.auth;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.Optional;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.config.AuthorizationConfig;
 
 /**
- * Turns a request's {@code Authorization} header into the {@link Caller} the domain services check.
- * The edges call it once per API call, on the request's context; it never blocks and makes no
- * network call per request. Thread-safe.
+ * Turns a request's {@code Authorization} header (or the admin UI's session cookie) into the {@link
+ * Caller} the domain services check. The edges call it once per API call, on the request's context;
+ * it never blocks and makes no network call per request. Thread-safe.
  */
 public interface Authenticator {
 
@@ -24,13 +25,16 @@ public interface Authenticator {
    * at once.
    *
    * @param audit where calls without valid credentials are written
+   * @param sessionKey the 32-byte key every replica seals the admin UI's session cookies with; used
+   *     when the config has a sign-in client
    */
-  static Authenticator start(Vertx vertx, AuthorizationConfig config, Audit audit) {
+  static Authenticator start(
+      Vertx vertx, AuthorizationConfig config, Audit audit, byte[] sessionKey) {
     if (!config.enabled()) {
       return OFF;
     }
     return new CredentialAuthenticator(
-        vertx, config, audit, ProviderKeys.Timing.DEFAULT, Clock.systemUTC());
+        vertx, config, audit, sessionKey, ProviderKeys.Timing.DEFAULT, Clock.systemUTC());
   }
 
   /**
@@ -43,6 +47,34 @@ public interface Authenticator {
    * @param operation what the request asks for, for the audit trail
    */
   Future<Caller> authenticate(String authorization, String clientAddress, Operation operation);
+
+  /**
+   * The caller of a request that sent no {@code Authorization} header but the admin UI's session
+   * cookie; fails as {@link #authenticate} does, when the session is not valid or has ended. Where
+   * the UI has no sign-in, the cookie is no credential: as {@link #authenticate} without a header.
+   *
+   * @param session the cookie's value
+   */
+  default Future<Caller> authenticateSession(
+      String session, String clientAddress, Operation operation) {
+    return authenticate(null, clientAddress, operation);
+  }
+
+  /**
+   * Whether a state-changing request that sent no {@code Authorization} header, but the session
+   * cookie, carries the CSRF token of that session: true when the cookie does not authenticate
+   * (there is nothing to forge with it), else whether {@code token} is the session's.
+   *
+   * @param token the request's CSRF token; null when absent
+   */
+  default boolean csrfTokenValid(String session, String token) {
+    return true;
+  }
+
+  /** The admin UI's sign-in; empty when authorization is off or no sign-in client is set. */
+  default Optional<SignIn> signIn() {
+    return Optional.empty();
+  }
 
   /** Whether bearer tokens can be checked (the provider's keys are loaded), for readiness. */
   default boolean ready() {

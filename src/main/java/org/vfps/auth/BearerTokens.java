@@ -10,10 +10,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.NoSuchKeyIdException;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.vfps.access.Caller;
 import org.vfps.config.AuthorizationConfig;
@@ -21,11 +23,12 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
- * Checks bearer tokens: JWTs signed with an asymmetric algorithm by one of the provider's keys,
- * naming its issuer and the configured audience, with an expiry ({@code exp}) not passed and a
- * {@code nbf} reached, both with {@link #LEEWAY_SECONDS} of clock skew. A valid token is cached
- * until it expires (at most {@link #CACHE_CHARACTERS} characters of tokens), so a repeated token
- * costs one map lookup; the cache is emptied when the provider's keys change. Thread-safe.
+ * Checks bearer tokens (and the admin UI's ID tokens): JWTs signed with an asymmetric algorithm by
+ * one of the provider's keys, naming its issuer and the configured audience, with an expiry ({@code
+ * exp}) not passed and a {@code nbf} reached, both with {@link #LEEWAY_SECONDS} of clock skew. A
+ * valid token is cached until it expires (at most {@link #CACHE_CHARACTERS} characters of tokens),
+ * so a repeated token costs one map lookup; the cache is emptied when the provider's keys change.
+ * Thread-safe.
  */
 final class BearerTokens {
 
@@ -35,7 +38,11 @@ final class BearerTokens {
   /** The cache's bound, in characters of the tokens it keys on. */
   static final long CACHE_CHARACTERS = 4_000_000;
 
-  private record Valid(Identity identity, long expiresAtSecond) {}
+  private static final String BEARER_TOKEN = "bearer token";
+  private static final String ID_TOKEN = "ID token";
+
+  /** A valid token's identity and expiry ({@code exp}, in seconds since the epoch). */
+  record Valid(Identity identity, long expiresAtSecond) {}
 
   private final ProviderKeys keys;
   private final String audience;
@@ -58,7 +65,9 @@ final class BearerTokens {
             vertx,
             config.authority().orElseThrow(),
             config.requireHttpsMetadata(),
-            config.audience(),
+            config.signIn().configured()
+                ? List.of(config.audience(), config.signIn().clientId())
+                : List.of(config.audience()),
             LEEWAY_SECONDS,
             timing,
             clock,
@@ -80,13 +89,63 @@ final class BearerTokens {
    * or {@code UNAVAILABLE} while the keys are not loaded.
    */
   Future<Identity> check(String token) {
+    return checkWithExpiry(token).map(Valid::identity);
+  }
+
+  /** As {@link #check}, with the token's expiry. */
+  Future<Valid> checkWithExpiry(String token) {
     Valid cached = cache.getIfPresent(token);
     if (cached != null && cached.expiresAtSecond() > now()) {
-      return Future.succeededFuture(cached.identity());
+      return Future.succeededFuture(cached);
     }
+    return validate(token, audience, BEARER_TOKEN)
+        .map(
+            claims -> {
+              Valid valid = new Valid(identity(claims), claims.getLong("exp"));
+              cache.put(token, valid);
+              return valid;
+            });
+  }
+
+  /**
+   * The claims of a valid OIDC ID token issued to the client for the sign-in that sent {@code
+   * nonce}: checked as a bearer token is, but for the client's audience (and, where it names
+   * several, an authorized party {@code azp} that is the client, if any) and with the nonce; fails
+   * as {@link #check} does.
+   */
+  Future<JsonObject> checkIdToken(String token, String clientId, String nonce) {
+    return validate(token, clientId, ID_TOKEN)
+        .compose(
+            claims -> {
+              Object azp = claims.getValue("azp");
+              if (azp != null && !clientId.equals(azp)) {
+                return Future.failedFuture(
+                    invalid(ID_TOKEN, "it is issued to another client (azp)"));
+              }
+              if (!(claims.getValue("nonce") instanceof String sent)
+                  || !MessageDigest.isEqual(
+                      sent.getBytes(StandardCharsets.UTF_8),
+                      nonce.getBytes(StandardCharsets.UTF_8))) {
+                return Future.failedFuture(
+                    invalid(ID_TOKEN, "it belongs to another sign-in (nonce)"));
+              }
+              return Future.succeededFuture(claims);
+            });
+  }
+
+  /** The provider's keys, discovery document and client. */
+  ProviderKeys keys() {
+    return keys;
+  }
+
+  /**
+   * The claims of a token of {@code kind} that is well-formed, for {@code audience}, in its time,
+   * issued by the provider and signed by one of its keys (fetched again once for an unknown key).
+   */
+  private Future<JsonObject> validate(String token, String audience, String kind) {
     JsonObject claims;
     try {
-      claims = claims(token);
+      claims = claims(token, audience, kind);
     } catch (ServiceException e) {
       return Future.failedFuture(e);
     }
@@ -98,7 +157,8 @@ final class BearerTokens {
               "The signing keys of the OIDC provider are not loaded yet; try again shortly."));
     }
     if (!loaded.issuer().equals(claims.getValue("iss"))) {
-      return Future.failedFuture(invalid("it is not issued by the configured provider (iss)"));
+      return Future.failedFuture(
+          invalid(kind, "it is not issued by the configured provider (iss)"));
     }
     return verify(loaded, token)
         .recover(
@@ -112,17 +172,13 @@ final class BearerTokens {
                                     : Future.failedFuture(failure))
                     : Future.failedFuture(failure))
         .transform(
-            verified -> {
-              if (verified.failed()) {
-                return Future.failedFuture(
-                    verified.cause() instanceof NoSuchKeyIdException
-                        ? invalid("it is signed by a key the provider does not publish")
-                        : invalid("its signature is not valid"));
-              }
-              Identity identity = identity(claims);
-              cache.put(token, new Valid(identity, claims.getLong("exp")));
-              return Future.succeededFuture(identity);
-            });
+            verified ->
+                verified.succeeded()
+                    ? Future.succeededFuture(claims)
+                    : Future.failedFuture(
+                        verified.cause() instanceof NoSuchKeyIdException
+                            ? invalid(kind, "it is signed by a key the provider does not publish")
+                            : invalid(kind, "its signature is not valid")));
   }
 
   private static Future<Void> verify(ProviderKeys.Keys keys, String token) {
@@ -133,35 +189,39 @@ final class BearerTokens {
    * The payload of a well-formed token whose algorithm, expiry, start and audience are right; the
    * signature and the issuer are checked afterwards.
    */
-  private JsonObject claims(String token) {
+  private JsonObject claims(String token, String audience, String kind) {
     String[] parts = token.split("\\.", -1);
     if (parts.length != 3 || parts[2].isEmpty()) {
-      throw invalid("it is not a signed JWT");
+      throw invalid(kind, "it is not a signed JWT");
     }
-    JsonObject header = decode(parts[0]);
-    JsonObject claims = decode(parts[1]);
+    JsonObject header = decode(parts[0], kind);
+    JsonObject claims = decode(parts[1], kind);
     Object algorithm = header.getValue("alg");
     if (!(algorithm instanceof String alg) || !ProviderKeys.ALGORITHMS.contains(alg)) {
-      throw invalid("its algorithm is not an accepted asymmetric signature");
+      throw invalid(kind, "its algorithm is not an accepted asymmetric signature");
     }
     long now = now();
     if (!(claims.getValue("exp") instanceof Number exp)) {
-      throw invalid("it has no expiry (exp)");
+      throw invalid(kind, "it has no expiry (exp)");
     }
     if (exp.longValue() + LEEWAY_SECONDS <= now) {
-      throw invalid("it is expired");
+      throw invalid(kind, "it is expired");
     }
     Object notBefore = claims.getValue("nbf");
     if (notBefore != null
         && (!(notBefore instanceof Number nbf) || nbf.longValue() - LEEWAY_SECONDS > now)) {
-      throw invalid("it is not valid yet (nbf)");
+      throw invalid(kind, "it is not valid yet (nbf)");
     }
     Object audiences = claims.getValue("aud");
     boolean forUs =
         audience.equals(audiences)
             || (audiences instanceof JsonArray array && array.contains(audience));
     if (!forUs) {
-      throw invalid("it is not issued for this service (aud)");
+      throw invalid(
+          kind,
+          BEARER_TOKEN.equals(kind)
+              ? "it is not issued for this service (aud)"
+              : "it is not issued to this client (aud)");
     }
     return claims;
   }
@@ -182,12 +242,12 @@ final class BearerTokens {
     return new Identity(subject instanceof String s && !s.isEmpty() ? s : Caller.ANONYMOUS, roles);
   }
 
-  private static JsonObject decode(String part) {
+  private static JsonObject decode(String part, String kind) {
     try {
       return new JsonObject(
           new String(Base64.getUrlDecoder().decode(part), StandardCharsets.UTF_8));
     } catch (RuntimeException e) {
-      throw invalid("it is not a signed JWT");
+      throw invalid(kind, "it is not a signed JWT");
     }
   }
 
@@ -200,8 +260,8 @@ final class BearerTokens {
     return seconds > 0 ? Duration.ofSeconds(seconds) : Duration.ZERO;
   }
 
-  private static ServiceException invalid(String reason) {
+  private static ServiceException invalid(String kind, String reason) {
     return new ServiceException(
-        ErrorCode.UNAUTHENTICATED, "The bearer token is not valid: " + reason + ".");
+        ErrorCode.UNAUTHENTICATED, "The " + kind + " is not valid: " + reason + ".");
   }
 }

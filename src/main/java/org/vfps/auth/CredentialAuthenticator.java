@@ -3,6 +3,7 @@ package org.vfps.auth;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.Optional;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -13,8 +14,9 @@ import org.vfps.error.ServiceException;
 /**
  * Authorization on: {@code Bearer} tokens go to {@link BearerTokens} (when an authority is
  * configured), {@code Basic} credentials to {@link ClientAccounts} (when accounts are configured);
- * anything else, or nothing, is {@code UNAUTHENTICATED}. Every call without valid credentials is
- * written to the audit trail.
+ * anything else, or nothing, is {@code UNAUTHENTICATED}. With a sign-in client configured, the
+ * admin UI's session cookie is a credential too (see {@link SignIn}). Every call without valid
+ * credentials is written to the audit trail.
  */
 final class CredentialAuthenticator implements Authenticator {
 
@@ -23,17 +25,26 @@ final class CredentialAuthenticator implements Authenticator {
 
   private final BearerTokens bearerTokens;
   private final ClientAccounts clientAccounts;
+  private final SignIn signIn;
   private final Audit audit;
 
+  /**
+   * @param sessionKey seals the admin UI's sessions; used when the config has a sign-in client
+   */
   CredentialAuthenticator(
       Vertx vertx,
       AuthorizationConfig config,
       Audit audit,
+      byte[] sessionKey,
       ProviderKeys.Timing timing,
       Clock clock) {
     this.bearerTokens =
         config.authority().isPresent() ? new BearerTokens(vertx, config, timing, clock) : null;
     this.clientAccounts = new ClientAccounts(vertx, config.clients());
+    this.signIn =
+        bearerTokens != null && config.signIn().configured()
+            ? new SignIn(config, bearerTokens, new SessionSeal(sessionKey), clock)
+            : null;
     this.audit = audit;
     if (bearerTokens != null) {
       bearerTokens.start();
@@ -59,15 +70,56 @@ final class CredentialAuthenticator implements Authenticator {
     } else {
       identity = rejected("the Authorization scheme is neither Bearer nor Basic");
     }
-    return identity
-        .map(known -> caller(known, clientAddress))
-        .onFailure(
-            failure -> {
-              if (failure instanceof ServiceException service
-                  && service.code() == ErrorCode.UNAUTHENTICATED) {
-                audit.unauthenticated(operation, clientAddress, service.getMessage());
-              }
-            });
+    return audited(identity.map(known -> caller(known, clientAddress)), clientAddress, operation);
+  }
+
+  private Future<Caller> unauthenticated(String reason, String clientAddress, Operation operation) {
+    return audited(rejected(reason), clientAddress, operation);
+  }
+
+  /** The caller, with a rejection written to the audit trail. */
+  private <T> Future<T> audited(Future<T> caller, String clientAddress, Operation operation) {
+    return caller.onFailure(
+        failure -> {
+          if (failure instanceof ServiceException service
+              && service.code() == ErrorCode.UNAUTHENTICATED) {
+            audit.unauthenticated(operation, clientAddress, service.getMessage());
+          }
+        });
+  }
+
+  @Override
+  public Future<Caller> authenticateSession(
+      String session, String clientAddress, Operation operation) {
+    if (signIn == null) {
+      return authenticate(null, clientAddress, operation);
+    }
+    UiSession opened = signIn.open(session).orElse(null);
+    if (opened == null) {
+      return unauthenticated(
+          "the session cookie is not one of vfps (sign in again)", clientAddress, operation);
+    }
+    if (!signIn.current(opened)) {
+      return unauthenticated("the session has ended (sign in again)", clientAddress, operation);
+    }
+    return Future.succeededFuture(opened.caller(clientAddress));
+  }
+
+  @Override
+  public boolean csrfTokenValid(String session, String token) {
+    if (signIn == null) {
+      return true;
+    }
+    return signIn
+        .open(session)
+        .filter(signIn::current)
+        .map(opened -> opened.csrfTokenIs(token))
+        .orElse(true);
+  }
+
+  @Override
+  public Optional<SignIn> signIn() {
+    return Optional.ofNullable(signIn);
   }
 
   @Override
@@ -84,7 +136,7 @@ final class CredentialAuthenticator implements Authenticator {
     return new Caller(identity.subject(), identity.roles(), clientAddress);
   }
 
-  private static Future<Identity> rejected(String reason) {
+  private static <T> Future<T> rejected(String reason) {
     return Future.failedFuture(
         new ServiceException(ErrorCode.UNAUTHENTICATED, "No valid credentials: " + reason + "."));
   }

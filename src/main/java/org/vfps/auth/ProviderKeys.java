@@ -1,14 +1,9 @@
 package org.vfps.auth;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
@@ -21,6 +16,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +40,10 @@ final class ProviderKeys {
 
   private static final Set<String> KEY_TYPES = Set.of("RSA", "EC", "OKP");
   private static final String DISCOVERY_PATH = "/.well-known/openid-configuration";
-  private static final long REQUEST_TIMEOUT_MILLIS = 10_000;
+
+  /** Discovery and the key set: two requests. */
+  private static final long FETCH_TIMEOUT_MILLIS =
+      2 * ProviderClient.REQUEST_TIMEOUT_MILLIS + 1_000;
 
   /**
    * How often the keys are fetched.
@@ -67,47 +67,50 @@ final class ProviderKeys {
             Duration.ofSeconds(30));
   }
 
-  /** A loaded key set: the issuer tokens must name and the verifier of their signatures. */
-  record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks) {}
+  /**
+   * A loaded key set: the issuer tokens must name, the verifier of their signatures, and the
+   * discovery document it came with (which names the provider's other endpoints).
+   */
+  record Keys(String issuer, JWTAuth verifier, List<JsonObject> jwks, JsonObject discovery) {}
 
   private final Vertx vertx;
-  private final HttpClient client;
+  private final Context context;
+  private final ProviderClient client;
   private final String authority;
   private final URI discovery;
   private final boolean requireHttps;
-  private final String audience;
+  private final List<String> audiences;
   private final int leewaySeconds;
   private final Timing timing;
   private final Clock clock;
   private final Runnable onChange;
 
   private volatile Keys keys;
-  private Future<Boolean> fetching;
+  private final AtomicReference<Future<Boolean>> fetching = new AtomicReference<>();
   private Instant lastUnknownKeyFetch;
 
   /**
+   * @param audiences a token's {@code aud} must name one of them (the verifier's check; callers
+   *     check the audience each kind of token must have)
    * @param onChange called after a fetch that changed the key set (to drop cached tokens)
    */
   ProviderKeys(
       Vertx vertx,
       URI authority,
       boolean requireHttps,
-      String audience,
+      List<String> audiences,
       int leewaySeconds,
       Timing timing,
       Clock clock,
       Runnable onChange) {
     this.vertx = vertx;
-    this.client =
-        vertx.createHttpClient(
-            new HttpClientOptions()
-                .setConnectTimeout((int) REQUEST_TIMEOUT_MILLIS)
-                .setVerifyHost(true));
+    this.context = vertx.getOrCreateContext();
+    this.client = new ProviderClient(vertx);
     String base = authority.toString();
     this.authority = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     this.discovery = URI.create(this.authority + DISCOVERY_PATH);
     this.requireHttps = requireHttps;
-    this.audience = audience;
+    this.audiences = List.copyOf(audiences);
     this.leewaySeconds = leewaySeconds;
     this.timing = timing;
     this.clock = clock;
@@ -138,6 +141,16 @@ final class ProviderKeys {
     return keys;
   }
 
+  /** The client that talks to the provider, for its other endpoints. */
+  ProviderClient client() {
+    return client;
+  }
+
+  /** Whether the provider's endpoints must be https ({@code RequireHttpsMetadata}). */
+  boolean requireHttps() {
+    return requireHttps;
+  }
+
   /**
    * Fetches the keys again because a token names a key id that is not loaded, unless that was done
    * less than {@link Timing#unknownKeyInterval()} ago; yields whether the key set changed. Never
@@ -146,7 +159,7 @@ final class ProviderKeys {
   Future<Boolean> refreshForUnknownKey() {
     synchronized (this) {
       Instant now = clock.instant();
-      if (fetching == null
+      if (fetching.get() == null
           && lastUnknownKeyFetch != null
           && Duration.between(lastUnknownKeyFetch, now).compareTo(timing.unknownKeyInterval())
               < 0) {
@@ -173,29 +186,34 @@ final class ProviderKeys {
             });
   }
 
-  /** One fetch of discovery and keys at a time; concurrent callers share it. */
+  /**
+   * One fetch of discovery and keys at a time; concurrent callers share it. The shared fetch is
+   * forgotten before its callers hear of the result, so a caller that asks again starts a new one.
+   * No lock is held while a fetch runs.
+   */
   private Future<Boolean> fetch() {
-    synchronized (this) {
-      if (fetching != null) {
-        return fetching;
-      }
-      Future<Boolean> started =
-          Future.<Void>succeededFuture()
-              .compose(ignored -> getJson(discovery))
-              .compose(this::keysOf)
-              .map(this::install)
-              .andThen(
-                  done -> {
-                    synchronized (this) {
-                      fetching = null;
-                    }
-                  });
-      // a fetch that completed at once has already cleared the field
-      if (!started.isComplete()) {
-        fetching = started;
-      }
-      return started;
+    Promise<Boolean> promise = Promise.promise();
+    Future<Boolean> mine = promise.future();
+    Future<Boolean> running = fetching.compareAndExchange(null, mine);
+    if (running != null) {
+      return running;
     }
+    // the requests start on this object's own context, whichever thread asked
+    context.runOnContext(
+        started ->
+            client
+                .getJson(discovery)
+                .compose(this::keysOf)
+                .map(this::install)
+                // each request has its own timeouts; this bounds the whole fetch as well, so that
+                // a lost completion can never leave every later refresh waiting on this one
+                .timeout(FETCH_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .onComplete(
+                    done -> {
+                      fetching.compareAndSet(mine, null);
+                      promise.handle(done);
+                    }));
+    return mine;
   }
 
   private Future<Keys> keysOf(JsonObject configuration) {
@@ -211,8 +229,7 @@ final class ProviderKeys {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(new IllegalStateException("jwks_uri is not a URL"));
     }
-    if (!"https".equalsIgnoreCase(jwks.getScheme())
-        && !(!requireHttps && "http".equalsIgnoreCase(jwks.getScheme()))) {
+    if (!allowedScheme(jwks, requireHttps)) {
       return Future.failedFuture(
           new IllegalStateException(
               "jwks_uri " + jwks + " is not https (Authorization__RequireHttpsMetadata)"));
@@ -220,10 +237,16 @@ final class ProviderKeys {
     if (!trimSlash(issuer).equals(authority)) {
       LOG.info("The OIDC provider names its issuer {}; tokens must name it", issuer);
     }
-    return getJson(jwks).compose(set -> signingKeys(issuer, set));
+    return client.getJson(jwks).compose(set -> signingKeys(issuer, set, configuration));
   }
 
-  private Future<Keys> signingKeys(String issuer, JsonObject set) {
+  /** Whether the endpoint is https, or http where {@code RequireHttpsMetadata} is false. */
+  static boolean allowedScheme(URI endpoint, boolean requireHttps) {
+    return "https".equalsIgnoreCase(endpoint.getScheme())
+        || (!requireHttps && "http".equalsIgnoreCase(endpoint.getScheme()));
+  }
+
+  private Future<Keys> signingKeys(String issuer, JsonObject set, JsonObject configuration) {
     JsonArray all = set.getValue("keys") instanceof JsonArray array ? array : new JsonArray();
     List<JsonObject> usable = new ArrayList<>();
     for (Object key : all) {
@@ -236,10 +259,11 @@ final class ProviderKeys {
           new IllegalStateException("the key set holds no RSA, EC or OKP signing key"));
     }
     JWTOptions checks =
-        new JWTOptions().setIssuer(issuer).setAudience(List.of(audience)).setLeeway(leewaySeconds);
+        new JWTOptions().setIssuer(issuer).setAudience(audiences).setLeeway(leewaySeconds);
     JWTAuth verifier =
         JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(checks));
-    return Future.succeededFuture(new Keys(issuer, verifier, List.copyOf(usable)));
+    return Future.succeededFuture(
+        new Keys(issuer, verifier, List.copyOf(usable), configuration.copy()));
   }
 
   private boolean install(Keys loaded) {
@@ -268,33 +292,6 @@ final class ProviderKeys {
         && KEY_TYPES.contains(kty)
         && (use == null || "sig".equals(use))
         && (algorithm == null || ALGORITHMS.contains(algorithm));
-  }
-
-  private Future<JsonObject> getJson(URI uri) {
-    RequestOptions request =
-        new RequestOptions()
-            .setMethod(HttpMethod.GET)
-            .setAbsoluteURI(uri.toString())
-            .setTimeout(REQUEST_TIMEOUT_MILLIS)
-            .putHeader(HttpHeaders.ACCEPT, "application/json");
-    return client
-        .request(request)
-        .compose(HttpClientRequest::send)
-        .compose(
-            response ->
-                response.statusCode() == 200
-                    ? response.body()
-                    : Future.failedFuture(
-                        new IllegalStateException(uri + " answered " + response.statusCode())))
-        .compose(ProviderKeys::json);
-  }
-
-  private static Future<JsonObject> json(Buffer body) {
-    try {
-      return Future.succeededFuture(new JsonObject(body));
-    } catch (RuntimeException e) {
-      return Future.failedFuture(new IllegalStateException("the answer is not a JSON object"));
-    }
   }
 
   private static String trimSlash(String text) {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -36,7 +36,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<Upserted> insertIfAbsent(
-      String namespace, String originalValue, Supplier<String> candidates) {
+      String namespace, String originalValue, Candidates candidates) {
     // the cache runs the loader on this thread, within get, or not at all
     AtomicReference<Future<Upserted>> ownLoad = new AtomicReference<>();
     Future<Pseudonym> cached =
@@ -57,9 +57,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> upsertAll(
-      String namespace,
-      List<String> originalValues,
-      Function<String, Supplier<String>> candidates) {
+      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     Map<String, Promise<Pseudonym>> loads = new LinkedHashMap<>();
     List<Future<Pseudonym>> results = new ArrayList<>(originalValues.size());
     for (String originalValue : originalValues) {

@@ -60,7 +60,7 @@ public final class EventBusNamespaceEvents implements NamespaceEvents {
                 node ->
                     eventBus
                         .request(evictAddress(node), name, requestOptions)
-                        .map(reply -> (Object) reply.body())
+                        .map(reply -> reply.body())
                         .onFailure(
                             failure ->
                                 LOG.warn(

@@ -4,15 +4,17 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MultiMapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.LifecycleEvent;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
-import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.List;
+import java.util.Map;
 import org.vfps.config.ClusterConfig;
 
 /**
@@ -21,6 +23,10 @@ import org.vfps.config.ClusterConfig;
  * reaches outside the deployment.
  */
 public final class HazelcastCluster implements ClusterMembership {
+
+  private static final String SUBSCRIPTIONS = "__vertx.subs";
+  private static final String HA_INFO = "__vertx.haInfo";
+  private static final String NODE_INFO = "__vertx.nodeInfo";
 
   private final HazelcastClusterManager manager;
 
@@ -51,10 +57,39 @@ public final class HazelcastCluster implements ClusterMembership {
   /** A clustered Vert.x and its membership. */
   public record ClusteredVertx(Vertx vertx, ClusterMembership membership) {}
 
+  /**
+   * Hazelcast sized for what it carries here: the Vert.x event bus's subscriptions and a few
+   * namespace events, rare and tiny, among a handful of replicas of 1 CPU. Its defaults (271
+   * partitions, thread pools sized for big machines, metrics and health monitors) cost a replica
+   * more memory than the service itself. Every member must use the same partition count.
+   */
+  private static final Map<String, String> SIZING =
+      Map.ofEntries(
+          Map.entry("hazelcast.partition.count", "11"),
+          Map.entry("hazelcast.operation.thread.count", "1"),
+          Map.entry("hazelcast.operation.generic.thread.count", "1"),
+          Map.entry("hazelcast.operation.response.thread.count", "1"),
+          Map.entry("hazelcast.io.thread.count", "1"),
+          Map.entry("hazelcast.io.balancer.interval.seconds", "-1"),
+          Map.entry("hazelcast.event.thread.count", "1"),
+          Map.entry("hazelcast.socket.receive.buffer.size", "32"),
+          Map.entry("hazelcast.socket.send.buffer.size", "32"),
+          Map.entry("hazelcast.health.monitoring.level", "OFF"),
+          Map.entry("hazelcast.slow.operation.detector.enabled", "false"));
+
   static Config hazelcastConfig(ClusterConfig cluster) {
-    // Vert.x's default keeps the maps and multimaps its event bus needs
-    Config config = ConfigUtil.loadConfig();
+    Config config = new Config();
+    // what vertx-hazelcast's default-cluster.xml declares, the structures its event bus needs;
+    // they keep their backup, since they must survive a member's death
+    config.addMultiMapConfig(
+        new MultiMapConfig(SUBSCRIPTIONS)
+            .setBackupCount(1)
+            .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
+    config.addMapConfig(new MapConfig(HA_INFO).setBackupCount(1));
+    config.addMapConfig(new MapConfig(NODE_INFO).setBackupCount(1));
     config.setClusterName(cluster.name());
+    SIZING.forEach(config::setProperty);
+    config.getMetricsConfig().setEnabled(false);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "slf4j");
     config.setProperty("hazelcast.wait.seconds.before.join", "0");

@@ -23,7 +23,7 @@ import java.util.Optional;
  * @param adminRoles roles that may do everything ({@code AdminRoles__N}); unmodifiable
  * @param namespaceRules the per-namespace grants ({@code NamespaceRules__N__*}); unmodifiable
  * @param clients the client accounts ({@code Clients__N__*}), ids unique; unmodifiable
- * @param signIn the admin UI's sign-in client, kept for the UI
+ * @param signIn the admin UI's sign-in client
  */
 public record AuthorizationConfig(
     boolean enabled,
@@ -107,7 +107,8 @@ public record AuthorizationConfig(
 
   /**
    * The confidential client the admin UI signs users in with (authorization code flow); the API
-   * does not use it.
+   * does not use it. Validated at load: with authorization on, the id and the secret are both set
+   * (and an authority) or both empty.
    *
    * @param clientId {@code ClientId}
    * @param clientSecret {@code ClientSecret}; never printed by {@link #toString()}
@@ -120,6 +121,11 @@ public record AuthorizationConfig(
     public SignIn {
       Objects.requireNonNull(clientId, "clientId");
       Objects.requireNonNull(clientSecret, "clientSecret");
+    }
+
+    /** Whether a client is configured, so that the admin UI can sign users in. */
+    public boolean configured() {
+      return !clientId.isEmpty();
     }
 
     @Override

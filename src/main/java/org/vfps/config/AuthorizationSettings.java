@@ -40,6 +40,7 @@ final class AuthorizationSettings {
                 + " Authorization__Audience) or client accounts (Authorization__Clients__0__Id,"
                 + " __SecretHash, __Roles__0)");
       }
+      checkSignIn(signIn, authority);
       if (authority.isPresent()) {
         if (requireHttps && !"https".equalsIgnoreCase(authority.get().getScheme())) {
           throw ConfigLoader.invalid(
@@ -65,6 +66,32 @@ final class AuthorizationSettings {
         rules,
         clients,
         signIn);
+  }
+
+  /**
+   * The admin UI's client is configured completely (an id, a secret and the provider) or not at
+   * all; half a client would be a sign-in that cannot work.
+   */
+  private static void checkSignIn(AuthorizationConfig.SignIn signIn, Optional<URI> authority) {
+    boolean id = !signIn.clientId().isEmpty();
+    boolean secret = !signIn.clientSecret().isEmpty();
+    if (id && !secret) {
+      throw new ConfigException(
+          FlatSettings.environmentName(SECTION + "ClientSecret")
+              + ": missing; the admin UI signs users in as a confidential client"
+              + " (Authorization__ClientId is set)");
+    }
+    if (secret && !id) {
+      throw new ConfigException(
+          FlatSettings.environmentName(SECTION + "ClientId")
+              + ": missing; Authorization__ClientSecret is set for the admin UI's sign-in");
+    }
+    if (id && authority.isEmpty()) {
+      throw new ConfigException(
+          FlatSettings.environmentName(SECTION + "Authority")
+              + ": missing; the admin UI's sign-in (Authorization__ClientId) needs the OIDC"
+              + " provider");
+    }
   }
 
   /** An absolute http(s) URL with a host and nothing after the path; empty when blank. */

@@ -110,8 +110,20 @@ public final class ConfigLoader {
             logging(settings),
             tls(settings),
             AuthorizationSettings.read(settings),
-            batch(settings));
+            batch(settings),
+            connections(settings));
     return new LoadedConfig(config, settings.unreadKeys());
+  }
+
+  private static ConnectionConfig connections(FlatSettings settings) {
+    return new ConnectionConfig(
+        timeSpan(settings, "Http:RequestHeadersTimeout"),
+        timeSpan(settings, "Http:IdleTimeout"),
+        timeSpan(settings, "Grpc:RequestHeadersTimeout"),
+        timeSpan(settings, "Grpc:MaxConnectionIdle"),
+        timeSpan(settings, "Grpc:KeepAliveTime"),
+        timeSpan(settings, "Grpc:KeepAliveTimeout"),
+        timeSpan(settings, "Grpc:MaxConnectionAge"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {
@@ -134,7 +146,8 @@ public final class ConfigLoader {
         connection,
         path(settings, "Database:Embedded:DataDirectory"),
         bool(settings, "ForceRunDatabaseMigrations"),
-        ignored);
+        ignored,
+        bool(settings, "Database:Embedded:Durable"));
   }
 
   private static ServerConfig server(FlatSettings settings) {
@@ -399,6 +412,15 @@ public final class ConfigLoader {
   }
 
   private static Duration positiveTimeSpan(FlatSettings settings, String key) {
+    Duration duration = timeSpan(settings, key);
+    if (duration.isZero()) {
+      throw invalid(key, settings.required(key), "is not a positive duration");
+    }
+    return duration;
+  }
+
+  /** A .NET TimeSpan of zero or more. */
+  private static Duration timeSpan(FlatSettings settings, String key) {
     String value = settings.required(key);
     Duration duration;
     try {
@@ -406,8 +428,8 @@ public final class ConfigLoader {
     } catch (IllegalArgumentException e) {
       throw invalid(key, value, "is not a .NET TimeSpan (e.g. 0.01:00:00): " + e.getMessage());
     }
-    if (duration.isNegative() || duration.isZero()) {
-      throw invalid(key, value, "is not a positive duration");
+    if (duration.isNegative()) {
+      throw invalid(key, value, "is negative");
     }
     return duration;
   }

@@ -17,12 +17,15 @@ import java.util.Optional;
  * @param ignoredConnectionKeywords the connection string keywords vfps accepts but does not use
  *     (e.g. {@code Max Auto Prepare}), as written, for the caller to log; never their values;
  *     unmodifiable
+ * @param embeddedDurable whether the embedded PostgreSQL flushes every commit to disk (fsync and
+ *     synchronous commit on; {@code Database__Embedded__Durable}); false is for tests and CI
  */
 public record DatabaseConfig(
     Optional<ConnectionSettings> connection,
     Path embeddedDataDirectory,
     boolean forceRunMigrations,
-    List<String> ignoredConnectionKeywords) {
+    List<String> ignoredConnectionKeywords,
+    boolean embeddedDurable) {
 
   public DatabaseConfig {
     Objects.requireNonNull(connection, "connection");
@@ -30,11 +33,14 @@ public record DatabaseConfig(
     ignoredConnectionKeywords = List.copyOf(ignoredConnectionKeywords);
   }
 
-  /** A database configuration without ignored connection string keywords. */
+  /**
+   * A database configuration without ignored connection string keywords, with a durable embedded
+   * database.
+   */
   public DatabaseConfig(
       Optional<ConnectionSettings> connection,
       Path embeddedDataDirectory,
       boolean forceRunMigrations) {
-    this(connection, embeddedDataDirectory, forceRunMigrations, List.of());
+    this(connection, embeddedDataDirectory, forceRunMigrations, List.of(), true);
   }
 }

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
  * @param authorization who may call what ({@code Authorization__*})
  * @param batch the batch calls ({@code Pseudonymization__Batch__*})
+ * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
+ *     Grpc__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -26,7 +28,8 @@ public record VfpsConfig(
     LoggingConfig logging,
     TlsConfig tls,
     AuthorizationConfig authorization,
-    BatchConfig batch) {
+    BatchConfig batch,
+    ConnectionConfig connections) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -40,5 +43,6 @@ public record VfpsConfig(
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(authorization, "authorization");
     Objects.requireNonNull(batch, "batch");
+    Objects.requireNonNull(connections, "connections");
   }
 }

@@ -10,6 +10,8 @@ public enum ErrorCode {
   UNAUTHENTICATED,
   /** The caller is authenticated but lacks the permission the operation needs. */
   PERMISSION_DENIED,
+  /** A limit is reached: the namespace has no free pseudonym left. */
+  RESOURCE_EXHAUSTED,
   /** The database cannot be reached right now; the same request may succeed later. */
   UNAVAILABLE,
   /** A bug or an unexpected database state; logged with its cause where it is mapped. */

@@ -11,7 +11,7 @@ import org.vfps.error.ServiceException;
 /**
  * The one failure mapping of the FHIR edge: every failure becomes an {@code OperationOutcome} with
  * one issue of severity {@code error}, as the .NET service answers (400, 404 and 500 with issue
- * code {@code processing}, 403 {@code forbidden}); 401, 413, 415 and 503 are vfps's own. The
+ * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429 and 503 are vfps's own. The
  * dialects word an unknown namespace their own way before they fall back on {@link #fail}.
  */
 final class FhirErrors {
@@ -51,6 +51,8 @@ final class FhirErrors {
       case ALREADY_EXISTS -> reject(operation, 409, IssueType.DUPLICATE, service.getMessage());
       case UNAUTHENTICATED -> reject(operation, 401, IssueType.LOGIN, service.getMessage());
       case PERMISSION_DENIED -> reject(operation, 403, IssueType.FORBIDDEN, service.getMessage());
+      case RESOURCE_EXHAUSTED ->
+          reject(operation, 429, IssueType.BUSINESSRULE, service.getMessage());
       case UNAVAILABLE -> {
         LOG.warn(
             "{} failed: {} ({})",

@@ -1,7 +1,6 @@
 package org.vfps.fhir;
 
 import ca.uhn.fhir.context.FhirContext;
-import ca.uhn.fhir.parser.DataFormatException;
 import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -13,14 +12,18 @@ import java.util.Optional;
 import org.hl7.fhir.instance.model.api.IBaseResource;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Resource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a request body into a FHIR resource as the .NET service accepts it: {@code
  * application/fhir+json} or {@code application/json}, UTF-8 or UTF-16; anything else is a {@link
- * Rejection} (415 for the content type or charset, 400 for a body that is missing, not valid text
- * or no resource). Never quotes the body, which may hold original values.
+ * Rejection} (415 for the content type or charset, 400 for a body that is missing, not valid text,
+ * beyond {@link JsonLimits} or no resource). Never quotes the body, which may hold original values.
  */
 final class RequestBodies {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RequestBodies.class);
 
   private RequestBodies() {}
 
@@ -52,11 +55,26 @@ final class RequestBodies {
         decode(body, charset)
             .filter(decoded -> !decoded.isBlank())
             .orElseThrow(RequestBodies::malformed);
+    if (!JsonLimits.within(text)) {
+      throw new Rejection(
+          400,
+          IssueType.TOOCOSTLY,
+          FhirErrors.MALFORMED
+              + ": nested deeper than "
+              + JsonLimits.MAX_DEPTH
+              + " levels, or a number with an exponent beyond "
+              + JsonLimits.MAX_EXPONENT,
+          null);
+    }
     IBaseResource resource;
     try {
       resource = fhir.newJsonParser().parseResource(text);
-    } catch (DataFormatException | IllegalArgumentException e) {
-      // HAPI's message may quote the body, and with it an original value
+    } catch (RuntimeException e) {
+      // DataFormatException, mostly; but HAPI's parser throws others on input it cannot read (a
+      // StringIndexOutOfBoundsException for an empty property name), and whatever it throws on
+      // the client's body means the body is malformed. Its message may quote the body, and with
+      // it an original value, so only the type is logged.
+      LOG.debug("A FHIR request body did not parse ({})", e.getClass().getName());
       throw malformed();
     }
     if (!(resource instanceof Resource r4)) {

@@ -30,6 +30,12 @@ public interface CallObserver {
   /** The call is answered with {@code status}, {@code nanos} after it started. */
   void completed(String service, String method, GrpcStatus status, long nanos);
 
+  /** A streaming call read one request message. */
+  default void received(String service, String method) {}
+
+  /** A streaming call wrote one response message. */
+  default void sent(String service, String method) {}
+
   /** An observer that tells this one, then {@code next}. */
   default CallObserver andThen(CallObserver next) {
     CallObserver first = this;
@@ -44,6 +50,18 @@ public interface CallObserver {
       public void completed(String service, String method, GrpcStatus status, long nanos) {
         first.completed(service, method, status, nanos);
         next.completed(service, method, status, nanos);
+      }
+
+      @Override
+      public void received(String service, String method) {
+        first.received(service, method);
+        next.received(service, method);
+      }
+
+      @Override
+      public void sent(String service, String method) {
+        first.sent(service, method);
+        next.sent(service, method);
       }
     };
   }

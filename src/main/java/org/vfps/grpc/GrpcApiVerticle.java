@@ -11,6 +11,8 @@ import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -22,6 +24,13 @@ import org.vfps.pseudonym.PseudonymService;
  */
 public final class GrpcApiVerticle extends VerticleBase {
 
+  /**
+   * The largest request message read, in bytes: the default of ASP.NET Core gRPC (which the .NET
+   * vfps runs on) and grpc-java. A {@code BatchCreate} of 10,000 values of up to about 400 bytes
+   * fits; a larger message is {@code RESOURCE_EXHAUSTED}. Vert.x's own default is 256 KiB.
+   */
+  public static final long MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
   private final int port;
   private final boolean reflection;
   private final NamespaceService namespaces;
@@ -30,11 +39,13 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final CallObserver observer;
   private final ServerTls tls;
   private final Authenticator authenticator;
+  private final ConnectionLimits connections;
   private HttpServer server;
 
   /**
    * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
-   * caller from {@code authenticator} and listens with {@code tls}.
+   * caller from {@code authenticator}, listens with {@code tls} and holds its connections to {@code
+   * connections}.
    */
   public GrpcApiVerticle(
       int port,
@@ -44,7 +55,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       Supplier<Future<Boolean>> databaseHealthy,
       CallObserver observer,
       ServerTls tls,
-      Authenticator authenticator) {
+      Authenticator authenticator,
+      ConnectionLimits connections) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
@@ -53,13 +65,17 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.observer = observer;
     this.tls = tls;
     this.authenticator = authenticator;
+    this.connections = connections;
   }
 
   @Override
   public Future<?> start() {
     GrpcServer grpc =
         GrpcServer.server(
-            vertx, new GrpcServerOptions().removeEnabledProtocol(GrpcProtocol.TRANSCODING));
+            vertx,
+            new GrpcServerOptions()
+                .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
+                .setMaxMessageSize(MAX_MESSAGE_BYTES));
     grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
     grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
     grpc.addService(new HealthChecks(vertx, databaseHealthy));
@@ -69,8 +85,12 @@ public final class GrpcApiVerticle extends VerticleBase {
     }
     server =
         tls.createHttpServer(
-                vertx, new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true))
-            .requestHandler(grpc);
+            vertx,
+            ConnectionDeadlines.options(
+                new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true),
+                connections));
+    server.requestHandler(
+        ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
     return server.listen();
   }
 

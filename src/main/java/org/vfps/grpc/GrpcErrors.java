@@ -54,6 +54,7 @@ public final class GrpcErrors {
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
       case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
       case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
+      case RESOURCE_EXHAUSTED -> GrpcStatus.RESOURCE_EXHAUSTED;
       case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
       case INTERNAL -> GrpcStatus.INTERNAL;
     };

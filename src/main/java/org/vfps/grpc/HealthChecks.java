@@ -14,6 +14,7 @@ import io.vertx.grpc.server.Service;
 import java.util.function.Supplier;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
+import org.vfps.error.ServiceException;
 
 /**
  * {@code grpc.health.v1.Health}: the server ({@code ""}) and both vfps services are serving exactly
@@ -49,7 +50,7 @@ final class HealthChecks implements Service {
     grpc.callHandler(
         GrpcHealthCheckV1Handler.SERVICE_METHOD,
         call ->
-            call.last()
+            UnaryRequests.read(call, GrpcHealthCheckV1Handler.SERVICE_METHOD.decoder())
                 .compose(
                     request ->
                         request.getService().isEmpty()
@@ -57,6 +58,10 @@ final class HealthChecks implements Service {
                             : health.checkStatus(request.getService()))
                 .onComplete(
                     checked -> {
+                      if (checked.cause() instanceof ServiceException malformed) {
+                        GrpcErrors.fail(call.response(), call.fullMethodName(), malformed);
+                        return;
+                      }
                       if (checked.failed()) {
                         call.response().status(GrpcStatus.NOT_FOUND).end();
                         return;

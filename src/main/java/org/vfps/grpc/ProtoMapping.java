@@ -8,6 +8,8 @@ import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.Pseudonym;
+import org.vfps.api.v1.PseudonymServiceBatchCreateResponse;
+import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
 import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.pseudonym.PseudonymPage;
@@ -60,6 +62,28 @@ public final class ProtoMapping {
     NamespaceServiceGetAllResponse.Builder response = NamespaceServiceGetAllResponse.newBuilder();
     namespaces.forEach(namespace -> response.addNamespaces(toProto(namespace)));
     return response.build();
+  }
+
+  /** The pseudonyms of a batch create, in request order. */
+  public static PseudonymServiceBatchCreateResponse toBatchCreateResponse(
+      String namespace, List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+    return PseudonymServiceBatchCreateResponse.newBuilder()
+        .setNamespace(namespace)
+        .addAllPseudonyms(toProtos(pseudonyms))
+        .build();
+  }
+
+  /** The pseudonyms of a batch lookup, in request order, with their original values. */
+  public static PseudonymServiceBatchGetResponse toBatchGetResponse(
+      String namespace, List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+    return PseudonymServiceBatchGetResponse.newBuilder()
+        .setNamespace(namespace)
+        .addAllPseudonyms(toProtos(pseudonyms))
+        .build();
+  }
+
+  private static List<Pseudonym> toProtos(List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+    return pseudonyms.stream().map(ProtoMapping::toProto).toList();
   }
 
   /** A page of pseudonyms; {@code total_size} is set only when the page carries it. */

@@ -43,6 +43,33 @@ final class PseudonymGrpcService {
                                 .setPseudonym(ProtoMapping.toProto(found))
                                 .build()))
         .method(
+            PseudonymServiceGrpcService.BatchCreate,
+            Operation.PSEUDONYM_BATCH_CREATE,
+            (caller, request) ->
+                pseudonyms
+                    .createAll(caller, request.getNamespace(), request.getOriginalValuesList())
+                    .map(
+                        created ->
+                            ProtoMapping.toBatchCreateResponse(request.getNamespace(), created)))
+        .method(
+            PseudonymServiceGrpcService.BatchGet,
+            Operation.PSEUDONYM_BATCH_GET,
+            (caller, request) ->
+                pseudonyms
+                    .getAll(caller, request.getNamespace(), request.getPseudonymValuesList())
+                    .map(found -> ProtoMapping.toBatchGetResponse(request.getNamespace(), found)))
+        .streaming(
+            PseudonymServiceGrpcService.CreateStream,
+            Operation.PSEUDONYM_CREATE_STREAM,
+            (caller, call) ->
+                new CreateStreamCall(
+                        call,
+                        PseudonymServiceGrpcService.CreateStream.decoder(),
+                        caller,
+                        pseudonyms,
+                        observer)
+                    .serve())
+        .method(
             PseudonymServiceGrpcService.List,
             Operation.PSEUDONYM_LIST,
             (caller, request) ->

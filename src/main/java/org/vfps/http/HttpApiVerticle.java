@@ -7,9 +7,12 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
+import org.vfps.connection.ConnectionDeadlines;
+import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -28,6 +31,8 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param databaseHealthy whether PostgreSQL answers
    * @param tls plaintext, or the certificate to listen with
    * @param authenticator the callers of REST and FHIR requests
+   * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
+   * @param connections the limits the listener holds its connections to
    */
   public record Dependencies(
       int port,
@@ -39,7 +44,9 @@ public final class HttpApiVerticle extends VerticleBase {
       Future<?> startup,
       Supplier<Future<Boolean>> databaseHealthy,
       ServerTls tls,
-      Authenticator authenticator) {}
+      Authenticator authenticator,
+      Consumer<Router> adminUi,
+      ConnectionLimits connections) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -54,14 +61,17 @@ public final class HttpApiVerticle extends VerticleBase {
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     Authentication authentication = new Authentication(dependencies.authenticator());
+    builder.rootHandler(authentication::rejectForgedRequests);
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
         .bind(builder);
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
 
     Router router = builder.createRouter();
+    RestRoutes.matchCustomMethodsLiterally(router);
     new Probes(dependencies.startup(), dependencies.databaseHealthy(), dependencies.authenticator())
         .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
+    dependencies.adminUi().accept(router);
     router.route().failureHandler(HttpErrors::handle);
     router.errorHandler(404, HttpErrors::handle);
     router.errorHandler(405, HttpErrors::handle);
@@ -70,13 +80,24 @@ public final class HttpApiVerticle extends VerticleBase {
         dependencies
             .tls()
             .createHttpServer(
-                vertx, new HttpServerOptions().setPort(dependencies.port()).setHost("0.0.0.0"))
-            .requestHandler(
-                request -> {
-                  if (!HttpErrors.rejectMalformedUri(request)) {
-                    router.handle(request);
-                  }
-                });
+                vertx,
+                new HttpServerOptions()
+                    .setPort(dependencies.port())
+                    .setHost("0.0.0.0")
+                    // HTTP/1.1 only, as the contract says; Vert.x then sees each connection at
+                    // once, before its first request, and the connection limits apply from its
+                    // first byte
+                    .setHttp2ClearTextEnabled(false));
+    server.requestHandler(
+        ConnectionDeadlines.apply(
+            vertx,
+            server,
+            dependencies.connections(),
+            request -> {
+              if (!HttpErrors.rejectMalformedUri(request)) {
+                router.handle(request);
+              }
+            }));
     return server.listen();
   }
 

@@ -10,7 +10,6 @@ import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.vfps.auth.Authenticator;
 
@@ -22,12 +21,9 @@ import org.vfps.auth.Authenticator;
  */
 final class Probes {
 
-  /** How long the database may take to answer before it counts as down. */
-  static final long DATABASE_TIMEOUT_MILLIS = 2_000;
-
-  // longer than the database timeout, so that a slow database is DOWN (503), never a timed-out
-  // procedure, which the handler would answer with 500
-  private static final long PROCEDURE_TIMEOUT_MILLIS = DATABASE_TIMEOUT_MILLIS + 1_000;
+  // longer than the database check takes (it answers within 2 s by itself), so that a slow
+  // database is DOWN (503), never a timed-out procedure, which the handler would answer with 500
+  private static final long PROCEDURE_TIMEOUT_MILLIS = 3_000;
 
   private final Handler<Promise<Status>> process;
   private final Handler<Promise<Status>> startup;
@@ -36,7 +32,8 @@ final class Probes {
 
   /**
    * @param startup completes when start-up is finished
-   * @param databaseHealthy whether PostgreSQL answers; the same check as gRPC health's
+   * @param databaseHealthy whether PostgreSQL answers, within 2 s and never failing; the same check
+   *     as gRPC health's
    * @param authenticator whether its keys are loaded is the {@code authorization} check, present
    *     when authorization is on
    */
@@ -63,12 +60,10 @@ final class Probes {
         promise ->
             databaseHealthy
                 .get()
-                .timeout(DATABASE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                .otherwise(false)
                 .onComplete(
                     answered ->
                         promise.complete(
-                            answered.result()
+                            answered.succeeded() && answered.result()
                                 ? Status.OK()
                                 : Status.KO(
                                     new JsonObject().put("reason", "PostgreSQL does not answer"))));

@@ -4,18 +4,24 @@ import com.google.protobuf.Message;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.ValidatedRequest;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
 import org.vfps.api.v1.NamespaceServiceDeleteResponse;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
+import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
@@ -24,7 +30,7 @@ import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
- * The seven RPCs on the routes of their {@code google.api.http} rules, bound to the operations of
+ * The nine RPCs on the routes of their {@code google.api.http} rules, bound to the operations of
  * the contract: path variables and query parameters (by proto or JSON name) and the JSON body
  * become the request, the caller comes from the {@code Authorization} header, the domain service
  * answers, and the reply goes out as protobuf JSON. A failure goes to the router's failure handler,
@@ -37,6 +43,8 @@ final class RestRoutes {
 
   /** Where a request's operation id is kept for the failure log. */
   static final String OPERATION_KEY = "vfps.operation";
+
+  private static final Pattern PATH_VARIABLE = Pattern.compile("\\{[^}]+}");
 
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
@@ -122,6 +130,30 @@ final class RestRoutes {
                             .build()));
     on(
         builder,
+        "PseudonymService_BatchCreate",
+        Operation.PSEUDONYM_BATCH_CREATE,
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          PseudonymServiceBatchCreateRequest request =
+              ProtoJson.read(body(rc), PseudonymServiceBatchCreateRequest.newBuilder()).build();
+          return pseudonyms
+              .createAll(caller, namespace, request.getOriginalValuesList())
+              .map(created -> ProtoMapping.toBatchCreateResponse(namespace, created));
+        });
+    on(
+        builder,
+        "PseudonymService_BatchGet",
+        Operation.PSEUDONYM_BATCH_GET,
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          PseudonymServiceBatchGetRequest request =
+              ProtoJson.read(body(rc), PseudonymServiceBatchGetRequest.newBuilder()).build();
+          return pseudonyms
+              .getAll(caller, namespace, request.getPseudonymValuesList())
+              .map(found -> ProtoMapping.toBatchGetResponse(namespace, found));
+        });
+    on(
+        builder,
         "PseudonymService_List",
         Operation.PSEUDONYM_LIST,
         (rc, caller) -> {
@@ -140,6 +172,42 @@ final class RestRoutes {
                   either(query, "include_total_size", "includeTotalSize").getBoolean(false))
               .map(ProtoMapping::toListResponse);
         });
+  }
+
+  /**
+   * Makes the routes of custom methods ({@code .../pseudonyms:batchCreate}) match their path as
+   * written. Vert.x reads {@code :name} anywhere in a route's path as a path parameter, so such a
+   * suffix would become a parameter that matches any text, and {@code :batchGet} would reach the
+   * {@code :batchCreate} route; these routes match a regex with the suffix as literal text instead.
+   */
+  static void matchCustomMethodsLiterally(Router router) {
+    for (Route route : router.getRoutes()) {
+      io.vertx.openapi.contract.Operation operation =
+          route.getMetadata(RouterBuilder.KEY_META_DATA_OPERATION);
+      if (operation != null && operation.getOpenAPIPath().contains(":")) {
+        route.pathRegex(literalPathRegex(operation.getOpenAPIPath()));
+      }
+    }
+  }
+
+  /**
+   * The regex of a contract path: its text literal, each {@code {variable}} one segment, captured
+   * as {@code p0}, {@code p1}, ..., which Vert.x names after the route's parameters in order.
+   */
+  static String literalPathRegex(String contractPath) {
+    StringBuilder regex = new StringBuilder();
+    Matcher variable = PATH_VARIABLE.matcher(contractPath);
+    int literalFrom = 0;
+    int index = 0;
+    while (variable.find()) {
+      regex
+          .append(Pattern.quote(contractPath.substring(literalFrom, variable.start())))
+          .append("(?<p")
+          .append(index++)
+          .append(">[^/]+)");
+      literalFrom = variable.end();
+    }
+    return regex.append(Pattern.quote(contractPath.substring(literalFrom))).toString();
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.vfps.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -43,6 +44,9 @@ public final class ServiceMeters {
     Duration.ofSeconds(10)
   };
 
+  /** The buckets of the rows per upsert statement: powers of two up to the coalescer's bound. */
+  static final double[] ROW_BUCKETS = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+
   /**
    * The labels of the Vert.x meters: never {@code HTTP_PATH}, whose raw paths carry namespace names
    * and pseudonym values without bound; routes are the router's templates.
@@ -60,6 +64,7 @@ public final class ServiceMeters {
   private final PrometheusMeterRegistry registry;
   private final Timer upserts;
   private final Timer batchUpserts;
+  private final DistributionSummary statementRows;
   private final GrpcServerMeters grpc;
   private final PseudonymCountGauges pseudonymCounts;
 
@@ -75,6 +80,11 @@ public final class ServiceMeters {
         Timer.builder("vfps.batch.upsert.duration")
             .description("Duration of each multi-row upsert round trip")
             .serviceLevelObjectives(DURATION_BUCKETS)
+            .register(registry);
+    this.statementRows =
+        DistributionSummary.builder("vfps.upsert.statement.rows")
+            .description("Rows each upsert statement carries (1 for the single-row statement)")
+            .serviceLevelObjectives(ROW_BUCKETS)
             .register(registry);
     this.grpc = new GrpcServerMeters(registry);
     this.pseudonymCounts = new PseudonymCountGauges(registry);
@@ -106,18 +116,22 @@ public final class ServiceMeters {
     return new MicrometerMetricsFactory(registry);
   }
 
-  /** Records one run of the single-value upsert ({@code vfps_upsert_duration_seconds}). */
+  /**
+   * Records one run of the single-value upsert ({@code vfps_upsert_duration_seconds}), a statement
+   * of one row ({@code vfps_upsert_statement_rows}).
+   */
   public void upsertTook(long nanos) {
     upserts.record(nanos, TimeUnit.NANOSECONDS);
+    statementRows.record(1);
   }
 
   /**
-   * Records one multi-row upsert round trip ({@code vfps_batch_upsert_duration_seconds}). The
-   * histogram is exported from the start; the write coalescer, which sends multi-row statements,
-   * will be its first source.
+   * Records one multi-row upsert round trip ({@code vfps_batch_upsert_duration_seconds}) and the
+   * rows it carried ({@code vfps_upsert_statement_rows}).
    */
-  public void batchUpsertTook(long nanos) {
+  public void batchUpsertTook(long nanos, int rows) {
     batchUpserts.record(nanos, TimeUnit.NANOSECONDS);
+    statementRows.record(rows);
   }
 
   /** The gRPC request meters. */

@@ -21,6 +21,25 @@ public final class PseudonymGenerators {
     return BY_METHOD.get(Objects.requireNonNull(method, "method"));
   }
 
+  /**
+   * How many different cores the method's generator makes for {@code length}: the size of the space
+   * its random cores are drawn from (the random part only, as a lower bound), 1 for SHA-256, whose
+   * core depends on the original value alone. Infinite where it exceeds a double.
+   */
+  public static double distinctCores(GenerationMethod method, int length) {
+    return switch (method) {
+      // the 8-byte header (host hash, uptime) is not counted: the random bytes alone
+      case UNSPECIFIED, SECURE_RANDOM_BASE64URL_ENCODED -> Math.pow(256, length);
+      case SHA256_HEX_ENCODED -> 1;
+      // version and variant take 6 of the 128 bits
+      case UUID4 -> Math.pow(2, 122);
+      // 74 random bits beside the millisecond timestamp
+      case UUID7 -> Math.pow(2, 74);
+      case FULL_RANDOM_HEX_ENCODED -> Math.pow(16, length);
+      case FULL_RANDOM_BASE62_ENCODED -> Math.pow(62, length);
+    };
+  }
+
   private static Map<GenerationMethod, PseudonymGenerator> buildAll() {
     PseudonymGenerator base64Url = SecureRandomBase64UrlGenerator.forLocalHost();
     Map<GenerationMethod, PseudonymGenerator> generators = new EnumMap<>(GenerationMethod.class);

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Where pseudonyms are stored. Futures fail with {@link org.vfps.error.ServiceException}: {@code
@@ -17,11 +16,12 @@ public interface PseudonymRepository {
    * Returns the stored pseudonym of (namespace, original value), storing a candidate first if there
    * is none. Idempotent: every call for the same pair yields the same stored row, also under
    * concurrency. A candidate already used by another original value of the namespace is replaced by
-   * the next one from {@code candidates}. The future completes only after the row is committed.
-   * Fails with {@code NOT_FOUND} if the namespace does not exist (or was deleted meanwhile).
+   * the next one from {@code candidates}, until the namespace is (almost) full. The future
+   * completes only after the row is committed. Fails with {@code NOT_FOUND} if the namespace does
+   * not exist (or was deleted meanwhile), {@code RESOURCE_EXHAUSTED} if it has no free pseudonym
+   * left.
    */
-  default Future<Pseudonym> upsert(
-      String namespace, String originalValue, Supplier<String> candidates) {
+  default Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
     return insertIfAbsent(namespace, originalValue, candidates).map(Upserted::pseudonym);
   }
 
@@ -29,8 +29,7 @@ public interface PseudonymRepository {
    * {@link #upsert}, saying whether this call inserted the pair: exactly one of the calls that race
    * for a new pair does, whether they share a statement, a cache load or nothing.
    */
-  Future<Upserted> insertIfAbsent(
-      String namespace, String originalValue, Supplier<String> candidates);
+  Future<Upserted> insertIfAbsent(String namespace, String originalValue, Candidates candidates);
 
   /**
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each
@@ -40,7 +39,7 @@ public interface PseudonymRepository {
    * them may be stored (as a retry would store them).
    */
   Future<List<Pseudonym>> upsertAll(
-      String namespace, List<String> originalValues, Function<String, Supplier<String>> candidates);
+      String namespace, List<String> originalValues, Function<String, Candidates> candidates);
 
   /** The pseudonym with that value in the namespace, with its original value. */
   Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue);

@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -91,8 +90,9 @@ public final class PseudonymService {
   /**
    * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
    * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
-   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value) or {@code INTERNAL}; first
-   * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
+   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value), {@code RESOURCE_EXHAUSTED}
+   * (the namespace is full) or {@code INTERNAL}; first with {@code PERMISSION_DENIED} if the caller
+   * may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
     return upsert(caller, namespaceName, originalValue).map(Upserted::pseudonym);
@@ -103,8 +103,24 @@ public final class PseudonymService {
    * {@code 201}): of concurrent calls for the same new pair exactly one is told so.
    */
   public Future<Upserted> upsert(Caller caller, String namespaceName, String originalValue) {
+    return upsert(caller, Operation.PSEUDONYM_CREATE, namespaceName, originalValue);
+  }
+
+  /**
+   * One create of a stream of creates ({@code CreateStream}), each of which names its namespace: as
+   * {@link #create}, with the permission checked (and a denial counted) as {@link
+   * Operation#PSEUDONYM_CREATE_STREAM}.
+   */
+  public Future<Pseudonym> createStreamed(
+      Caller caller, String namespaceName, String originalValue) {
+    return upsert(caller, Operation.PSEUDONYM_CREATE_STREAM, namespaceName, originalValue)
+        .map(Upserted::pseudonym);
+  }
+
+  private Future<Upserted> upsert(
+      Caller caller, Operation operation, String namespaceName, String originalValue) {
     return access
-        .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
+        .check(caller, operation, namespaceName)
         .compose(allowed -> namespaces.resolve(namespaceName))
         .compose(namespace -> upsertPseudonym(namespace, originalValue));
   }
@@ -363,10 +379,9 @@ public final class PseudonymService {
     }
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
-    Function<String, Supplier<String>> candidates = candidates(namespace);
-    String first = firstCandidate(namespace, candidates, originalValue);
-    return repository.insertIfAbsent(
-        namespace.name(), originalValue, firstThen(first, candidates.apply(originalValue)));
+    Candidates candidates = candidates(namespace).apply(originalValue);
+    String first = firstCandidate(namespace, candidates);
+    return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
   }
 
   /**
@@ -378,9 +393,7 @@ public final class PseudonymService {
     Set<String> distinct = new LinkedHashSet<>();
     for (int i = 0; i < originalValues.size(); i++) {
       String value = originalValues.get(i);
-      if (value == null
-          || value.isBlank()
-          || !TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+      if (!isStorable(value)) {
         Map<String, String> metadata =
             Map.of("namespace", namespaceName, "index", Integer.toString(i));
         if (value == null || value.isBlank()) {
@@ -420,8 +433,8 @@ public final class PseudonymService {
               if (distinct.isEmpty()) {
                 return Future.succeededFuture(List.<Pseudonym>of());
               }
-              Function<String, Supplier<String>> candidates = candidates(namespace);
-              firstCandidate(namespace, candidates, distinct.get(0));
+              Function<String, Candidates> candidates = candidates(namespace);
+              firstCandidate(namespace, candidates.apply(distinct.get(0)));
               return repository.upsertAll(namespace.name(), distinct, candidates);
             })
         .map(
@@ -435,15 +448,28 @@ public final class PseudonymService {
             });
   }
 
-  /** Each value's candidates: prefix + a new generated core + suffix at every call. */
-  private Function<String, Supplier<String>> candidates(Namespace namespace) {
+  /**
+   * Each value's candidates: prefix + a new generated core + suffix at every call, as many distinct
+   * ones as the namespace's method and length allow.
+   */
+  private Function<String, Candidates> candidates(Namespace namespace) {
     PseudonymGenerator generator = generators.apply(namespace.generationMethod());
     int length = (int) namespace.pseudonymLength();
+    double distinct = PseudonymGenerators.distinctCores(namespace.generationMethod(), length);
     return originalValue ->
-        () ->
-            namespace.pseudonymPrefix()
+        new Candidates() {
+          @Override
+          public String get() {
+            return namespace.pseudonymPrefix()
                 + generator.generate(originalValue, length)
                 + namespace.pseudonymSuffix();
+          }
+
+          @Override
+          public double distinct() {
+            return distinct;
+          }
+        };
   }
 
   /**
@@ -451,10 +477,9 @@ public final class PseudonymService {
    * not suit its method, which only a row written around the validation (e.g. by the .NET service)
    * can hold.
    */
-  private static String firstCandidate(
-      Namespace namespace, Function<String, Supplier<String>> candidates, String originalValue) {
+  private static String firstCandidate(Namespace namespace, Candidates candidates) {
     try {
-      return candidates.apply(originalValue).get();
+      return candidates.get();
     } catch (IllegalArgumentException e) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,
@@ -463,8 +488,9 @@ public final class PseudonymService {
     }
   }
 
-  private static Supplier<String> firstThen(String first, Supplier<String> next) {
-    return new Supplier<>() {
+  /** {@code first}, then the rest of {@code next}. */
+  private static Candidates firstThen(String first, Candidates next) {
+    return new Candidates() {
       private boolean used;
 
       @Override
@@ -474,6 +500,11 @@ public final class PseudonymService {
         }
         used = true;
         return first;
+      }
+
+      @Override
+      public double distinct() {
+        return next.distinct();
       }
     };
   }
@@ -503,6 +534,21 @@ public final class PseudonymService {
                 pseudonymValues.stream()
                     .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
                     .toList());
+  }
+
+  /**
+   * The failure of a create in a namespace that has no free pseudonym left: every pseudonym its
+   * generation method and length allow is taken, or so nearly every one that free ones are not
+   * found.
+   */
+  public static ServiceException namespaceFull(String namespace) {
+    return new ServiceException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "The namespace '"
+            + namespace
+            + "' is full: (nearly) every pseudonym its generation method and length allow is"
+            + " taken. Create a namespace with a longer pseudonym length for further values.",
+        Map.of("namespace", namespace));
   }
 
   private static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {

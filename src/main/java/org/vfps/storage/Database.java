@@ -3,15 +3,16 @@ package org.vfps.storage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.tracing.TracingPolicy;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
+import io.vertx.sqlclient.ClientBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.vfps.config.ConnectionSettings;
@@ -21,11 +22,16 @@ import org.vfps.pseudonym.PseudonymRepository;
 /**
  * The one connection pool of the process, shared by every verticle, and the repositories on it. The
  * pool reconnects by itself: while PostgreSQL is away, statements fail with {@code UNAVAILABLE},
- * and succeed again once it is back.
+ * and succeed again once it is back. Connections are opened through {@link PgConnector}, so that an
+ * attempt that stalls gives its pool slot back after the connect timeout.
  */
 public final class Database implements AutoCloseable {
 
+  /** How long {@link #healthy()} waits for PostgreSQL: short of the probes' 2 s budget. */
+  public static final Duration HEALTH_CHECK_TIMEOUT = Duration.ofMillis(1500);
+
   private static final String PAGE_TOKEN_KEY = "page_token_key";
+  private static final String UI_SESSION_KEY = "ui_session_key";
 
   private final Pool pool;
   private final PgPseudonymRepository pseudonyms;
@@ -62,17 +68,24 @@ public final class Database implements AutoCloseable {
     if (settings.applicationName() != null) {
       connect.addProperty("application_name", settings.applicationName());
     }
+    if (settings.sslMode() == ConnectionSettings.SslMode.PREFER
+        || settings.sslMode() == ConnectionSettings.SslMode.REQUIRE) {
+      // as in Npgsql and libpq, these modes encrypt without verifying the server's certificate
+      connect.setSslOptions(new ClientSSLOptions().setTrustAll(true));
+    }
     PoolOptions pool =
         new PoolOptions()
             .setMaxSize(settings.maxPoolSize())
             .setName("vfps")
             .setConnectionTimeout((int) settings.connectTimeout().toMillis())
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
-    NetClientOptions network =
-        new NetClientOptions().setConnectTimeout((int) settings.connectTimeout().toMillis());
     return new Database(
         vertx,
-        PgBuilder.pool().with(pool).with(network).connectingTo(connect).using(vertx).build(),
+        ClientBuilder.pool(new PgConnector(settings.connectTimeout()))
+            .with(pool)
+            .connectingTo(connect)
+            .using(vertx)
+            .build(),
         timer);
   }
 
@@ -92,9 +105,17 @@ public final class Database implements AutoCloseable {
     return pseudonyms.countByNamespace();
   }
 
-  /** Succeeds when PostgreSQL answers a trivial statement. */
-  public Future<Void> ping() {
-    return pool.query("SELECT 1").execute().mapEmpty();
+  /**
+   * Whether PostgreSQL answers a trivial statement within {@link #HEALTH_CHECK_TIMEOUT}; never
+   * fails. The readiness probe and the gRPC health service both ask this, so that both answer
+   * within their 2 s budget however PostgreSQL fails.
+   */
+  public Future<Boolean> healthy() {
+    return pool.query("SELECT 1")
+        .execute()
+        .timeout(HEALTH_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .map(true)
+        .otherwise(false);
   }
 
   /**
@@ -102,15 +123,27 @@ public final class Database implements AutoCloseable {
    * shared by all through the database.
    */
   public Future<byte[]> pageTokenKey() {
+    return sharedKey(PAGE_TOKEN_KEY);
+  }
+
+  /**
+   * The 32-byte key that seals the admin UI's session cookies, created and shared as {@link
+   * #pageTokenKey()} is, so that every replica serves every session.
+   */
+  public Future<byte[]> uiSessionKey() {
+    return sharedKey(UI_SESSION_KEY);
+  }
+
+  private Future<byte[]> sharedKey(String name) {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
     return pool.preparedQuery(
             "INSERT INTO vfps_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
-        .execute(Tuple.of(PAGE_TOKEN_KEY, Buffer.buffer(candidate)))
+        .execute(Tuple.of(name, Buffer.buffer(candidate)))
         .compose(
             inserted ->
                 pool.preparedQuery("SELECT value FROM vfps_secrets WHERE name = $1")
-                    .execute(Tuple.of(PAGE_TOKEN_KEY)))
+                    .execute(Tuple.of(name)))
         .map(rows -> rows.iterator().next().getBuffer("value").getBytes());
   }
 

@@ -1,7 +1,11 @@
 package org.vfps.storage;
 
+import io.vertx.core.VertxException;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
+import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -11,6 +15,15 @@ final class PgFailures {
   static final String UNIQUE_VIOLATION = "23505";
   static final String FOREIGN_KEY_VIOLATION = "23503";
   static final String DEADLOCK_DETECTED = "40P01";
+
+  /** The messages of the pg client's and Vert.x's VertxExceptions about a lost connection. */
+  private static final Set<String> CONNECTION_MESSAGES =
+      Set.of(
+          "Connection was closed",
+          "Pending requests failed to be sent due to connection has been closed.",
+          "Timeout waiting for connection",
+          "Pool closed",
+          "SSL handshake failed");
 
   private PgFailures() {}
 
@@ -68,19 +81,27 @@ final class PgFailures {
     }
   }
 
-  private static boolean isUnavailable(Throwable failure) {
+  /**
+   * Whether the failure is about reaching PostgreSQL, an allow-list: connection exceptions and
+   * server states that a later attempt may find gone. Anything else (a driver or vfps bug, a
+   * rejected statement) is not, so that it is logged as an error instead of being retried.
+   */
+  static boolean isUnavailable(Throwable failure) {
     if (failure instanceof PgException pg) {
       String state = pg.getSqlState();
-      // 08: connection exception; 57P01-57P03: shutting down or starting; 53300: too many
-      // connections
+      // 08: connection exception; 57P01-57P03: shutting down, crashed or starting; 53300: too
+      // many connections
       return state != null
           && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"));
     }
-    // everything else the client reports (closed connection, refused connect, pool timeout) is
-    // about reaching the server; programming errors surface as these JDK types instead
-    return !(failure instanceof IllegalArgumentException
-        || failure instanceof IllegalStateException
-        || failure instanceof ClassCastException
-        || failure instanceof NullPointerException);
+    // refused, reset, timed out, TLS failed, unknown host: the JDK's and Netty's socket failures
+    // (and the pool's stalled-attempt timeout) are IOExceptions
+    if (failure instanceof IOException || failure instanceof ClosedConnectionException) {
+      return true;
+    }
+    // the pool and the socket layer report these as plain VertxExceptions, told apart only by
+    // their fixed messages; other VertxExceptions (a parameter count or type mismatch) are bugs
+    return failure instanceof VertxException
+        && CONNECTION_MESSAGES.contains(String.valueOf(failure.getMessage()));
   }
 }

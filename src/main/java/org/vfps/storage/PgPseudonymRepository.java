@@ -18,13 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.Upserted;
 
 /** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
@@ -36,8 +37,11 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   private static final int UPSERT_ATTEMPTS = 3;
 
-  /** Candidates tried when a random candidate is already another value's pseudonym. */
-  private static final int CANDIDATE_ATTEMPTS = 5;
+  /** Collisions in a row after which the namespace's pseudonyms are counted. */
+  static final int COUNT_AFTER_COLLISIONS = 4;
+
+  /** The most collisions tolerated for one value: a bound on its round trips. */
+  static final int MAX_COLLISIONS = 1000;
 
   private static final String UNIQUE_PSEUDONYM_INDEX =
       "ux_pseudonyms_namespace_name_pseudonym_value";
@@ -64,7 +68,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<Upserted> insertIfAbsent(
-      String namespace, String originalValue, Supplier<String> candidates) {
+      String namespace, String originalValue, Candidates candidates) {
     return Context.isOnEventLoopThread()
         ? coalescers.get().upsert(namespace, originalValue, candidates)
         : upsertAlone(namespace, originalValue, candidates);
@@ -76,9 +80,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> upsertAll(
-      String namespace,
-      List<String> originalValues,
-      Function<String, Supplier<String>> candidates) {
+      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     if (Context.isOnEventLoopThread()) {
       return coalescers.get().upsertAll(namespace, originalValues, candidates);
     }
@@ -93,18 +95,17 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   /** The single-row upsert, with candidate regeneration on collisions. */
-  Future<Upserted> upsertAlone(
-      String namespace, String originalValue, Supplier<String> candidates) {
-    return upsert(namespace, originalValue, candidates, candidates.get(), 1, 1);
+  Future<Upserted> upsertAlone(String namespace, String originalValue, Candidates candidates) {
+    return upsert(namespace, originalValue, candidates, candidates.get(), 1, new Collisions());
   }
 
   private Future<Upserted> upsert(
       String namespace,
       String originalValue,
-      Supplier<String> candidates,
+      Candidates candidates,
       String candidate,
       int attempt,
-      int candidateAttempt) {
+      Collisions collisions) {
     long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT)
         .execute(Tuple.of(namespace, originalValue, candidate))
@@ -123,39 +124,94 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 }
                 if (attempt < UPSERT_ATTEMPTS) {
                   return upsert(
-                      namespace,
-                      originalValue,
-                      candidates,
-                      candidate,
-                      attempt + 1,
-                      candidateAttempt);
+                      namespace, originalValue, candidates, candidate, attempt + 1, collisions);
                 }
                 return Future.failedFuture(upsertFailed(namespace, null));
               }
               Throwable failure = done.cause();
               if (PgFailures.violates(
                   failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX)) {
-                return candidateAttempt < CANDIDATE_ATTEMPTS
-                    ? upsert(
-                        namespace,
-                        originalValue,
-                        candidates,
-                        candidates.get(),
-                        attempt,
-                        candidateAttempt + 1)
-                    : Future.failedFuture(upsertFailed(namespace, PgFailures.loggable(failure)));
+                return collided(namespace, originalValue, candidates, attempt, collisions, failure);
               }
               if (PgFailures.violates(failure, PgFailures.DEADLOCK_DETECTED, null)
                   && attempt < UPSERT_ATTEMPTS) {
                 // lost a lock race with a multi-row statement that shares its candidate
                 return upsert(
-                    namespace, originalValue, candidates, candidate, attempt + 1, candidateAttempt);
+                    namespace, originalValue, candidates, candidate, attempt + 1, collisions);
               }
               if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
                 return Future.failedFuture(NamespaceService.notFound(namespace));
               }
               return Future.failedFuture(PgFailures.translate(failure, metadata(namespace)));
             });
+  }
+
+  /**
+   * The candidate was another value's pseudonym: tries a fresh one, until the namespace is full.
+   * Whether it is, is asked only on this path: after a few collisions in a row, the namespace's
+   * pseudonyms are counted once, and the fuller it is, the more candidates are tried. A run of
+   * collisions in a namespace that is not even half full means the candidates are not random: a
+   * deterministic method, or a bug, which is {@code INTERNAL}.
+   */
+  private Future<Upserted> collided(
+      String namespace,
+      String originalValue,
+      Candidates candidates,
+      int attempt,
+      Collisions collisions,
+      Throwable failure) {
+    collisions.seen++;
+    // a deterministic method's next candidate would be the same one again
+    if (candidates.distinct() > 1 && collisions.seen < collisions.limit) {
+      return upsert(namespace, originalValue, candidates, candidates.get(), attempt, collisions);
+    }
+    if (candidates.distinct() <= 1 || collisions.counted) {
+      return Future.failedFuture(collisions.exhausted(namespace, failure));
+    }
+    return count(namespace)
+        .compose(
+            count -> {
+              collisions.counted(count, candidates.distinct());
+              return collisions.seen < collisions.limit
+                  ? upsert(
+                      namespace, originalValue, candidates, candidates.get(), attempt, collisions)
+                  : Future.failedFuture(collisions.exhausted(namespace, failure));
+            });
+  }
+
+  /** The collisions of one value's candidates with other values' pseudonyms, so far. */
+  private static final class Collisions {
+
+    private int seen;
+    private int limit = COUNT_AFTER_COLLISIONS;
+    private boolean counted;
+    private boolean atLeastHalfFull;
+
+    void counted(long count, double distinct) {
+      counted = true;
+      limit = candidateLimit(count, distinct);
+      atLeastHalfFull = count >= distinct / 2;
+    }
+
+    ServiceException exhausted(String namespace, Throwable lastFailure) {
+      return atLeastHalfFull
+          ? PseudonymService.namespaceFull(namespace)
+          : upsertFailed(namespace, PgFailures.loggable(lastFailure));
+    }
+  }
+
+  /**
+   * How many collisions to tolerate for one value in a namespace that holds {@code count} of {@code
+   * distinct} possible pseudonyms: enough that a free one is found with a probability of 1 - 10^-6
+   * (while there is one), at most {@value #MAX_COLLISIONS}; 0 when the namespace is full.
+   */
+  static int candidateLimit(long count, double distinct) {
+    if (count >= distinct) {
+      return 0;
+    }
+    double taken = count / distinct;
+    double needed = taken <= 0 ? 0 : Math.ceil(Math.log(1e-6) / Math.log(taken));
+    return (int) Math.min(MAX_COLLISIONS, Math.max(COUNT_AFTER_COLLISIONS + 1, needed));
   }
 
   @Override
@@ -297,7 +353,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private static ServiceException upsertFailed(String namespace, Throwable cause) {
     return new ServiceException(
         ErrorCode.INTERNAL,
-        "Failed to upsert the pseudonym for namespace '" + namespace + "' after several retries.",
+        "Failed to upsert the pseudonym for namespace '" + namespace + "'.",
         metadata(namespace),
         cause);
   }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.Upserted;
 
@@ -61,7 +61,7 @@ final class WriteCoalescer {
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
-    Future<Upserted> upsert(String namespace, String originalValue, Supplier<String> candidates);
+    Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates);
   }
 
   WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer) {
@@ -74,7 +74,7 @@ final class WriteCoalescer {
    * The stored pseudonym of the pair; of the requests for one new pair that share a statement, the
    * first is told it inserted it.
    */
-  Future<Upserted> upsert(String namespace, String originalValue, Supplier<String> candidates) {
+  Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates) {
     Request request =
         new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
     coalescer.submit(request);
@@ -90,9 +90,7 @@ final class WriteCoalescer {
    * failure no further chunk joins; the future fails with the first failure.
    */
   Future<List<Pseudonym>> upsertAll(
-      String namespace,
-      List<String> originalValues,
-      Function<String, Supplier<String>> candidates) {
+      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     return new Feed(namespace, originalValues, candidates).start();
   }
 
@@ -213,16 +211,13 @@ final class WriteCoalescer {
 
     private final String namespace;
     private final List<String> originalValues;
-    private final Function<String, Supplier<String>> candidates;
+    private final Function<String, Candidates> candidates;
     private final Pseudonym[] stored;
     private final Promise<List<Pseudonym>> result = Promise.promise();
     private int next;
     private int chunksOutstanding;
 
-    Feed(
-        String namespace,
-        List<String> originalValues,
-        Function<String, Supplier<String>> candidates) {
+    Feed(String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
       this.namespace = namespace;
       this.originalValues = originalValues;
       this.candidates = candidates;
@@ -283,5 +278,5 @@ final class WriteCoalescer {
   /** What is upserted: a namespace and an original value. */
   private record Pair(String namespace, String originalValue) {}
 
-  private record Request(Pair pair, Supplier<String> candidates, Promise<Upserted> result) {}
+  private record Request(Pair pair, Candidates candidates, Promise<Upserted> result) {}
 }

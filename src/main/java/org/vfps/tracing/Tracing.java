@@ -131,6 +131,7 @@ public final class Tracing implements AutoCloseable {
    * attributes; without a span when disabled. A failure of {@code work} is recorded on the span by
    * its exception type only, since messages may quote input.
    */
+  @SuppressWarnings("try") // the scope is opened for work to run in, never read
   public <T> T inSpan(String name, Map<String, String> attributes, Supplier<T> work) {
     if (tracer == null) {
       return work.get();

@@ -82,4 +82,40 @@ class RolePermissionsTest {
       assertThat(Permissions.EVERYONE.allows(caller(), permission, "Study")).isTrue();
     }
   }
+
+  @Test
+  void theNamespacesOfAPermissionAreTheRulesThatGrantItOrAllOfThem() {
+    assertThat(RULES.namespaces(caller("study-read", "unrelated"), Permission.READ))
+        .containsExactly("Study");
+    assertThat(RULES.namespaces(caller("study-read"), Permission.WRITE)).isEmpty();
+    assertThat(RULES.namespaces(caller("all-read", "study-read"), Permission.READ))
+        .containsExactly("*");
+    assertThat(RULES.namespaces(caller("all-read"), Permission.WRITE)).isEmpty();
+    assertThat(RULES.namespaces(caller("vfps-admin"), Permission.REVERSE_LOOKUP))
+        .containsExactly("*");
+    assertThat(RULES.namespaces(caller("vfps-admin"), Permission.ADMIN)).containsExactly("*");
+    assertThat(RULES.namespaces(caller("study-read"), Permission.ADMIN)).isEmpty();
+    assertThat(Permissions.EVERYONE.namespaces(caller(), Permission.WRITE)).containsExactly("*");
+  }
+
+  @Test
+  void theRolesOfANamespaceAreItsRulesAndTheWildcardRulesSortedAndDistinct() {
+    assertThat(RULES.roles(Permission.READ, "Study"))
+        .containsExactly("all-read", "also-read", "study-read");
+    assertThat(RULES.roles(Permission.REVERSE_LOOKUP, "Study"))
+        .containsExactly("all-rl", "study-rl");
+    assertThat(RULES.roles(Permission.READ, "elsewhere")).containsExactly("all-read");
+    assertThat(RULES.roles(Permission.WRITE, "elsewhere")).isEmpty();
+  }
+
+  @Test
+  void theModelIsTheConfigurationAsWritten() {
+    RoleModel model = RULES.model();
+    assertThat(model.adminRoles()).containsExactly("vfps-admin");
+    assertThat(model.rules())
+        .extracting(RoleModel.Rule::namespace)
+        .containsExactly("Study", "Study", "*");
+    assertThat(model.rules().get(2).reverseLookupRoles()).containsExactly("all-rl");
+    assertThat(Permissions.EVERYONE.model()).isEqualTo(RoleModel.EMPTY);
+  }
 }

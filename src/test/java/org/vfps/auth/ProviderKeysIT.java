@@ -1,6 +1,7 @@
 package org.vfps.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Vertx;
 import java.net.URI;
@@ -8,6 +9,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +35,7 @@ class ProviderKeysIT {
             vertx,
             URI.create(provider.issuer()),
             false,
-            TestOidcProvider.AUDIENCE,
+            List.of(TestOidcProvider.AUDIENCE),
             60,
             new ProviderKeys.Timing(
                 Duration.ofHours(1),
@@ -46,34 +49,34 @@ class ProviderKeysIT {
   }
 
   @Test
-  void anUnknownKeyIdFetchesTheKeysAtMostOnceInTenSeconds() {
+  void anUnknownKeyIdFetchesTheKeysAtMostOnceInTenSeconds() throws Exception {
     ProviderKeys keys = keys();
-    await(() -> keys.current() != null);
+    awaitKeys(() -> keys.current() != null);
     int loaded = provider.keyRequests();
 
     provider.rotate();
-    assertThat(keys.refreshForUnknownKey().await()).isTrue();
+    assertThat(keys.refreshForUnknownKey().await(1, TimeUnit.MINUTES)).isTrue();
     assertThat(provider.keyRequests()).isEqualTo(loaded + 1);
 
     provider.rotate();
     clock.advance(Duration.ofSeconds(9));
-    assertThat(keys.refreshForUnknownKey().await()).isFalse();
+    assertThat(keys.refreshForUnknownKey().await(1, TimeUnit.MINUTES)).isFalse();
     assertThat(provider.keyRequests()).isEqualTo(loaded + 1);
 
     clock.advance(Duration.ofSeconds(1));
-    assertThat(keys.refreshForUnknownKey().await()).isTrue();
+    assertThat(keys.refreshForUnknownKey().await(1, TimeUnit.MINUTES)).isTrue();
     assertThat(provider.keyRequests()).isEqualTo(loaded + 2);
     assertThat(changes).hasValue(3);
   }
 
   @Test
-  void aFailedRefreshKeepsTheKeysLoadedBefore() {
+  void aFailedRefreshKeepsTheKeysLoadedBefore() throws Exception {
     ProviderKeys keys = keys();
-    await(() -> keys.current() != null);
+    awaitKeys(() -> keys.current() != null);
     ProviderKeys.Keys before = keys.current();
 
     provider.stop();
-    assertThat(keys.refreshForUnknownKey().await()).isFalse();
+    assertThat(keys.refreshForUnknownKey().await(1, TimeUnit.MINUTES)).isFalse();
 
     assertThat(keys.current()).isSameAs(before);
   }
@@ -96,9 +99,8 @@ class ProviderKeysIT {
     return new io.vertx.core.json.JsonObject(text);
   }
 
-  private static void await(java.util.function.BooleanSupplier done) {
-    org.vfps.Eventually.await(
-        "the keys are loaded", Duration.ofSeconds(30), done::getAsBoolean, Boolean::booleanValue);
+  private static void awaitKeys(java.util.function.BooleanSupplier done) {
+    await("the keys are loaded").atMost(Duration.ofSeconds(30)).until(done::getAsBoolean);
   }
 
   /** A clock that moves only when told. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -35,7 +36,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
-import org.vfps.Eventually;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -188,11 +188,9 @@ class TlsIT {
       volume.publish(second.certificate(), second.key());
       // each port's listener takes the new certificate on its own
       for (int port : List.of(server.grpcPort(), server.httpPort())) {
-        Eventually.await(
-            "the new certificate on port " + port,
-            DEADLINE,
-            () -> handshake(port).serial(),
-            second.serial()::equals);
+        await("the new certificate on port " + port)
+            .atMost(DEADLINE)
+            .until(() -> handshake(port).serial(), second.serial()::equals);
       }
       try (GrpcTestClient grpc =
               new GrpcTestClient(server.grpcPort(), certificates.authorityCertificate());
@@ -312,11 +310,9 @@ class TlsIT {
   }
 
   private void awaitWarning(String text) {
-    Eventually.await(
-        "a warning with '" + text + "'",
-        DEADLINE,
-        this::messages,
-        messages -> messages.stream().anyMatch(line -> line.contains(text)));
+    await("a warning with '" + text + "'")
+        .atMost(DEADLINE)
+        .until(this::messages, messages -> messages.stream().anyMatch(line -> line.contains(text)));
   }
 
   /** The messages logged so far. */

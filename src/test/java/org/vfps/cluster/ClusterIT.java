@@ -2,6 +2,7 @@ package org.vfps.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,10 +12,12 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
+import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
@@ -43,10 +46,17 @@ class ClusterIT {
   private final List<VfpsServer> replicas = new ArrayList<>();
   private final List<GrpcTestClient> clients = new ArrayList<>();
 
+  /**
+   * Hazelcast warns when members leave (lost connections, suspected members, a new master): kept
+   * off the build's output; an error would fail the test.
+   */
+  @RegisterExtension final LogCapture hazelcast = LogCapture.of("com.hazelcast");
+
   @AfterEach
   void stop() {
     clients.forEach(GrpcTestClient::close);
     replicas.forEach(VfpsServer::close);
+    assertThat(hazelcast.atLeast(Level.ERROR)).isEmpty();
   }
 
   private void startReplica(int index) {

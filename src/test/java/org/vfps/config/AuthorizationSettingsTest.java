@@ -129,6 +129,17 @@ class AuthorizationSettingsTest {
         "Authorization__Clients__0__Id=fhir|Authorization__Clients__0__SecretHash: missing",
         "Authorization__Clients__0__Id=fhir,Authorization__Clients__0__SecretHash=plain|"
             + "Authorization__Clients__0__SecretHash: is not pbkdf2-sha256",
+        "Authorization__IsEnabled=true,Authorization__Authority=https://idp/x,"
+            + "Authorization__Audience=a,Authorization__ClientId=web|"
+            + "Authorization__ClientSecret: missing; the admin UI signs users in",
+        "Authorization__IsEnabled=true,Authorization__Authority=https://idp/x,"
+            + "Authorization__Audience=a,Authorization__ClientSecret=s|"
+            + "Authorization__ClientId: missing",
+        "Authorization__IsEnabled=true,Authorization__Clients__0__Id=fhir,"
+            + "Authorization__Clients__0__SecretHash=pbkdf2-sha256:600000:AAAAAAAAAAAAAAAAAAAAAA:"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA,"
+            + "Authorization__ClientId=web,Authorization__ClientSecret=s|"
+            + "Authorization__Authority: missing; the admin UI's sign-in",
       })
   void badSettingsNameTheirKey(String settings, String message) {
     Map<String, String> env = new HashMap<>();

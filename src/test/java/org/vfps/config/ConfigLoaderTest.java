@@ -2,6 +2,7 @@ package org.vfps.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
@@ -54,6 +55,16 @@ class ConfigLoaderTest {
                 URI.create("http://localhost:4318/v1/traces"),
                 Exporter.OTLP));
     assertThat(config.logging()).isEqualTo(new LoggingConfig(LoggingConfig.Format.TEXT));
+    assertThat(config.connections())
+        .isEqualTo(
+            new ConnectionConfig(
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(2),
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(10),
+                Duration.ZERO));
     assertThat(config.tls())
         .isEqualTo(new TlsConfig(Optional.empty(), Optional.empty(), Duration.ofSeconds(30)));
     assertThat(config.tls().enabled()).isFalse();
@@ -101,6 +112,19 @@ class ConfigLoaderTest {
         .withMessageStartingWith(
             "Kestrel__Certificates__Default__Password: encrypted private keys are not supported")
         .withMessageNotContaining("s3cr3t");
+  }
+
+  @Test
+  void connectionLimitsMayBeTurnedOffButNotNegative() {
+    VfpsConfig off = ConfigLoader.load(Map.of("Grpc__KeepAliveTime", "00:00:00"));
+
+    assertThat(off.connections().grpcKeepAliveTime()).isZero();
+    assertThatThrownBy(() -> ConfigLoader.load(Map.of("Http__IdleTimeout", "-00:00:01")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Http__IdleTimeout");
+    assertThatThrownBy(() -> ConfigLoader.load(Map.of("Grpc__MaxConnectionAge", "soon")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Grpc__MaxConnectionAge");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.vfps.fhir;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import org.hl7.fhir.r4.model.CapabilityStatement;
 import org.hl7.fhir.r4.model.Enumerations.FHIRVersion;
@@ -21,6 +23,8 @@ import org.hl7.fhir.r4.model.StringType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
@@ -324,6 +328,88 @@ class FhirOperationsIT {
       Response other = http.get("/v1/fhir/metadata?_elements=" + elements);
       assertThat(other.status()).as(elements).isEqualTo(200);
       assertThat(other.json().getString("resourceType")).isEqualTo("CapabilityStatement");
+    }
+  }
+
+  /** Bodies that made HAPI's parser throw something else than its DataFormatException. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"resourceType\":\"Parameters\",\"\":\"x\"}",
+        "{\"resourceType\":\"Parameters\",\"parameter\":[{\"name\":\"namespace\",\"\":1}]}",
+        "{\"resourceType\":\"Parameters\",\"parameter\":[{\"name\":\"x\","
+            + "\"resource\":{\"resourceType\":\"Parameters\",\"\":\"x\"}}]}",
+        "{\"resourceType\":\"Parameters\",\"_id\":{\"\":[]}}",
+        "{\"resourceType\":\"\"}",
+        "{\"resourceType\":null}",
+        "{\"resourceType\":7}",
+        "{\"resourceType\":\"Parameters\",\"meta\":[]}",
+        "{\"resourceType\":\"Parameters\",\"id\":{}}",
+        "{\"resourceType\":\"Parameters\",\"contained\":[{}]}",
+        "{\"resourceType\":\"Parameters\",\"parameter\":[{\"name\":\"x\","
+            + "\"valueDecimal\":1e999999}]}",
+        "{\"resourceType\":\"Parameters\",\"parameter\":[{\"name\":\"x\","
+            + "\"valueString\":\"\\ud800\"}]}",
+        "[{\"resourceType\":\"Parameters\"}]",
+        "\"Parameters\"",
+        "{\"resourceType\":\"Bundle\",\"entry\":[{\"resource\":{\"\":1}}]}",
+        "{\"resourceType\":\"Parameters\",\"parameter\":[{\"name\":\"x\","
+            + "\"valueInteger\":1e99999}]}"
+      })
+  void bodiesThatTripTheParserAreMalformedNot500(String body) {
+    Response response = http.post(CREATE, "application/fhir+json", body.getBytes(UTF_8));
+
+    assertThat(response.status()).as(body).isEqualTo(400);
+    assertThat(response.json().getString("resourceType")).isEqualTo("OperationOutcome");
+  }
+
+  /** 300 levels of parts overflowed HAPI's stack in the small container's 256 KiB threads. */
+  @Test
+  void deeplyNestedPartsAreMalformedNot500() {
+    String deep =
+        "{\"resourceType\":\"Parameters\",\"parameter\":["
+            + "{\"name\":\"p\",\"part\":[".repeat(300)
+            + "{\"name\":\"q\",\"valueString\":\"x\"}"
+            + "]}".repeat(300)
+            + "]}";
+    Response response = http.post(CREATE, "application/fhir+json", deep.getBytes(UTF_8));
+
+    assertThat(response.status()).isEqualTo(400);
+    assertThat(response.json().getString("resourceType")).isEqualTo("OperationOutcome");
+  }
+
+  /** Random edits of valid requests: every answer is a FHIR resource, never a 5xx. */
+  @Test
+  void fuzzedBodiesAreAnsweredWithoutA5xx() {
+    Random random = new Random(1130);
+    List<String> seeds =
+        List.of(
+            rawRequest(namespace, "fuzz"),
+            "{\"resourceType\":\"Parameters\",\"id\":\"a\",\"meta\":{\"versionId\":\"1\"},"
+                + "\"parameter\":[{\"name\":\"namespace\",\"valueString\":\""
+                + namespace
+                + "\",\"extension\":[{\"url\":\"http://x\",\"valueInteger\":1}]},"
+                + "{\"name\":\"originalValue\",\"part\":[{\"name\":\"p\","
+                + "\"valueBoolean\":true}]}]}");
+    String pieces = "{}[]\":,\\0123456789.eE-+ tfnulrsaPRT_";
+    for (int i = 0; i < 400; i++) {
+      StringBuilder body = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
+      for (int edits = 1 + random.nextInt(4); edits > 0 && !body.isEmpty(); edits--) {
+        int at = random.nextInt(body.length());
+        switch (random.nextInt(4)) {
+          case 0 -> body.deleteCharAt(at);
+          case 1 -> body.insert(at, pieces.charAt(random.nextInt(pieces.length())));
+          case 2 -> body.setCharAt(at, pieces.charAt(random.nextInt(pieces.length())));
+          default -> {
+            int end = Math.min(body.length(), at + 1 + random.nextInt(12));
+            body.insert(random.nextInt(body.length()), body.substring(at, end));
+          }
+        }
+      }
+      Response response =
+          http.post(CREATE, "application/fhir+json", body.toString().getBytes(UTF_8));
+      assertThat(response.status()).as(body.toString()).isLessThan(500);
+      assertThat(response.json().getString("resourceType")).as(body.toString()).isNotNull();
     }
   }
 }

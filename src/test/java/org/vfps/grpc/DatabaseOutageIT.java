@@ -1,7 +1,9 @@
 package org.vfps.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -10,13 +12,14 @@ import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
+import org.vfps.LogCapture;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -36,6 +39,9 @@ class DatabaseOutageIT {
           "Check",
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+
+  /** The outage is logged, and this test says how: kept off the build's output. */
+  @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
 
   @Test
   void callsFailAsUnavailableWhileTheDatabaseIsAwayAndSucceedAfter() {
@@ -69,16 +75,27 @@ class DatabaseOutageIT {
         assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
 
         proxy.open();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        Reply<?> after = create.get();
-        while (after.status() != GrpcStatus.OK && Instant.now().isBefore(deadline)) {
-          after = create.get();
-        }
-        assertThat(after.status()).isEqualTo(GrpcStatus.OK);
+        await("a Create that succeeds once the database is back")
+            .atMost(Duration.ofSeconds(20))
+            .until(create::get, reply -> reply.status() == GrpcStatus.OK);
         assertThat(health(client)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
         assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
       }
     }
+    // a lost database is a warning naming the call, without a stack trace or the original value
+    assertThat(log.atLeast(Level.WARN))
+        .isNotEmpty()
+        .allSatisfy(
+            event -> {
+              assertThat(event.getLevel()).isEqualTo(Level.WARN);
+              assertThat(event.getThrowableProxy()).isNull();
+              assertThat(event.getFormattedMessage()).doesNotContain("during-outage");
+            })
+        .anySatisfy(
+            event ->
+                assertThat(event.getFormattedMessage())
+                    .contains("PseudonymService/Create")
+                    .contains("not available"));
   }
 
   private static HealthCheckResponse.ServingStatus health(GrpcTestClient client) {

@@ -50,6 +50,9 @@ class ContractMatchesProtosTest {
     Set<Route> rules = new TreeSet<>(Comparator.comparing(Route::toString));
     for (ServiceDescriptor service : SERVICES) {
       for (MethodDescriptor method : service.getMethods()) {
+        if (method.isClientStreaming()) {
+          continue;
+        }
         HttpRule rule = method.getOptions().getExtension(AnnotationsProto.http);
         String path =
             switch (rule.getPatternCase()) {
@@ -100,8 +103,27 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(7);
+    assertThat(rules).hasSize(9);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
+  }
+
+  @Test
+  void streamingMethodsHaveNoHttpRuleSinceTheyCannotBeTranscoded() {
+    MethodDescriptor createStream =
+        PseudonymServiceGrpcService.SERVICE_DESCRIPTOR.findMethodByName("CreateStream");
+
+    assertThat(createStream.isClientStreaming()).isTrue();
+    assertThat(createStream.getOptions().hasExtension(AnnotationsProto.http)).isFalse();
+  }
+
+  @Test
+  void customMethodPathsMatchAsWritten() {
+    String regex = RestRoutes.literalPathRegex("/v1/namespaces/{namespace}/pseudonyms:batchGet");
+
+    assertThat("/v1/namespaces/a.b/pseudonyms:batchGet").matches(regex);
+    assertThat("/v1/namespaces/a/pseudonyms:batchCreate").doesNotMatch(regex);
+    assertThat("/v1/namespaces/a/pseudonymsXbatchGet").doesNotMatch(regex);
+    assertThat("/v1/namespaces/a/b/pseudonyms:batchGet").doesNotMatch(regex);
   }
 
   @Test

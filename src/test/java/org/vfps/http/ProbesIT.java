@@ -1,13 +1,12 @@
 package org.vfps.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.vfps.HttpTestClient;
@@ -47,12 +46,10 @@ class ProbesIT {
             Map.of("process", "UP", "startup", "UP", "database", "DOWN"));
 
         proxy.open();
-        Supplier<Response> ready = () -> http.get("/readyz");
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        Response after = ready.get();
-        while (after.status() != 200 && Instant.now().isBefore(deadline)) {
-          after = ready.get();
-        }
+        Response after =
+            await("/readyz answering 200 once the database is back")
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> http.get("/readyz"), response -> response.status() == 200);
         assertProbe(after, 200, "UP", Map.of("startup", "UP", "database", "UP"));
         assertThat(http.get("/healthz").status()).isEqualTo(200);
       }

@@ -176,7 +176,7 @@ class RestApiIT {
 
     assertThat(all.status()).isEqualTo(200);
     assertThat(all.json().fieldNames()).containsExactly("namespaces");
-    assertThat(all.json().getJsonArray("namespaces").getList()).contains(created.getMap());
+    assertThat(all.json().getJsonArray("namespaces")).contains(created);
   }
 
   @Test
@@ -313,6 +313,79 @@ class RestApiIT {
     assertThat(missing.json().getInteger("code")).isEqualTo(5);
     assertThat(missing.json().getString("message"))
         .isEqualTo("The requested pseudonym does not exist in the namespace.");
+  }
+
+  private static Response batch(
+      String namespace, String method, String field, List<String> values) {
+    return http.postJson(
+        "/v1/namespaces/" + path(namespace) + "/pseudonyms:" + method,
+        new JsonObject().put(field, new JsonArray(new ArrayList<>(values))).encode());
+  }
+
+  private static List<String> fieldOfEach(Response response, String field) {
+    return response.json().getJsonArray("pseudonyms").stream()
+        .map(pseudonym -> ((JsonObject) pseudonym).getString(field))
+        .toList();
+  }
+
+  @Test
+  void batchCreateAndBatchGetAnswerInRequestOrderWithTheSinglePseudonyms() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+    JsonObject single = createPseudonym(name, "a");
+
+    Response created = batch(name, "batchCreate", "originalValues", List.of("b", "a", "b"));
+    List<String> pseudonyms = fieldOfEach(created, "pseudonymValue");
+    Response found =
+        batch(name, "batchGet", "pseudonymValues", List.of(pseudonyms.get(1), pseudonyms.get(0)));
+
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    assertThat(created.json().fieldNames()).containsExactly("namespace", "pseudonyms");
+    assertThat(created.json().getString("namespace")).isEqualTo(name);
+    assertThat(fieldOfEach(created, "originalValue")).containsExactly("b", "a", "b");
+    assertThat(pseudonyms.get(1)).isEqualTo(single.getString("pseudonymValue"));
+    assertThat(pseudonyms.get(2)).isEqualTo(pseudonyms.get(0)).isNotEqualTo(pseudonyms.get(1));
+    assertThat(found.status()).as(found.body()).isEqualTo(200);
+    assertThat(found.json().getString("namespace")).isEqualTo(name);
+    assertThat(fieldOfEach(found, "originalValue")).containsExactly("a", "b");
+    assertThat(fieldOfEach(found, "pseudonymValue"))
+        .containsExactly(pseudonyms.get(1), pseudonyms.get(0));
+    assertThat(TestPostgres.pseudonymCount(name)).isEqualTo(2);
+  }
+
+  @Test
+  void badBatchesAreRejectedWithTheErrorBodyAndStoreNothing() {
+    String name = uniqueName();
+    createNamespace(name, 16);
+    List<String> tooMany = new ArrayList<>();
+    for (int i = 0; i <= 10_000; i++) {
+      tooMany.add("v" + i);
+    }
+
+    Response blank = batch(name, "batchCreate", "originalValues", List.of("fine", "", "fine"));
+    Response over = batch(name, "batchCreate", "originalValues", tooMany);
+    Response unknown = batch(uniqueName(), "batchCreate", "originalValues", List.of("x"));
+    Response missing = batch(name, "batchGet", "pseudonymValues", List.of("nothing-here"));
+    Response notAMethod = batch(name, "batchCreateX", "originalValues", List.of("x"));
+
+    assertThat(blank.status()).isEqualTo(400);
+    assertThat(blank.json())
+        .isEqualTo(
+            new JsonObject()
+                .put("code", 3)
+                .put("message", "The original value at index 1 must not be blank.")
+                .put("details", new JsonArray()));
+    assertThat(over.status()).isEqualTo(400);
+    assertThat(over.json().getString("message"))
+        .isEqualTo(
+            "A batch holds at most 10000 values (Pseudonymization__Batch__MaxSize), not 10001.");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.json().getInteger("code")).isEqualTo(5);
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().getString("message"))
+        .isEqualTo("The pseudonym at index 0 does not exist in the namespace.");
+    assertThat(notAMethod.status()).isEqualTo(404);
+    assertThat(TestPostgres.pseudonymCount(name)).isZero();
   }
 
   @Test

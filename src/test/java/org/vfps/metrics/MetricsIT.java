@@ -1,22 +1,27 @@
 package org.vfps.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.Future;
+import io.vertx.grpc.common.GrpcStatus;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.IntStream;
+import org.hawkular.agent.prometheus.types.Histogram;
 import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.vfps.Eventually;
 import org.vfps.GrpcTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -25,6 +30,7 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 /** {@code /metrics} of a running service, parsed as Prometheus parses it. */
@@ -135,6 +141,44 @@ class MetricsIT {
   }
 
   @Test
+  void everyRowOfConcurrentCreatesIsCountedInTheRowsPerStatementHistogram() {
+    String namespace = createNamespace(client);
+    int values = 200;
+    Scrape before = scrape(server);
+
+    List<Future<GrpcTestClient.Reply<PseudonymServiceCreateResponse>>> replies =
+        IntStream.range(0, values)
+            .mapToObj(
+                i ->
+                    client.callAsync(
+                        PseudonymServiceGrpcClient.Create,
+                        PseudonymServiceCreateRequest.newBuilder()
+                            .setNamespace(namespace)
+                            .setOriginalValue("value-" + i)
+                            .build()))
+            .toList();
+    Future.all(replies).await();
+    Scrape after = scrape(server);
+
+    assertThat(replies).allMatch(reply -> reply.result().status() == GrpcStatus.OK);
+    assertThat(after.type("vfps_upsert_statement_rows")).isEqualTo(MetricType.HISTOGRAM);
+    Histogram rows = (Histogram) after.series("vfps_upsert_statement_rows", Map.of()).orElseThrow();
+    Histogram rowsBefore =
+        (Histogram) before.series("vfps_upsert_statement_rows", Map.of()).orElseThrow();
+    // each new value is written by exactly one statement, whatever the batches were
+    assertThat(rows.getSampleSum() - rowsBefore.getSampleSum()).isEqualTo(values);
+    long statements = rows.getSampleCount() - rowsBefore.getSampleCount();
+    assertThat(statements).isBetween(1L, (long) values);
+    assertThat(statements)
+        .isEqualTo(
+            (long)
+                (after.value("vfps_upsert_duration_seconds")
+                    + after.value("vfps_batch_upsert_duration_seconds")
+                    - before.value("vfps_upsert_duration_seconds")
+                    - before.value("vfps_batch_upsert_duration_seconds")));
+  }
+
+  @Test
   void httpServerPoolJvmAndProcessMetricsAreExported() {
     createNamespace(client);
 
@@ -196,21 +240,17 @@ class MetricsIT {
     // counted at start; the next count would be an hour away
     try (VfpsServer counting = startWithMetrics("01:00:00");
         GrpcTestClient countingClient = new GrpcTestClient(counting.grpcPort())) {
-      Eventually.await(
-          "the start-up count",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 2);
+      await("the start-up count")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 2);
 
       countingClient.ok(
           NamespaceServiceGrpcClient.Delete,
           NamespaceServiceDeleteRequest.newBuilder().setName(namespace).build());
 
-      Eventually.await(
-          "the removal of the deleted namespace's series",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).series("vfps_pseudonyms", series),
-          Optional::isEmpty);
+      await("the removal of the deleted namespace's series")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).series("vfps_pseudonyms", series), Optional::isEmpty);
     }
   }
 
@@ -222,18 +262,14 @@ class MetricsIT {
       Map<String, String> series = Map.of("namespace", namespace);
       createPseudonym(countingClient, namespace, "a");
 
-      Eventually.await(
-          "a count with one pseudonym",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 1);
+      await("a count with one pseudonym")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 1);
       createPseudonym(countingClient, namespace, "b");
       createPseudonym(countingClient, namespace, "c");
-      Eventually.await(
-          "a count with three pseudonyms",
-          Duration.ofSeconds(10),
-          () -> scrape(counting).value("vfps_pseudonyms", series),
-          count -> count == 3);
+      await("a count with three pseudonyms")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 3);
     }
   }
 

@@ -54,11 +54,34 @@ class ServiceMetersTest {
   @Test
   void batchUpsertDurationsAreExportedBeforeAnythingFeedsThem() {
     Scrape before = scrape();
-    meters.batchUpsertTook(1_000_000);
+    meters.batchUpsertTook(1_000_000, 7);
 
     assertThat(before.type("vfps_batch_upsert_duration_seconds")).isEqualTo(MetricType.HISTOGRAM);
     assertThat(before.value("vfps_batch_upsert_duration_seconds")).isZero();
     assertThat(scrape().value("vfps_batch_upsert_duration_seconds")).isEqualTo(1);
+  }
+
+  @Test
+  void rowsPerUpsertStatementAreAHistogramOfPowersOfTwo() {
+    meters.upsertTook(1_000_000);
+    meters.batchUpsertTook(1_000_000, 3);
+    meters.batchUpsertTook(1_000_000, 100);
+
+    Scrape scrape = scrape();
+
+    assertThat(scrape.type("vfps_upsert_statement_rows")).isEqualTo(MetricType.HISTOGRAM);
+    Histogram histogram =
+        (Histogram) scrape.series("vfps_upsert_statement_rows", Map.of()).orElseThrow();
+    assertThat(histogram.getSampleCount()).isEqualTo(3);
+    assertThat(histogram.getSampleSum()).isEqualTo(104);
+    assertThat(histogram.getBuckets())
+        .extracting(Histogram.Bucket::getUpperBound)
+        .containsExactly(
+            1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, Double.POSITIVE_INFINITY);
+    // cumulative: 1 | 1 | 3 (+3 rows) | ... | 100 (+100 rows)
+    assertThat(histogram.getBuckets())
+        .extracting(Histogram.Bucket::getCumulativeCount)
+        .containsExactly(1L, 1L, 2L, 2L, 2L, 2L, 2L, 3L, 3L, 3L, 3L);
   }
 
   @Test

@@ -30,6 +30,8 @@ import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.access.Permission;
+import org.vfps.access.Permissions;
+import org.vfps.access.RoleModel;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceEvents;
@@ -83,11 +85,29 @@ class PseudonymBatchIT {
   /** The service with every permission but those in {@code withheld}. */
   private PseudonymService service(Permission... withheld) {
     Set<Permission> missing = Set.of(withheld);
-    Access access =
-        new Access(
-            (caller, permission, namespace) -> !missing.contains(permission),
-            new Audit(() -> ""),
-            denied::add);
+    Permissions withholding =
+        new Permissions() {
+          @Override
+          public boolean allows(Caller caller, Permission permission, String namespace) {
+            return !missing.contains(permission);
+          }
+
+          @Override
+          public Set<String> namespaces(Caller caller, Permission permission) {
+            return Permissions.EVERYONE.namespaces(caller, permission);
+          }
+
+          @Override
+          public List<String> roles(Permission permission, String namespace) {
+            return List.of();
+          }
+
+          @Override
+          public RoleModel model() {
+            return RoleModel.EMPTY;
+          }
+        };
+    Access access = new Access(withholding, new Audit(() -> ""), denied::add);
     return new PseudonymService(
         namespaces, database.pseudonyms(), new PageTokens(new byte[32]), access, MAX_BATCH);
   }

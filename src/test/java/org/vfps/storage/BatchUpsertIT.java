@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vfps.TestPostgres;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 
@@ -67,12 +68,12 @@ class BatchUpsertIT {
     return IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
   }
 
-  private static Function<String, Supplier<String>> random() {
+  private static Function<String, Candidates> random() {
     return value -> () -> UUID.randomUUID().toString().replace("-", "").substring(0, 16);
   }
 
   /** The values in turn, then the last one again and again. */
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     String last = values[values.length - 1];
     return () -> iterator.hasNext() ? iterator.next() : last;
@@ -167,8 +168,7 @@ class BatchUpsertIT {
     repository.upsert(namespace, "owner", candidates("taken")).await();
     List<String> values = values("colliding", 700);
     // every value's first candidate is taken, and the first chunk's also collide with each other
-    Function<String, Supplier<String>> collidingFirst =
-        value -> candidates("taken", "fresh-" + value);
+    Function<String, Candidates> collidingFirst = value -> candidates("taken", "fresh-" + value);
 
     List<Pseudonym> stored =
         onEventLoop(() -> repository.upsertAll(namespace, values, collidingFirst)).result();

@@ -3,10 +3,13 @@ package org.vfps.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient;
+import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
@@ -27,6 +30,9 @@ import org.vfps.config.ConnectionSettings;
  * migrated in place and served: its namespaces and pseudonyms keep working.
  */
 class DotnetDatabaseAdoptionIT {
+
+  /** Flyway relays PostgreSQL's notices and reports a failed migration: asserted, not printed. */
+  @RegisterExtension final LogCapture flyway = LogCapture.of("org.flywaydb");
 
   /** The schema as the .NET service's EF Core migrations leave it. */
   static final String[] DOTNET_SCHEMA = {
@@ -127,6 +133,14 @@ class DotnetDatabaseAdoptionIT {
 
     assertThat(Migrations.migrate(database)).isEqualTo(3);
     assertThat(Migrations.migrate(database)).as("a second run has nothing to do").isZero();
+    // the first migration skips what the .NET service created, and PostgreSQL says so
+    assertThat(flyway.atLeast(Level.WARN))
+        .isNotEmpty()
+        .allSatisfy(
+            notice -> {
+              assertThat(notice.getLevel()).isEqualTo(Level.WARN);
+              assertThat(notice.getFormattedMessage()).contains("already exists, skipping");
+            });
 
     try (VfpsServer server =
             TestService.start(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(database)));
@@ -230,5 +244,12 @@ class DotnetDatabaseAdoptionIT {
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM pseudonyms"))
         .as("no row is lost")
         .isEqualTo(2);
+    assertThat(flyway.atLeast(Level.ERROR))
+        .singleElement()
+        .satisfies(
+            error ->
+                assertThat(error.getFormattedMessage())
+                    .contains("unique pseudonym values")
+                    .contains("rolled back"));
   }
 }

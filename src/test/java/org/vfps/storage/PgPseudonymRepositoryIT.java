@@ -1,39 +1,43 @@
 package org.vfps.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.vfps.TestPostgres;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
-import org.vfps.pseudonym.Upserted;
+import org.vfps.pseudonym.PseudonymRepository;
 
+@ExtendWith(VertxExtension.class)
 class PgPseudonymRepositoryIT {
 
   private static Vertx vertx;
   private static Database database;
+  private static PseudonymRepository pseudonyms;
 
   @BeforeAll
-  static void connect() {
-    vertx = Vertx.vertx();
+  static void connect(Vertx shared) {
+    vertx = shared;
     database = Database.connect(vertx, TestPostgres.database());
+    pseudonyms = database.pseudonyms();
   }
 
   @AfterAll
   static void close() {
     database.close();
-    vertx.close().await();
   }
 
   private static String namespace() {
@@ -44,109 +48,182 @@ class PgPseudonymRepositoryIT {
     return name;
   }
 
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     return iterator::next;
   }
 
+  /** The stored count, read over JDBC on a worker thread: a second opinion on the repository. */
+  private static Future<Long> storedCount(String namespace) {
+    return vertx.executeBlocking(() -> TestPostgres.pseudonymCount(namespace));
+  }
+
   @Test
-  void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne() {
+  void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne(VertxTestContext test) {
     String namespace = namespace();
-    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
-
-    Pseudonym b =
-        database.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
-
-    assertThat(b.pseudonymValue()).isEqualTo("fresh");
-    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+    pseudonyms
+        .upsert(namespace, "a", candidates("taken"))
+        .compose(a -> pseudonyms.upsert(namespace, "b", candidates("taken", "fresh")))
+        .compose(
+            b -> {
+              test.verify(() -> assertThat(b.pseudonymValue()).isEqualTo("fresh"));
+              return storedCount(namespace);
+            })
+        .onComplete(
+            test.succeeding(
+                count ->
+                    test.verify(
+                        () -> {
+                          assertThat(count).isEqualTo(2);
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void anExistingPairKeepsItsPseudonymWhateverTheCandidate() {
+  void anExistingPairKeepsItsPseudonymWhateverTheCandidate(VertxTestContext test) {
     String namespace = namespace();
-    Pseudonym first = database.pseudonyms().upsert(namespace, "a", candidates("one")).await();
-
-    Pseudonym again = database.pseudonyms().upsert(namespace, "a", candidates("two")).await();
-
-    assertThat(again).isEqualTo(first);
+    pseudonyms
+        .upsert(namespace, "a", candidates("one"))
+        .compose(
+            first ->
+                pseudonyms
+                    .upsert(namespace, "a", candidates("two"))
+                    .onComplete(
+                        test.succeeding(
+                            again ->
+                                test.verify(
+                                    () -> {
+                                      assertThat(again).isEqualTo(first);
+                                      test.completeNow();
+                                    }))));
   }
 
   @Test
-  void saysWhetherItInsertedThePair() {
+  void saysWhetherItInsertedThePair(VertxTestContext test) {
     String namespace = namespace();
-
-    Upserted first =
-        database.pseudonyms().insertIfAbsent(namespace, "a", candidates("one")).await();
-    Upserted again =
-        database.pseudonyms().insertIfAbsent(namespace, "a", candidates("two")).await();
-
-    assertThat(first.inserted()).isTrue();
-    assertThat(again.inserted()).isFalse();
-    assertThat(again.pseudonym()).isEqualTo(first.pseudonym());
+    pseudonyms
+        .insertIfAbsent(namespace, "a", candidates("one"))
+        .compose(
+            first ->
+                pseudonyms
+                    .insertIfAbsent(namespace, "a", candidates("two"))
+                    .map(again -> List.of(first, again)))
+        .onComplete(
+            test.succeeding(
+                both ->
+                    test.verify(
+                        () -> {
+                          assertThat(both.get(0).inserted()).isTrue();
+                          assertThat(both.get(1).inserted()).isFalse();
+                          assertThat(both.get(1).pseudonym()).isEqualTo(both.get(0).pseudonym());
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void findsPseudonymsByOriginalValueWithoutStoringAny() {
+  void findsPseudonymsByOriginalValueWithoutStoringAny(VertxTestContext test) {
     String namespace = namespace();
-    Pseudonym a = database.pseudonyms().upsert(namespace, "a", candidates("pa")).await();
-    Pseudonym b = database.pseudonyms().upsert(namespace, "b", candidates("pb")).await();
-
-    Map<String, Pseudonym> found =
-        database.pseudonyms().findAllByOriginal(namespace, List.of("b", "unknown", "a")).await();
-
-    assertThat(found).containsOnlyKeys("a", "b");
-    assertThat(found.get("a")).isEqualTo(a);
-    assertThat(found.get("b")).isEqualTo(b);
-    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
-    assertThat(
-            database.pseudonyms().findAllByOriginal("no-such-" + namespace, List.of("a")).await())
-        .isEmpty();
+    Future<Pseudonym> a = pseudonyms.upsert(namespace, "a", candidates("pa"));
+    Future<Pseudonym> b = pseudonyms.upsert(namespace, "b", candidates("pb"));
+    Future.all(a, b)
+        .compose(stored -> pseudonyms.findAllByOriginal(namespace, List.of("b", "unknown", "a")))
+        .compose(
+            found -> {
+              test.verify(
+                  () -> {
+                    assertThat(found).containsOnlyKeys("a", "b");
+                    assertThat(found.get("a")).isEqualTo(a.result());
+                    assertThat(found.get("b")).isEqualTo(b.result());
+                  });
+              return pseudonyms.findAllByOriginal("no-such-" + namespace, List.of("a"));
+            })
+        .compose(
+            inUnknownNamespace -> {
+              test.verify(() -> assertThat(inUnknownNamespace).isEmpty());
+              return storedCount(namespace);
+            })
+        .onComplete(
+            test.succeeding(
+                count ->
+                    test.verify(
+                        () -> {
+                          assertThat(count).isEqualTo(2);
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void givesUpAsInternalWhenEveryCandidateIsTaken() {
+  void givesUpAsInternalWhenEveryCandidateIsTaken(VertxTestContext test) {
     String namespace = namespace();
-    database.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
-
-    assertThatThrownBy(() -> database.pseudonyms().upsert(namespace, "b", () -> "taken").await())
-        .isInstanceOfSatisfying(
-            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL));
-    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
+    pseudonyms
+        .upsert(namespace, "a", candidates("taken"))
+        .compose(a -> pseudonyms.upsert(namespace, "b", () -> "taken"))
+        .onComplete(
+            test.failing(
+                failure ->
+                    test.verify(
+                        () ->
+                            assertThat(failure)
+                                .isInstanceOfSatisfying(
+                                    ServiceException.class,
+                                    e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL)))))
+        .transform(failed -> storedCount(namespace))
+        .onComplete(
+            test.succeeding(
+                count ->
+                    test.verify(
+                        () -> {
+                          assertThat(count).isEqualTo(1);
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void upsertIntoAMissingNamespaceIsNotFound() {
-    assertThatThrownBy(
-            () ->
-                database
-                    .pseudonyms()
-                    .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
-                    .await())
-        .isInstanceOfSatisfying(
-            ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+  void upsertIntoAMissingNamespaceIsNotFound(VertxTestContext test) {
+    pseudonyms
+        .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
+        .onComplete(
+            test.failing(
+                failure ->
+                    test.verify(
+                        () -> {
+                          assertThat(failure)
+                              .isInstanceOfSatisfying(
+                                  ServiceException.class,
+                                  e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void countsPseudonymsPerNamespaceLeavingOutEmptyOnes() {
+  void countsPseudonymsPerNamespaceLeavingOutEmptyOnes(VertxTestContext test) {
     String two = namespace();
     String one = namespace();
     String empty = namespace();
-    database.pseudonyms().upsert(two, "a", candidates("a1")).await();
-    database.pseudonyms().upsert(two, "b", candidates("b1")).await();
-    database.pseudonyms().upsert(one, "a", candidates("a1")).await();
-
-    Map<String, Long> counts = database.pseudonymCounts().await();
-
-    assertThat(counts).containsEntry(two, 2L).containsEntry(one, 1L).doesNotContainKey(empty);
+    Future.all(
+            pseudonyms.upsert(two, "a", candidates("a1")),
+            pseudonyms.upsert(two, "b", candidates("b1")),
+            pseudonyms.upsert(one, "a", candidates("a1")))
+        .compose(stored -> database.pseudonymCounts())
+        .onComplete(
+            test.succeeding(
+                counts ->
+                    test.verify(
+                        () -> {
+                          assertThat(counts)
+                              .containsEntry(two, 2L)
+                              .containsEntry(one, 1L)
+                              .doesNotContainKey(empty);
+                          test.completeNow();
+                        })));
   }
 
   @Test
-  void reportsTheDurationOfEveryUpsertStatementRun() {
+  void reportsTheDurationOfEveryUpsertStatementRun(VertxTestContext test) {
     List<Long> upserts = new CopyOnWriteArrayList<>();
-    Vertx own = Vertx.vertx();
     Database timed =
         Database.connect(
-            own,
+            vertx,
             TestPostgres.database(),
             new UpsertTimer() {
               @Override
@@ -157,16 +234,20 @@ class PgPseudonymRepositoryIT {
               @Override
               public void batch(long nanos, int rows) {}
             });
-    try {
-      String namespace = namespace();
-      timed.pseudonyms().upsert(namespace, "a", candidates("taken")).await();
-      timed.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")).await();
-    } finally {
-      timed.close();
-      own.close().await();
-    }
-
-    // the second create ran twice: its first candidate was taken
-    assertThat(upserts).hasSize(3).allMatch(nanos -> nanos > 0);
+    String namespace = namespace();
+    timed
+        .pseudonyms()
+        .upsert(namespace, "a", candidates("taken"))
+        .compose(a -> timed.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")))
+        .andThen(done -> timed.close())
+        .onComplete(
+            test.succeeding(
+                b ->
+                    test.verify(
+                        () -> {
+                          // the second create ran twice: its first candidate was taken
+                          assertThat(upserts).hasSize(3).allMatch(nanos -> nanos > 0);
+                          test.completeNow();
+                        })));
   }
 }

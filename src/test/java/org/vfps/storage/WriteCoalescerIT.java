@@ -1,6 +1,7 @@
 package org.vfps.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -10,7 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -28,6 +28,7 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.Upserted;
@@ -62,13 +63,13 @@ class WriteCoalescerIT {
   }
 
   /** The values in turn, then the last one again and again. */
-  private static Supplier<String> candidates(String... values) {
+  private static Candidates candidates(String... values) {
     Iterator<String> iterator = List.of(values).iterator();
     String last = values[values.length - 1];
     return () -> iterator.hasNext() ? iterator.next() : last;
   }
 
-  private static Supplier<String> random() {
+  private static Candidates random() {
     return () -> UUID.randomUUID().toString().replace("-", "").substring(0, 16);
   }
 
@@ -237,14 +238,15 @@ class WriteCoalescerIT {
       locker.rollback();
 
       proxy.open();
-      Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-      Future<Pseudonym> after = repository.upsert(namespace, "after", random());
-      Future.join(List.of(after)).otherwiseEmpty().await();
-      while (after.failed() && Instant.now().isBefore(deadline)) {
-        after = repository.upsert(namespace, "after", random());
-        Future.join(List.of(after)).otherwiseEmpty().await();
-      }
-      assertThat(after.succeeded()).isTrue();
+      await("an upsert that succeeds once the database is back")
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> {
+                Future<Pseudonym> after = repository.upsert(namespace, "after", random());
+                Future.join(List.of(after)).otherwiseEmpty().await();
+                return after;
+              },
+              Future::succeeded);
       database.close();
     }
   }
@@ -281,16 +283,15 @@ class WriteCoalescerIT {
   }
 
   private static void awaitStatementWaitingForLock() {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-    while (TestPostgres.queryLong(
-                TestPostgres.database(),
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?"
-                    + " AND wait_event_type = 'Lock'",
-                "vfps-coalescer-it")
-            == 0
-        && Instant.now().isBefore(deadline)) {
-      Thread.onSpinWait();
-    }
-    assertThat(Instant.now()).as("the upsert reached the lock").isBefore(deadline);
+    await("the upsert reaching the lock")
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                TestPostgres.queryLong(
+                    TestPostgres.database(),
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?"
+                        + " AND wait_event_type = 'Lock'",
+                    "vfps-coalescer-it"),
+            waiting -> waiting > 0);
   }
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The batch calls against single calls, in one run on one machine: ghz measures pseudonyms per
+# second of gRPC Create (one value a call), BatchCreate (BATCH values a call) and CreateStream (one
+# stream of BATCH creates a call), each for new values and for values already stored, and prints
+# each batch workload's ratio to single Create of the same kind of values.
+#
+#   loadtest/batch-benchmark.sh                  # 20,000 single calls, 40 batches and 40 streams
+#   SCALE=5 loadtest/batch-benchmark.sh          # five times as many of each
+#
+# Needs: a local PostgreSQL (it creates the database vfps_bench_batch through
+# `runuser -u postgres psql`, or set ADMIN_PSQL), the jar (./mvnw package), ghz on PATH
+# (go install github.com/bojand/ghz/cmd/ghz@latest), grpcurl, python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. loadtest/lib.sh
+
+SCALE=${SCALE:-1}
+BATCH=${BATCH:-1000}
+SINGLE_CALLS=$((20000 * SCALE))
+BATCH_CALLS=$((40 * SCALE))
+CONCURRENCY=${CONCURRENCY:-50}
+BATCH_CONCURRENCY=${BATCH_CONCURRENCY:-4}
+JAR=${JAR:-target/vfps.jar}
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JAVA=$JAVA_HOME/bin/java
+JAVA_OPTS=${JAVA_OPTS:-}
+GRPC_PORT=${GRPC_PORT:-48091}
+export PATH="$HOME/go/bin:$PATH"
+
+work=$(mktemp -d /tmp/vfps-batch-bench.XXXXXX)
+service_pid=""
+cleanup() {
+  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+say() { printf '%s\n' "$*" >&2; }
+
+say "== database vfps_bench_batch (fresh)"
+fresh_database vfps_bench_batch
+
+say "== vfps ($JAR $JAVA_OPTS)"
+# shellcheck disable=SC2086
+Grpc__Port=$GRPC_PORT Http__Port=0 MetricsPort=0 "$JAVA" $JAVA_OPTS -jar "$JAR" >"$work/vfps.log" 2>&1 &
+service_pid=$!
+for _ in $(seq 1 240); do
+  grep -q "started in" "$work/vfps.log" && break
+  kill -0 "$service_pid" 2>/dev/null || { cat "$work/vfps.log" >&2; exit 1; }
+  sleep 0.5
+done
+grep -m1 "started in" "$work/vfps.log" >&2 || { cat "$work/vfps.log" >&2; exit 1; }
+
+grpcurl -plaintext -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
+  "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
+
+# The call data: a fresh UUID per value for new values (ghz fills the templates per call), the same
+# BATCH stored values for known ones.
+python3 - "$work" "$BATCH" <<'PY'
+import json, os, sys
+work, batch = sys.argv[1], int(sys.argv[2])
+def write(name, data):
+    json.dump(data, open(os.path.join(work, name), "w"))
+known = [f"known-{i:05d}" for i in range(batch)]
+write("single-new.json", {"namespace": "bench", "originalValue": "{{newUUID}}"})
+write("single-known.json", [{"namespace": "bench", "originalValue": v} for v in known])
+write("batch-new.json", {"namespace": "bench", "originalValues": ["{{newUUID}}"] * batch})
+write("batch-known.json", {"namespace": "bench", "originalValues": known})
+write("stream-new.json", [{"namespace": "bench", "originalValue": "{{newUUID}}"}] * batch)
+write("stream-known.json", [{"namespace": "bench", "originalValue": v} for v in known])
+PY
+
+ghz_run() { # name, method, concurrency, calls, data file
+  ghz --insecure --call "vfps.api.v1.PseudonymService/$2" -c "$3" -n "$4" -D "$work/$5" \
+    -O json -o "$work/$1.json" "127.0.0.1:$GRPC_PORT"
+}
+
+say "== warm-up (not counted), which also stores the known values"
+ghz_run warm-single Create "$CONCURRENCY" 5000 single-known.json
+ghz_run warm-batch BatchCreate "$BATCH_CONCURRENCY" 10 batch-new.json
+ghz_run warm-stream CreateStream "$BATCH_CONCURRENCY" 10 stream-new.json
+
+say "== Create: $SINGLE_CALLS calls at concurrency $CONCURRENCY, new then known values"
+ghz_run single-new Create "$CONCURRENCY" "$SINGLE_CALLS" single-new.json
+ghz_run single-known Create "$CONCURRENCY" "$SINGLE_CALLS" single-known.json
+for method in BatchCreate CreateStream; do
+  data=$([ "$method" = BatchCreate ] && echo batch || echo stream)
+  say "== $method: $BATCH_CALLS calls of $BATCH values at concurrency $BATCH_CONCURRENCY"
+  ghz_run "$data-new" "$method" "$BATCH_CONCURRENCY" "$BATCH_CALLS" "$data-new.json"
+  ghz_run "$data-known" "$method" "$BATCH_CONCURRENCY" "$BATCH_CALLS" "$data-known.json"
+done
+
+python3 - "$work" "$BATCH" <<'PY'
+import json, os, sys
+work, batch = sys.argv[1], int(sys.argv[2])
+def rate(name, per_call):
+    report = json.load(open(os.path.join(work, name + ".json")))
+    ok = (report.get("statusCodeDistribution") or {}).get("OK", 0)
+    if ok != report["count"]:
+        sys.exit(f"{name}: {report['count'] - ok} of {report['count']} calls failed: "
+                 f"{report.get('statusCodeDistribution')} {report.get('errorDistribution')}")
+    return report["rps"] * per_call
+print(f"{'workload':<26} {'pseudonyms/s':>13} {'vs Create':>10}")
+for kind in ("new", "known"):
+    single = rate(f"single-{kind}", 1)
+    print(f"{'Create, ' + kind:<26} {single:>13,.0f} {'1.0x':>10}")
+    for label, name in (("BatchCreate", "batch"), ("CreateStream", "stream")):
+        value = rate(f"{name}-{kind}", batch)
+        print(f"{label + f' of {batch}, ' + kind:<26} {value:>13,.0f} {value / single:>9.1f}x")
+PY

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# CPU profiles of the two hot paths under ghz, with async-profiler (the tools.profiler:async-profiler
+# jar from Maven Central, its native library loaded into the running JVM with jcmd):
+#
+#   new       gRPC Create of new values, caches off (a namespace lookup and an upsert per call)
+#   cached    gRPC Create of known values with both caches on (answered from the pseudonym cache)
+#
+# For each, the service starts (plain jar, JAVA_OPTS, metrics on as by default; METRICS=no turns
+# them off), is warmed up with WARMUP calls, then
+# profiled (CPU samples of every thread, EVENT=cpu, perf_events; EVENT=itimer where the kernel
+# refuses perf_events) while ghz sends REQUESTS calls at CONCURRENCY. loadtest/profile.py prints
+# the top frames by self and total time, by method, class and package, and the time by concern
+# (gRPC binding, HTTP/2, protobuf, meters, SecureRandom, the pg client, GC, JIT, ...). The
+# collapsed stacks stay in OUT (default target/profiles) for flame graphs.
+#
+#   loadtest/profile.sh                  # both paths, 100,000 calls each after 60,000 warm-up calls
+#   PATHS=cached REQUESTS=50000 loadtest/profile.sh
+#
+# Needs what loadtest/benchmark.sh needs (a local PostgreSQL, the jar, ghz, grpcurl, python3) and
+# Maven Central for the profiler's jar (fetched once with the Maven wrapper).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. loadtest/lib.sh
+
+PATHS=${PATHS:-new cached}
+REQUESTS=${REQUESTS:-100000}
+WARMUP=${WARMUP:-60000}
+CONCURRENCY=${CONCURRENCY:-50}
+EVENT=${EVENT:-cpu}
+INTERVAL=${INTERVAL:-1ms}
+OUT=${OUT:-target/profiles}
+JAR=${JAR:-target/vfps.jar}
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JAVA_OPTS=${JAVA_OPTS:-}
+PGHOST_BENCH=${PGHOST_BENCH:-127.0.0.1}
+PORT=${PORT:-48091}
+METRICS=${METRICS:-yes}
+export PATH="$HOME/go/bin:$PATH"
+
+library=$(async_profiler_library)
+mkdir -p "$OUT"
+out=$(realpath "$OUT")
+
+work=$(mktemp -d /tmp/vfps-profile.XXXXXX)
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap "exit 143" TERM INT
+say() { printf '== %s\n' "$*" >&2; }
+
+fresh_database vfps_profile
+connection=$ConnectionStrings__PostgreSQL
+
+for path in $PATHS; do
+  caches=false
+  [ "$path" = cached ] && caches=true
+  say "$path: vfps ($JAR $JAVA_OPTS, caches $caches, metrics $METRICS)"
+  # shellcheck disable=SC2086
+  env ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$PORT Http__Port=$((PORT + 1)) \
+    MetricsPort=$([ "$METRICS" = yes ] && echo $((PORT + 2)) || echo 0) \
+    Pseudonymization__Caching__Namespaces__IsEnabled=$caches \
+    Pseudonymization__Caching__Pseudonyms__IsEnabled=$caches \
+    "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" >"$work/vfps-$path.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 240); do grep -q "started in" "$work/vfps-$path.log" && break; sleep 0.5; done
+  grpcurl -plaintext -d '{"name": "profile", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
+    "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null 2>&1 || true
+  [ -f "$work/vfps.protoset" ] || grpcurl -plaintext -protoset-out "$work/vfps.protoset" \
+    "127.0.0.1:$PORT" describe vfps.api.v1.PseudonymService >/dev/null
+  if [ "$path" = cached ]; then
+    # a thousand known values, each cached on its first Create during the warm-up
+    python3 -c 'import json, sys; json.dump([{"namespace": "profile", "originalValue": f"known-{i}"}
+      for i in range(1000)], open(sys.argv[1], "w"))' "$work/known.json"
+    data=(-D "$work/known.json")
+  else
+    data=(-d '{"namespace": "profile", "originalValue": "{{randomString 32}}"}')
+  fi
+  ghz_call() { # calls
+    ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+      -c "$CONCURRENCY" -n "$1" "${data[@]}" -O json "127.0.0.1:$PORT"
+  }
+  say "$path: warm-up, $WARMUP calls"
+  ghz_call "$WARMUP" >/dev/null
+  say "$path: profiling ($EVENT every $INTERVAL) under $REQUESTS calls"
+  # one argument for jcmd: unquoted, the profiler's options would be read as jcmd's name=value
+  "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"start,event=$EVENT,interval=$INTERVAL\"" >"$work/start.txt"
+  if ! grep -q 'return code: 0' "$work/start.txt"; then
+    cat "$work/start.txt" >&2
+    exit 1
+  fi
+  ghz_call "$REQUESTS" >"$out/$path.ghz.json"
+  "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$out/$path.collapsed,collapsed\"" >/dev/null
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  pid=""
+done
+
+for path in $PATHS; do
+  python3 loadtest/profile.py "$out/$path.collapsed" "$out/$path.ghz.json" "$path"
+done

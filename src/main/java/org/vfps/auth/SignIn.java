@@ -1,0 +1,472 @@
+package org.vfps.auth;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.access.Caller;
+import org.vfps.config.AuthorizationConfig;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+/**
+ * The admin UI's sign-in: the OIDC authorization code flow with PKCE (S256), as the confidential
+ * client {@code Authorization__ClientId}, with a pushed authorization request (RFC 9126) where the
+ * provider offers one and {@code Authorization__UsePushedAuthorizationRequests} allows it. The ID
+ * token is checked against the provider's keys for the client and the sign-in's nonce; the access
+ * token is checked as the API checks bearer tokens, and its subject and roles become the session,
+ * so a user has in the UI exactly the permissions its token has at the API.
+ *
+ * <p>Nothing is kept on the server: the flow's state (state, nonce, PKCE verifier, where to return)
+ * travels in a sealed cookie of its own, and the session in another, both under a key every replica
+ * shares, so any replica can finish a sign-in and serve a session. A session lasts as long as its
+ * access token and is renewed with the provider's refresh token, if it gave one. Thread-safe.
+ */
+public final class SignIn {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SignIn.class);
+
+  /** The session cookie's name. */
+  public static final String SESSION_COOKIE = "vfps_session";
+
+  /** The flow cookies' names: this, then the flow's {@code state}. */
+  public static final String FLOW_COOKIE_PREFIX = "vfps_signin_";
+
+  /** How long a user has between starting a sign-in and coming back from the provider. */
+  public static final Duration FLOW_LIFETIME = Duration.ofMinutes(10);
+
+  /** The largest session cookie value; browsers keep 4,096 bytes of name and value. */
+  static final int MAX_COOKIE_CHARACTERS = 3_800;
+
+  private static final String SCOPE = "openid profile email";
+
+  /** Where to send the browser to sign in, and the flow's cookie to set on the way. */
+  public record Redirect(String location, String flowCookieName, String flowCookie) {}
+
+  /** A session and the cookie value that carries it. */
+  public record Sealed(UiSession session, String cookie) {}
+
+  /** A finished sign-in: the session, and the local path the user wanted to go to. */
+  public record SignedIn(Sealed session, String returnUrl) {}
+
+  private final String clientId;
+  private final String clientSecret;
+  private final boolean usePushedAuthorizationRequests;
+  private final Set<String> knownRoles = new HashSet<>();
+  private final BearerTokens tokens;
+  private final ProviderKeys keys;
+  private final SessionSeal seal;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+
+  SignIn(AuthorizationConfig config, BearerTokens tokens, SessionSeal seal, Clock clock) {
+    this.clientId = config.signIn().clientId();
+    this.clientSecret = config.signIn().clientSecret();
+    this.usePushedAuthorizationRequests = config.signIn().usePushedAuthorizationRequests();
+    knownRoles.addAll(config.adminRoles());
+    for (AuthorizationConfig.NamespaceRule rule : config.namespaceRules()) {
+      knownRoles.addAll(rule.readRoles());
+      knownRoles.addAll(rule.writeRoles());
+      knownRoles.addAll(rule.reverseLookupRoles());
+    }
+    this.tokens = tokens;
+    this.keys = tokens.keys();
+    this.seal = seal;
+    this.clock = clock;
+  }
+
+  /**
+   * Starts a sign-in that comes back to {@code redirectUri} and then goes to {@code returnUrl}.
+   * Fails with {@code UNAVAILABLE} while the provider is unknown or unreachable, refuses the pushed
+   * request, or has a discovery document the sign-in cannot use (the message says which).
+   */
+  public Future<Redirect> begin(String redirectUri, String returnUrl) {
+    ProviderEndpoints endpoints;
+    try {
+      endpoints = endpoints();
+    } catch (ServiceException e) {
+      return Future.failedFuture(e);
+    }
+    String state = randomText(16);
+    String nonce = randomText(16);
+    String verifier = randomText(32);
+    MultiMap request =
+        MultiMap.caseInsensitiveMultiMap()
+            .add("response_type", "code")
+            .add("client_id", clientId)
+            .add("redirect_uri", redirectUri)
+            .add("scope", SCOPE)
+            .add("state", state)
+            .add("nonce", nonce)
+            .add("code_challenge", challenge(verifier))
+            .add("code_challenge_method", "S256");
+    String cookieName = FLOW_COOKIE_PREFIX + state;
+    String flowCookie =
+        seal.seal(
+            cookieName,
+            new JsonObject()
+                .put("state", state)
+                .put("nonce", nonce)
+                .put("verifier", verifier)
+                .put("redirectUri", redirectUri)
+                .put("returnUrl", returnUrl)
+                .put("exp", now() + FLOW_LIFETIME.toSeconds()));
+    Future<String> location =
+        usePushedAuthorizationRequests && endpoints.pushedAuthorizationRequest() != null
+            ? push(endpoints, request)
+                .map(
+                    requestUri ->
+                        withQuery(
+                            endpoints.authorization(),
+                            "client_id="
+                                + ProviderClient.formEncode(clientId)
+                                + "&request_uri="
+                                + ProviderClient.formEncode(requestUri)))
+            : Future.succeededFuture(
+                withQuery(endpoints.authorization(), ProviderClient.encode(request)));
+    return location.map(to -> new Redirect(to, cookieName, flowCookie));
+  }
+
+  /**
+   * Finishes the sign-in the provider sent back with {@code state} and {@code code}: the code is
+   * exchanged for tokens, which are checked. Fails with {@code INVALID_ARGUMENT} when the flow
+   * cookie is missing, foreign or expired or the provider refuses the code (the user signs in
+   * again), and with {@code UNAVAILABLE} when the provider cannot be reached or its answer or
+   * tokens are not what the configuration asks for (the message says what: a setting of the
+   * provider or of vfps to fix).
+   *
+   * @param flowCookie the value of the cookie {@code FLOW_COOKIE_PREFIX + state}; null when absent
+   */
+  public Future<SignedIn> complete(String state, String code, String flowCookie) {
+    String cookieName = FLOW_COOKIE_PREFIX + state;
+    JsonObject flow = flowCookie == null ? null : seal.open(cookieName, flowCookie).orElse(null);
+    if (flow == null
+        || !state.equals(flow.getString("state"))
+        || flow.getLong("exp") <= now()
+        || code == null
+        || code.isEmpty()) {
+      return Future.failedFuture(
+          new ServiceException(
+              ErrorCode.INVALID_ARGUMENT,
+              "This sign-in is unknown or has expired: it must be finished within "
+                  + FLOW_LIFETIME.toMinutes()
+                  + " minutes, in the browser that started it. Sign in again."));
+    }
+    ProviderEndpoints endpoints;
+    try {
+      endpoints = endpoints();
+    } catch (ServiceException e) {
+      return Future.failedFuture(e);
+    }
+    MultiMap form =
+        MultiMap.caseInsensitiveMultiMap()
+            .add("grant_type", "authorization_code")
+            .add("code", code)
+            .add("redirect_uri", flow.getString("redirectUri"))
+            .add("code_verifier", flow.getString("verifier"));
+    return tokenRequest(endpoints, form)
+        .compose(answer -> signedIn(answer, flow.getString("nonce")))
+        .map(session -> new SignedIn(session, flow.getString("returnUrl")));
+  }
+
+  /**
+   * The session renewed with its refresh token: new roles and expiry from a new access token, the
+   * same user and CSRF token. Fails with {@code UNAUTHENTICATED} when the session has no refresh
+   * token or the provider no longer accepts it (the user signs in again), and with {@code
+   * UNAVAILABLE} as {@link #complete}.
+   */
+  public Future<Sealed> refresh(UiSession session) {
+    if (session.refreshToken().isEmpty()) {
+      return Future.failedFuture(
+          new ServiceException(
+              ErrorCode.UNAUTHENTICATED, "The session has ended and cannot be renewed."));
+    }
+    ProviderEndpoints endpoints;
+    try {
+      endpoints = endpoints();
+    } catch (ServiceException e) {
+      return Future.failedFuture(e);
+    }
+    MultiMap form =
+        MultiMap.caseInsensitiveMultiMap()
+            .add("grant_type", "refresh_token")
+            .add("refresh_token", session.refreshToken());
+    return tokenRequest(endpoints, form)
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    failure instanceof ServiceException e && e.code() == ErrorCode.INVALID_ARGUMENT
+                        ? new ServiceException(ErrorCode.UNAUTHENTICATED, e.getMessage())
+                        : failure))
+        .compose(
+            answer ->
+                accessToken(answer)
+                    .compose(
+                        valid -> {
+                          if (!valid.identity().subject().equals(session.subject())) {
+                            return Future.failedFuture(
+                                tokensRefused("the refreshed access token names another subject"));
+                          }
+                          String refreshToken =
+                              answer.getValue("refresh_token") instanceof String text
+                                  ? text
+                                  : session.refreshToken();
+                          return sealed(
+                              session.refreshed(
+                                  known(valid.identity().roles()),
+                                  valid.expiresAtSecond(),
+                                  refreshToken));
+                        }));
+  }
+
+  /** The session a cookie value carries, current or not; empty for a value not sealed by vfps. */
+  public Optional<UiSession> open(String cookie) {
+    return cookie == null
+        ? Optional.empty()
+        : seal.open(SESSION_COOKIE, cookie).flatMap(UiSession::fromJson);
+  }
+
+  /**
+   * Whether the session is current: its access token's expiry is not passed (with the clock skew
+   * bearer tokens get).
+   */
+  public boolean current(UiSession session) {
+    return now() < session.expiresAt() + BearerTokens.LEEWAY_SECONDS;
+  }
+
+  /** Whether the provider's keys and discovery document are loaded, so a sign-in can start. */
+  public boolean ready() {
+    return keys.current() != null;
+  }
+
+  /**
+   * Where to send the browser to sign out at the provider too (its {@code end_session_endpoint},
+   * naming the client and where to come back to); empty when it has none.
+   */
+  public Optional<String> endSession(String postLogoutRedirectUri) {
+    ProviderKeys.Keys loaded = keys.current();
+    if (loaded == null) {
+      return Optional.empty();
+    }
+    URI endSession;
+    try {
+      endSession = ProviderEndpoints.of(loaded.discovery(), keys.requireHttps()).endSession();
+    } catch (ServiceException e) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(endSession)
+        .map(
+            uri ->
+                withQuery(
+                    uri,
+                    "client_id="
+                        + ProviderClient.formEncode(clientId)
+                        + "&post_logout_redirect_uri="
+                        + ProviderClient.formEncode(postLogoutRedirectUri)));
+  }
+
+  private ProviderEndpoints endpoints() {
+    ProviderKeys.Keys loaded = keys.current();
+    if (loaded == null) {
+      throw new ServiceException(
+          ErrorCode.UNAVAILABLE,
+          "The OIDC provider has not been reached yet (its discovery document and keys are not"
+              + " loaded); try again shortly.");
+    }
+    return ProviderEndpoints.of(loaded.discovery(), keys.requireHttps());
+  }
+
+  /** The {@code request_uri} of a pushed authorization request. */
+  private Future<String> push(ProviderEndpoints endpoints, MultiMap request) {
+    return post(endpoints, endpoints.pushedAuthorizationRequest(), request)
+        .compose(
+            reply ->
+                (reply.status() == 201 || reply.status() == 200)
+                        && reply.body().getValue("request_uri") instanceof String requestUri
+                    ? Future.succeededFuture(requestUri)
+                    : Future.failedFuture(refused("pushed authorization request", reply)));
+  }
+
+  /** The provider's answer to a token request; fails as {@link #complete} describes. */
+  private Future<JsonObject> tokenRequest(ProviderEndpoints endpoints, MultiMap form) {
+    return post(endpoints, endpoints.token(), form)
+        .compose(
+            reply ->
+                reply.status() == 200
+                    ? Future.succeededFuture(reply.body())
+                    : Future.failedFuture(refused("token request", reply)));
+  }
+
+  /** Posts a form with the client's credentials, as the provider takes them. */
+  private Future<ProviderClient.Reply> post(
+      ProviderEndpoints endpoints, URI endpoint, MultiMap form) {
+    String authorization = null;
+    if (endpoints.secretInBody()) {
+      form.set("client_id", clientId).set("client_secret", clientSecret);
+    } else {
+      // RFC 6749 2.3.1: each part form-encoded before it is joined and encoded as Basic
+      String credentials =
+          ProviderClient.formEncode(clientId) + ":" + ProviderClient.formEncode(clientSecret);
+      authorization =
+          "Basic "
+              + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+    return keys.client()
+        .postForm(endpoint, form, authorization)
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    new ServiceException(
+                        ErrorCode.UNAVAILABLE,
+                        "The OIDC provider cannot be reached ("
+                            + endpoint
+                            + "): "
+                            + failure.getMessage())));
+  }
+
+  private Future<Sealed> signedIn(JsonObject answer, String nonce) {
+    if (!(answer.getValue("id_token") instanceof String idToken)) {
+      return Future.failedFuture(tokensRefused("the provider's answer holds no id_token"));
+    }
+    Future<JsonObject> identity =
+        tokens
+            .checkIdToken(idToken, clientId, nonce)
+            .recover(failure -> Future.failedFuture(tokensRefused(failure.getMessage())));
+    return Future.all(identity, accessToken(answer))
+        .compose(
+            both -> {
+              JsonObject id = identity.result();
+              BearerTokens.Valid access = both.resultAt(1);
+              String idSubject = id.getValue("sub") instanceof String s ? s : "";
+              String subject = access.identity().subject();
+              if (subject.equals(Caller.ANONYMOUS)) {
+                subject = idSubject;
+              } else if (!subject.equals(idSubject)) {
+                return Future.failedFuture(
+                    tokensRefused("the ID token and the access token name different subjects"));
+              }
+              if (subject.isEmpty()) {
+                return Future.failedFuture(tokensRefused("the tokens name no subject (sub)"));
+              }
+              return sealed(
+                  new UiSession(
+                      subject,
+                      text(id, "name"),
+                      text(id, "preferred_username"),
+                      text(id, "email"),
+                      known(access.identity().roles()),
+                      access.expiresAtSecond(),
+                      randomText(16),
+                      answer.getValue("refresh_token") instanceof String refresh ? refresh : ""));
+            });
+  }
+
+  /** The access token of a token answer, checked as the API checks bearer tokens. */
+  private Future<BearerTokens.Valid> accessToken(JsonObject answer) {
+    if (!(answer.getValue("access_token") instanceof String accessToken)) {
+      return Future.failedFuture(tokensRefused("the provider's answer holds no access_token"));
+    }
+    return tokens
+        .checkWithExpiry(accessToken)
+        .recover(failure -> Future.failedFuture(tokensRefused(failure.getMessage())));
+  }
+
+  /** The cookie value of a session, without its refresh token if it would not fit with it. */
+  private Future<Sealed> sealed(UiSession session) {
+    String cookie = seal.seal(SESSION_COOKIE, session.toJson());
+    if (cookie.length() > MAX_COOKIE_CHARACTERS && !session.refreshToken().isEmpty()) {
+      LOG.info(
+          "The provider's refresh token is too long for the session cookie; the session of {}"
+              + " ends with its access token",
+          session.subject());
+      return sealed(session.withoutRefreshToken());
+    }
+    if (cookie.length() > MAX_COOKIE_CHARACTERS) {
+      return Future.failedFuture(
+          new ServiceException(
+              ErrorCode.UNAVAILABLE,
+              "The session does not fit into a cookie ("
+                  + cookie.length()
+                  + " characters; the name, e-mail and "
+                  + session.roles().size()
+                  + " roles are too long)."));
+    }
+    return Future.succeededFuture(new Sealed(session, cookie));
+  }
+
+  /** The roles the rules name; no other role changes a decision. */
+  private Set<String> known(Set<String> roles) {
+    Set<String> known = new HashSet<>(roles);
+    known.retainAll(knownRoles);
+    return known;
+  }
+
+  private static ServiceException refused(String what, ProviderClient.Reply reply) {
+    String error = reply.body().getValue("error") instanceof String e ? e : "";
+    String description =
+        reply.body().getValue("error_description") instanceof String d ? ": " + d : "";
+    String message =
+        "The OIDC provider refused the "
+            + what
+            + " ("
+            + reply.status()
+            + (error.isEmpty() ? "" : " " + error)
+            + description
+            + ")";
+    if (error.equals("invalid_grant")) {
+      return new ServiceException(ErrorCode.INVALID_ARGUMENT, message + ". Sign in again.");
+    }
+    if (error.equals("invalid_client") || error.equals("unauthorized_client")) {
+      message += "; check Authorization__ClientId and Authorization__ClientSecret";
+    }
+    return new ServiceException(ErrorCode.UNAVAILABLE, message + ".");
+  }
+
+  private static ServiceException tokensRefused(String reason) {
+    return new ServiceException(
+        ErrorCode.UNAVAILABLE, "The OIDC provider's tokens are not accepted: " + reason);
+  }
+
+  private static String text(JsonObject claims, String name) {
+    return claims.getValue(name) instanceof String value ? value : "";
+  }
+
+  private static String withQuery(URI endpoint, String query) {
+    return endpoint + (endpoint.getRawQuery() == null ? "?" : "&") + query;
+  }
+
+  private String randomText(int bytes) {
+    byte[] value = new byte[bytes];
+    random.nextBytes(value);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(value);
+  }
+
+  /** The PKCE S256 challenge of a verifier: base64url of its SHA-256. */
+  static String challenge(String verifier) {
+    try {
+      return Base64.getUrlEncoder()
+          .withoutPadding()
+          .encodeToString(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+  }
+
+  private long now() {
+    return clock.instant().getEpochSecond();
+  }
+}

@@ -1,0 +1,105 @@
+package org.vfps.auth;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.vfps.access.Caller;
+
+/**
+ * A user signed in to the admin UI, as the session cookie carries it: who it is (from the ID
+ * token), its roles (from the access token, checked as the API checks bearer tokens), until when,
+ * the CSRF token bound to the sign-in, and the provider's refresh token.
+ *
+ * @param subject the access token's {@code sub}
+ * @param name the ID token's {@code name}; empty when absent
+ * @param username the ID token's {@code preferred_username}; empty when absent
+ * @param email the ID token's {@code email}; empty when absent
+ * @param roles the access token's roles that the rules name (no other role changes a decision);
+ *     unmodifiable
+ * @param expiresAt the access token's {@code exp}, in seconds since the epoch
+ * @param csrfToken a random text, the same for the whole sign-in
+ * @param refreshToken the provider's refresh token; empty when it gave none
+ */
+public record UiSession(
+    String subject,
+    String name,
+    String username,
+    String email,
+    Set<String> roles,
+    long expiresAt,
+    String csrfToken,
+    String refreshToken) {
+
+  private static final int VERSION = 1;
+
+  public UiSession {
+    Objects.requireNonNull(subject, "subject");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(username, "username");
+    Objects.requireNonNull(email, "email");
+    roles = Set.copyOf(roles);
+    Objects.requireNonNull(csrfToken, "csrfToken");
+    Objects.requireNonNull(refreshToken, "refreshToken");
+  }
+
+  /** The caller of an API request this session authenticates. */
+  public Caller caller(String clientAddress) {
+    return new Caller(subject, roles, clientAddress);
+  }
+
+  /** Whether {@code token} is this session's CSRF token; compared in constant time. */
+  public boolean csrfTokenIs(String token) {
+    return token != null
+        && MessageDigest.isEqual(
+            csrfToken.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** This session with the fields of a refresh; who it is and the CSRF token stay. */
+  UiSession refreshed(Set<String> roles, long expiresAt, String refreshToken) {
+    return new UiSession(subject, name, username, email, roles, expiresAt, csrfToken, refreshToken);
+  }
+
+  /** This session without its refresh token (for a cookie that would be too large with it). */
+  UiSession withoutRefreshToken() {
+    return new UiSession(subject, name, username, email, roles, expiresAt, csrfToken, "");
+  }
+
+  JsonObject toJson() {
+    return new JsonObject()
+        .put("v", VERSION)
+        .put("sub", subject)
+        .put("name", name)
+        .put("user", username)
+        .put("email", email)
+        .put("roles", new JsonArray(roles.stream().sorted().toList()))
+        .put("exp", expiresAt)
+        .put("csrf", csrfToken)
+        .put("rt", refreshToken);
+  }
+
+  /** The session of {@link #toJson()}'s object; empty for an object of another version. */
+  static Optional<UiSession> fromJson(JsonObject json) {
+    if (!Integer.valueOf(VERSION).equals(json.getValue("v"))) {
+      return Optional.empty();
+    }
+    Set<String> roles = new HashSet<>();
+    for (Object role : json.getJsonArray("roles")) {
+      roles.add((String) role);
+    }
+    return Optional.of(
+        new UiSession(
+            json.getString("sub"),
+            json.getString("name"),
+            json.getString("user"),
+            json.getString("email"),
+            roles,
+            json.getLong("exp"),
+            json.getString("csrf"),
+            json.getString("rt")));
+  }
+}

@@ -1,0 +1,231 @@
+package org.vfps.grpc;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.grpc.common.GrpcMessage;
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.MessageSizeOverflowException;
+import io.vertx.grpc.server.GrpcServerRequest;
+import io.vertx.grpc.server.GrpcServerResponse;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.access.Caller;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * One {@code CreateStream} call: every request message is a create of its own namespace, and the
+ * replies go out in request order.
+ *
+ * <p>Flow control: requests are read on demand ({@code fetch}), one more for each reply written, so
+ * at most {@link #WINDOW} requests of the call are read and not yet answered. While the response's
+ * write queue is full (a client that reads slowly) no reply is written, so after at most {@link
+ * #WINDOW} more requests none is read; unread ones stay with HTTP/2 flow control, which stops the
+ * client's writer. Nothing buffers without bound.
+ *
+ * <p>The first request that fails, in request order, ends the call with its status and a message
+ * naming its index; later replies are dropped. A client that cancels the call (or whose deadline
+ * passes, or whose connection drops) ends the work: no further request is read, no reply written,
+ * and the creates already running finish unanswered.
+ *
+ * <p>Used on the call's event loop only.
+ */
+final class CreateStreamCall {
+
+  /** Requests of one call read and not yet answered, at most. */
+  static final int WINDOW = 512;
+
+  private static final Logger LOG = LoggerFactory.getLogger(CreateStreamCall.class);
+
+  private final GrpcServerRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse>
+      call;
+  private final GrpcServerResponse<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse>
+      response;
+  private final GrpcMessageDecoder<PseudonymServiceCreateRequest> decoder;
+  private final Caller caller;
+  private final PseudonymService pseudonyms;
+  private final CallObserver observer;
+  private final ArrayDeque<Future<Pseudonym>> unanswered = new ArrayDeque<>();
+  private final Promise<GrpcStatus> ended = Promise.promise();
+  private long read;
+  private long answered;
+  private boolean requestsEnded;
+  private boolean finished;
+
+  CreateStreamCall(
+      GrpcServerRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> call,
+      GrpcMessageDecoder<PseudonymServiceCreateRequest> decoder,
+      Caller caller,
+      PseudonymService pseudonyms,
+      CallObserver observer) {
+    this.call = call;
+    this.response = call.response();
+    this.decoder = decoder;
+    this.caller = caller;
+    this.pseudonyms = pseudonyms;
+    this.observer = observer;
+  }
+
+  /**
+   * Serves the call, whose request stream must be paused, until it ends; the future yields the
+   * status it ended with ({@code CANCELLED} when the client left).
+   */
+  Future<GrpcStatus> serve() {
+    call.messageHandler(this::create);
+    call.invalidMessageHandler(
+        invalid ->
+            enqueueRejection(
+                invalid instanceof MessageSizeOverflowException
+                    ? tooLarge()
+                    : malformed("a malformed message frame")));
+    call.endHandler(
+        end -> {
+          requestsEnded = true;
+          answer();
+        });
+    call.errorHandler(error -> clientLeft());
+    call.exceptionHandler(failure -> clientLeft());
+    response.drainHandler(drained -> answer());
+    call.fetch(WINDOW);
+    return ended.future();
+  }
+
+  private void create(GrpcMessage message) {
+    if (finished) {
+      return;
+    }
+    read++;
+    observer.received(call.serviceName().fullyQualifiedName(), call.methodName());
+    PseudonymServiceCreateRequest request;
+    try {
+      request = decode(message);
+    } catch (ServiceException rejection) {
+      enqueue(Future.failedFuture(rejection));
+      return;
+    }
+    enqueue(pseudonyms.createStreamed(caller, request.getNamespace(), request.getOriginalValue()));
+  }
+
+  private void enqueueRejection(ServiceException rejection) {
+    if (!finished) {
+      read++;
+      enqueue(Future.failedFuture(rejection));
+    }
+  }
+
+  private void enqueue(Future<Pseudonym> created) {
+    unanswered.add(created);
+    created.onComplete(done -> answer());
+  }
+
+  /** Writes the replies that are ready, in order, as far as the write queue takes them. */
+  private void answer() {
+    int written = 0;
+    while (!finished && !unanswered.isEmpty() && unanswered.peek().isComplete()) {
+      if (response.writeQueueFull()) {
+        // the drain handler goes on
+        break;
+      }
+      Future<Pseudonym> next = unanswered.poll();
+      long index = answered++;
+      if (next.failed()) {
+        fail(index, next.cause());
+        return;
+      }
+      response.write(
+          PseudonymServiceCreateResponse.newBuilder()
+              .setPseudonym(ProtoMapping.toProto(next.result()))
+              .build());
+      observer.sent(call.serviceName().fullyQualifiedName(), call.methodName());
+      written++;
+    }
+    if (finished) {
+      return;
+    }
+    if (written > 0) {
+      call.fetch(written);
+    }
+    if (requestsEnded && unanswered.isEmpty()) {
+      finished = true;
+      response.end();
+      ended.complete(GrpcStatus.OK);
+    }
+  }
+
+  private void fail(long index, Throwable failure) {
+    finished = true;
+    unanswered.clear();
+    String prefix = "Request " + index + " of the stream: ";
+    Throwable named = failure;
+    if (failure instanceof ServiceException service) {
+      Map<String, String> metadata = new HashMap<>(service.metadata());
+      metadata.put("index", Long.toString(index));
+      named =
+          new ServiceException(
+              service.code(), prefix + service.getMessage(), metadata, service.getCause());
+    }
+    GrpcErrors.fail(response, call.fullMethodName(), named);
+    ended.complete(GrpcErrors.status(named));
+  }
+
+  private void clientLeft() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    unanswered.clear();
+    LOG.debug(
+        "{} was left by the client after {} requests and {} replies",
+        call.fullMethodName(),
+        read,
+        answered);
+    ended.complete(GrpcStatus.CANCELLED);
+  }
+
+  /** The request in the message, inflated if the client compressed it with gzip. */
+  private PseudonymServiceCreateRequest decode(GrpcMessage message) {
+    Buffer payload = message.payload();
+    if (!message.encoding().equals("identity")) {
+      if (!message.encoding().equals("gzip")) {
+        throw malformed("a message flagged compressed without a grpc-encoding");
+      }
+      try {
+        payload = UnaryRequests.inflate(payload);
+      } catch (IOException e) {
+        throw malformed("a message that is not valid gzip");
+      }
+      if (payload == null) {
+        throw tooLarge();
+      }
+    }
+    try {
+      return decoder.decode(GrpcMessage.message("identity", message.format(), payload));
+    } catch (RuntimeException e) {
+      throw malformed("a message that is not a valid CreateStream request");
+    }
+  }
+
+  /** A request message the call cannot read, logged as {@link UnaryRequests} logs one. */
+  private ServiceException malformed(String problem) {
+    MalformedInputLog.warn(call.fullMethodName(), problem);
+    return new ServiceException(
+        ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + ".");
+  }
+
+  private ServiceException tooLarge() {
+    MalformedInputLog.warn(call.fullMethodName(), "a message over the size limit");
+    return new ServiceException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "The request message is larger than " + UnaryRequests.MAX_MESSAGE_BYTES + " bytes.");
+  }
+}

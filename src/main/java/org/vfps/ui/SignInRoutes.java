@@ -1,0 +1,237 @@
+package org.vfps.ui;
+
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.auth.SignIn;
+import org.vfps.auth.UiSession;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+/**
+ * The sign-in's addresses under {@code /ui/authentication/}: {@code login?returnUrl=...} sends the
+ * browser to the provider, {@code callback} takes it back and sets the session, {@code POST logout}
+ * ends the session here and then at the provider. Problems are answered with a page that says what
+ * went wrong and offers to sign in again.
+ */
+final class SignInRoutes {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SignInRoutes.class);
+
+  /** What a {@code state} of ours looks like: base64url text. */
+  private static final Pattern STATE = Pattern.compile("[A-Za-z0-9_-]{16,64}");
+
+  /** What an OAuth error code may look like (RFC 6749: printable ASCII without quotes). */
+  private static final Pattern ERROR_CODE = Pattern.compile("[a-z_]{1,64}");
+
+  private final boolean authorization;
+  private final Optional<SignIn> signIn;
+
+  /**
+   * @param authorization whether authorization is on
+   * @param signIn the sign-in; empty when authorization is off or no client is configured
+   */
+  SignInRoutes(boolean authorization, Optional<SignIn> signIn) {
+    this.authorization = authorization;
+    this.signIn = signIn;
+  }
+
+  void mount(Router router) {
+    router.get("/ui/authentication/login").handler(this::login);
+    router.get(SessionCookies.CALLBACK_PATH).handler(this::callback);
+    router.post("/ui/authentication/logout").handler(this::logout);
+  }
+
+  private void login(RoutingContext rc) {
+    HttpServerRequest request = rc.request();
+    Optional<String> returnUrl = ReturnUrls.local(request.getParam("returnUrl"));
+    if (returnUrl.isEmpty()) {
+      SignInPages.send(
+          rc,
+          400,
+          "Sign-in refused",
+          "The returnUrl of this link is not a page of this service (a path under /ui/), so the"
+              + " sign-in will not go there.",
+          ReturnUrls.login(ReturnUrls.HOME),
+          "Sign in");
+      return;
+    }
+    if (!authorization) {
+      redirect(rc, returnUrl.get());
+      return;
+    }
+    if (signIn.isEmpty()) {
+      notConfigured(rc);
+      return;
+    }
+    SignIn flow = signIn.get();
+    if (SessionCookies.session(flow, request).filter(flow::current).isPresent()) {
+      redirect(rc, returnUrl.get());
+      return;
+    }
+    Optional<String> origin = SessionCookies.origin(request);
+    if (origin.isEmpty()) {
+      SignInPages.send(
+          rc,
+          400,
+          "Sign-in refused",
+          "The request names no valid host (Host or X-Forwarded-Host), so there is no address"
+              + " the provider could send you back to.",
+          ReturnUrls.HOME,
+          "Back to vfps");
+      return;
+    }
+    flow.begin(origin.get() + SessionCookies.CALLBACK_PATH, returnUrl.get())
+        .onSuccess(
+            redirect -> {
+              SessionCookies.setFlow(rc, redirect.flowCookieName(), redirect.flowCookie());
+              redirect(rc, redirect.location());
+            })
+        .onFailure(failure -> problem(rc, failure, returnUrl.get()));
+  }
+
+  private void callback(RoutingContext rc) {
+    HttpServerRequest request = rc.request();
+    String state = request.getParam("state");
+    if (state == null || !STATE.matcher(state).matches()) {
+      SignInPages.send(
+          rc,
+          400,
+          "Sign-in failed",
+          "This address is where the identity provider sends you back after signing in; it was"
+              + " opened without a sign-in of this service.",
+          ReturnUrls.login(ReturnUrls.HOME),
+          "Sign in");
+      return;
+    }
+    String cookieName = SignIn.FLOW_COOKIE_PREFIX + state;
+    if (signIn.isEmpty()) {
+      notConfigured(rc);
+      return;
+    }
+    String error = request.getParam("error");
+    if (error != null) {
+      SessionCookies.clearFlow(rc, cookieName);
+      String code = ERROR_CODE.matcher(error).matches() ? error : "an unknown error";
+      LOG.info(
+          "The identity provider ended a sign-in with {}: {}",
+          code,
+          String.valueOf(request.getParam("error_description")).replaceAll("\\p{Cntrl}", " "));
+      SignInPages.send(
+          rc,
+          401,
+          "Sign-in failed",
+          "The identity provider did not sign you in (" + code + ").",
+          ReturnUrls.login(ReturnUrls.HOME),
+          "Try again");
+      return;
+    }
+    Cookie flowCookie = request.getCookie(cookieName);
+    signIn
+        .get()
+        .complete(
+            state, request.getParam("code"), flowCookie == null ? null : flowCookie.getValue())
+        .onSuccess(
+            signedIn -> {
+              SessionCookies.clearFlow(rc, cookieName);
+              SessionCookies.setSession(rc, signedIn.session().cookie());
+              redirect(rc, signedIn.returnUrl());
+            })
+        .onFailure(
+            failure -> {
+              SessionCookies.clearFlow(rc, cookieName);
+              problem(rc, failure, ReturnUrls.HOME);
+            });
+  }
+
+  /**
+   * Ends the session here (the cookie goes), then sends the browser to the provider's end-session
+   * endpoint, which comes back to {@code /ui/}; a request that carries a session must carry its
+   * CSRF token too ({@code X-CSRF-Token}, or the form field {@code csrfToken}). A page's script
+   * asks with {@code Accept: application/json} and is answered {@code {"location": ...}}; a form is
+   * answered with a redirect.
+   */
+  private void logout(RoutingContext rc) {
+    HttpServerRequest request = rc.request();
+    Optional<UiSession> session = signIn.flatMap(flow -> SessionCookies.session(flow, request));
+    String token = request.getHeader("X-CSRF-Token");
+    if (token == null) {
+      token = request.getFormAttribute("csrfToken");
+    }
+    boolean json = String.valueOf(request.getHeader(HttpHeaders.ACCEPT)).contains("json");
+    if (session.isPresent() && !session.get().csrfTokenIs(token)) {
+      String message =
+          "Signing out needs the session's CSRF token; the request is refused as a possible"
+              + " cross-site request forgery.";
+      if (json) {
+        UiJson.error(rc, 403, ErrorCode.PERMISSION_DENIED, message);
+      } else {
+        SignInPages.send(rc, 403, "Sign-out refused", message, ReturnUrls.HOME, "Back to vfps");
+      }
+      return;
+    }
+    SessionCookies.clearSession(rc);
+    String location =
+        signIn
+            .flatMap(
+                flow ->
+                    SessionCookies.origin(request)
+                        .flatMap(origin -> flow.endSession(origin + ReturnUrls.HOME)))
+            .orElse(ReturnUrls.HOME);
+    if (json) {
+      UiJson.send(rc, 200, new JsonObject().put("location", location));
+    } else {
+      rc.response().setStatusCode(303).putHeader(HttpHeaders.LOCATION, location).end();
+    }
+  }
+
+  private static void notConfigured(RoutingContext rc) {
+    SignInPages.send(
+        rc,
+        503,
+        "Sign-in is not configured",
+        "Authorization is on, but the admin UI has no client to sign users in with. An"
+            + " administrator sets Authorization__ClientId and Authorization__ClientSecret (the"
+            + " API works without them).",
+        ReturnUrls.HOME,
+        "Back to vfps");
+  }
+
+  /** The page for a sign-in that failed; logged as the failure deserves. */
+  private static void problem(RoutingContext rc, Throwable failure, String returnUrl) {
+    ErrorCode code =
+        failure instanceof ServiceException service ? service.code() : ErrorCode.INTERNAL;
+    String message =
+        failure instanceof ServiceException ? failure.getMessage() : "The sign-in failed.";
+    int status =
+        switch (code) {
+          case INVALID_ARGUMENT -> 400;
+          case INTERNAL -> 500;
+          default -> 503;
+        };
+    if (code == ErrorCode.INVALID_ARGUMENT) {
+      LOG.debug("A sign-in was refused: {}", message);
+    } else if (code == ErrorCode.INTERNAL) {
+      LOG.error("A sign-in failed", failure);
+    } else {
+      LOG.warn("A sign-in failed: {}", message);
+    }
+    SignInPages.send(
+        rc, status, "Sign-in failed", message, ReturnUrls.login(returnUrl), "Try again");
+  }
+
+  private static void redirect(RoutingContext rc, String location) {
+    rc.response()
+        .setStatusCode(302)
+        .putHeader(HttpHeaders.LOCATION, location)
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+        .end();
+  }
+}

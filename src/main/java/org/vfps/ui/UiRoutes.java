@@ -1,0 +1,166 @@
+package org.vfps.ui;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.StaticHandler;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.vfps.access.Permissions;
+import org.vfps.auth.SignIn;
+import org.vfps.namespace.NamespaceService;
+
+/**
+ * The admin UI under {@code /ui}: one HTML page for every route of the app (so that a deep link
+ * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in
+ * and what they may do, and the sign-in under {@code /ui/authentication/}. With a sign-in, a page
+ * requested without a session is answered with a redirect to the login, which comes back to it.
+ * Every other {@code /ui/...} path is left to the router's 404.
+ *
+ * <p>Every answer carries a strict {@code Content-Security-Policy} (scripts, styles and requests
+ * from this origin only, no inline script, no framing). Nothing is cached without revalidation: the
+ * assets are small and change with every release.
+ */
+public final class UiRoutes {
+
+  /** The routes of the app; each answers the same page, which draws the route. */
+  static final List<String> PAGES =
+      List.of(
+          "/ui/",
+          "/ui/namespaces",
+          "/ui/namespaces/:name/pseudonyms",
+          "/ui/csv",
+          "/ui/access-control");
+
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+  private static final String PAGE = "ui/index.html";
+  private static final String ASSETS = "ui/assets";
+
+  /**
+   * What the UI needs.
+   *
+   * @param version the service's version, shown in the footer
+   * @param maxRequestBodyBytes the HTTP body limit, which bounds the batches the CSV page sends
+   * @param authorization whether authorization is on
+   * @param signIn the sign-in; empty when authorization is off or no client is configured
+   * @param permissions the rules, for what the pages show a user may do
+   * @param namespaces the namespaces, for the Access control page
+   */
+  public record Dependencies(
+      String version,
+      int maxRequestBodyBytes,
+      boolean authorization,
+      Optional<SignIn> signIn,
+      Permissions permissions,
+      NamespaceService namespaces) {
+
+    public Dependencies {
+      Objects.requireNonNull(version, "version");
+      Objects.requireNonNull(signIn, "signIn");
+      Objects.requireNonNull(permissions, "permissions");
+      Objects.requireNonNull(namespaces, "namespaces");
+    }
+  }
+
+  private final Optional<SignIn> signIn;
+  private final SessionRoutes sessions;
+  private final SignInRoutes signInRoutes;
+
+  public UiRoutes(Dependencies dependencies) {
+    this.signIn = dependencies.signIn();
+    this.sessions =
+        new SessionRoutes(
+            dependencies.authorization(),
+            dependencies.signIn(),
+            dependencies.permissions(),
+            dependencies.namespaces(),
+            new JsonObject()
+                .put("version", dependencies.version())
+                .put(
+                    "limits",
+                    new JsonObject()
+                        .put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes())));
+    this.signInRoutes = new SignInRoutes(dependencies.authorization(), dependencies.signIn());
+  }
+
+  /** Adds the UI's routes to the router. */
+  public void mount(Router router) {
+    router.route("/ui/*").handler(UiRoutes::secure);
+    // the route "/ui" matches "/ui/" too, which is the app itself
+    router
+        .get("/ui")
+        .handler(
+            rc -> {
+              if (rc.request().path().equals("/ui")) {
+                rc.response().setStatusCode(302).putHeader(HttpHeaders.LOCATION, "/ui/").end();
+              } else {
+                rc.next();
+              }
+            });
+    sessions.mount(router);
+    signInRoutes.mount(router);
+    for (String page : PAGES) {
+      router.get(page).handler(this::page);
+    }
+    router
+        .get("/ui/assets/*")
+        .handler(
+            rc -> {
+              rc.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+              rc.next();
+            })
+        // caching on: Last-Modified and 304 answers; the Cache-Control above is kept
+        .handler(
+            StaticHandler.create(ASSETS)
+                .setCachingEnabled(true)
+                .setDirectoryListing(false)
+                .setDefaultContentEncoding("UTF-8"));
+  }
+
+  private static void secure(RoutingContext rc) {
+    rc.response()
+        .putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        .putHeader("X-Content-Type-Options", "nosniff")
+        .putHeader("X-Frame-Options", "DENY")
+        .putHeader("Referrer-Policy", "same-origin")
+        .putHeader("Cross-Origin-Opener-Policy", "same-origin");
+    rc.next();
+  }
+
+  /**
+   * The app's page, or, with a sign-in, a redirect to the login when the request has no session
+   * that is current or can be renewed; the login returns to the page's path and query.
+   */
+  private void page(RoutingContext rc) {
+    HttpServerRequest request = rc.request();
+    if (signIn.isPresent()) {
+      SignIn flow = signIn.get();
+      boolean usable =
+          SessionCookies.session(flow, request)
+              .filter(session -> flow.current(session) || !session.refreshToken().isEmpty())
+              .isPresent();
+      if (!usable) {
+        String target = request.query() == null ? request.path() : request.uri();
+        rc.response()
+            .setStatusCode(302)
+            .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+            .putHeader(
+                HttpHeaders.LOCATION,
+                ReturnUrls.login(ReturnUrls.local(target).orElse(ReturnUrls.HOME)))
+            .end();
+        return;
+      }
+    }
+    rc.response()
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
+        .putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
+        .sendFile(PAGE)
+        .onFailure(rc::fail);
+  }
+}

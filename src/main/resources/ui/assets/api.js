@@ -1,0 +1,165 @@
+// The one way the pages talk to the service: the REST API under /v1 and the UI's own endpoints
+// under /ui. Every request goes through request(), the place for headers and for answers that
+// concern every page: a request that changes data carries the session's CSRF token, and a 401
+// (the session has ended) renews the session once, else goes to the sign-in and comes back here.
+
+/** A failed call: the HTTP status, the gRPC status code and the service's message. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+
+  get notFound() {
+    return this.status === 404;
+  }
+
+  get forbidden() {
+    return this.status === 403;
+  }
+}
+
+const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+let current = null; // the last session read: its CSRF token goes with every change
+let renewing = null; // one renewal at a time, shared by the requests that need it
+
+/** The address of the sign-in that comes back to this page. */
+export function signInUrl() {
+  return `/ui/authentication/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+async function request(method, path, body, signal, renewed = false) {
+  const init = {method, headers: {Accept: 'application/json'}, credentials: 'same-origin', signal};
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  if (CHANGES.has(method) && current?.csrfToken) {
+    init.headers['X-CSRF-Token'] = current.csrfToken;
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    if (e.name === 'AbortError') {
+      throw e;
+    }
+    throw new ApiError(0, 14, 'The service cannot be reached. Check the connection and try again.');
+  }
+  if (response.status === 401 && current?.authorization && !path.startsWith('/ui/session')) {
+    if (!renewed && (await renew())) {
+      return request(method, path, body, signal, true);
+    }
+    location.assign(signInUrl());
+    throw new ApiError(401, 16, 'Your session has ended. Signing in again…');
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    // not JSON: a proxy's error page, say; the status speaks for it
+  }
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      json?.code ?? 2,
+      json?.message ?? `The service answered ${response.status} ${response.statusText}.`,
+    );
+  }
+  return json ?? {};
+}
+
+/** Reads the session again (which renews it if it can); whether someone is signed in. */
+function renew() {
+  renewing ??= session()
+    .then((read) => Boolean(read.user))
+    .catch(() => false)
+    .finally(() => (renewing = null));
+  return renewing;
+}
+
+const segment = encodeURIComponent;
+
+/** Who is signed in, what they may do, the version and the limits (see SessionRoutes). */
+export async function session() {
+  current = await request('GET', '/ui/session');
+  return current;
+}
+
+/** Signs out here, then at the identity provider (the browser goes there). */
+export async function signOut() {
+  const reply = await request('POST', '/ui/authentication/logout');
+  location.assign(reply.location ?? '/ui/');
+}
+
+/** For admins: the admin roles, the rules and the roles per namespace (Access control). */
+export function accessRules() {
+  return request('GET', '/ui/access');
+}
+
+export function listNamespaces() {
+  return request('GET', '/v1/namespaces').then((reply) => reply.namespaces ?? []);
+}
+
+export function getNamespace(name) {
+  return request('GET', `/v1/namespaces/${segment(name)}`).then((reply) => reply.namespace);
+}
+
+/** draft: name, description, pseudonymGenerationMethod, pseudonymLength, prefix, suffix. */
+export function createNamespace(draft) {
+  return request('POST', '/v1/namespaces', draft).then((reply) => reply.namespace);
+}
+
+export function deleteNamespace(name) {
+  return request('DELETE', `/v1/namespaces/${segment(name)}`);
+}
+
+export function createPseudonym(namespace, originalValue) {
+  return request('POST', `/v1/namespaces/${segment(namespace)}/pseudonyms`, {
+    originalValue,
+  }).then((reply) => reply.pseudonym);
+}
+
+/** The reverse lookup: the pseudonym with its original value. */
+export function getPseudonym(namespace, pseudonymValue) {
+  return request(
+    'GET',
+    `/v1/namespaces/${segment(namespace)}/pseudonyms/${segment(pseudonymValue)}`,
+  ).then((reply) => reply.pseudonym);
+}
+
+/** One page: {pseudonyms, nextPageToken, totalSize (when asked for)}. */
+export function listPseudonyms(namespace, {pageSize = 25, pageToken = '', includeTotalSize = false, signal} = {}) {
+  const query = new URLSearchParams({pageSize: String(pageSize)});
+  if (pageToken) {
+    query.set('pageToken', pageToken);
+  }
+  if (includeTotalSize) {
+    query.set('includeTotalSize', 'true');
+  }
+  return request('GET', `/v1/namespaces/${segment(namespace)}/pseudonyms?${query}`, undefined, signal);
+}
+
+/** The pseudonyms of the values, in their order (BatchCreate). */
+export function batchCreate(namespace, originalValues, signal) {
+  return request(
+    'POST',
+    `/v1/namespaces/${segment(namespace)}/pseudonyms:batchCreate`,
+    {originalValues},
+    signal,
+  ).then((reply) => reply.pseudonyms ?? []);
+}
+
+/** The pseudonyms with their original values, in their order (BatchGet); 404 names a missing one. */
+export function batchGet(namespace, pseudonymValues, signal) {
+  return request(
+    'POST',
+    `/v1/namespaces/${segment(namespace)}/pseudonyms:batchGet`,
+    {pseudonymValues},
+    signal,
+  ).then((reply) => reply.pseudonyms ?? []);
+}

@@ -1,0 +1,291 @@
+// Streams a CSV (a File, or pasted text as a Blob) through the service in bounded batches and
+// collects the result as Blob parts, so neither the input nor the output is held in memory as a
+// whole. Only the values of the mapped columns are handed to the lookup function.
+
+import {CsvParser, formatRow} from './csv.js';
+
+/** At most this many distinct values per namespace in one call (the service takes 10,000). */
+export const MAX_VALUES_PER_CALL = 1000;
+
+/** Rows held before a batch is sent even if few distinct values came together. */
+const MAX_ROWS_PER_BATCH = 5000;
+
+/** The JSON around the values: {"originalValues":[...]}. */
+const REQUEST_OVERHEAD_BYTES = 32;
+
+/**
+ * Processes a CSV.
+ *
+ * @param source a Blob (a File, or new Blob([text]))
+ * @param options {delimiter, hasHeader, placeholders (strings, compared trimmed and
+ *     case-insensitively), maxRequestBytes, mappings: [{column (0-based index), newColumn
+ *     (a name: the result goes into a new last column; empty: it replaces the cell), namespace}]}
+ * @param lookup async (namespace, distinctValues, signal) => Map value → result; a value the map
+ *     lacks stays as it is and is counted as unknown
+ * @param onProgress called after each batch with the counters
+ * @param signal aborts the run
+ * @returns {blob, rows, kept, unknown, malformed, sent}
+ */
+export async function processCsv(source, options, lookup, onProgress = () => {}, signal) {
+  const placeholders = new Set((options.placeholders ?? []).map((p) => p.trim().toLowerCase()));
+  const maxBytes = Math.max(1024, Math.floor((options.maxRequestBytes ?? 1048576) / 2));
+  const parser = new CsvParser(options.delimiter);
+  const mappings = options.mappings;
+  const bom = await startsWithBom(source);
+  const parts = bom ? ['\uFEFF'] : [];
+  const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, bytesRead: 0, totalBytes: source.size};
+  const started = performance.now();
+  let headerPending = options.hasHeader;
+  let width = 0; // the first row's: new columns go after it
+
+  // the current batch: rows in order, and per namespace the distinct values with their size
+  let rows = [];
+  let pending = new Map(); // namespace → {values: Map value → true, bytes}
+
+  const flush = async () => {
+    if (rows.length === 0) {
+      return;
+    }
+    const results = new Map();
+    for (const [namespace, batch] of pending) {
+      const values = [...batch.values.keys()];
+      try {
+        results.set(namespace, await lookup(namespace, values, signal));
+      } catch (e) {
+        throw locate(e, namespace, values);
+      }
+      counters.sent += values.length;
+    }
+    const lineBreak = parser.lineBreak ?? '\n';
+    let text = '';
+    for (const row of rows) {
+      text += formatRow(transform(row, results), options.delimiter) + lineBreak;
+    }
+    parts.push(new Blob([text]));
+    counters.rows += rows.length;
+    counters.malformed = parser.malformedRows;
+    rows = [];
+    pending = new Map();
+    onProgress({...counters, seconds: (performance.now() - started) / 1000});
+  };
+
+  // a refused value's error names its index in the call: say which row holds it
+  const locate = (error, namespace, values) => {
+    const index = /index (\d+)/.exec(error.message ?? '');
+    const value = index ? values[Number(index[1])] : undefined;
+    if (value === undefined) {
+      return error;
+    }
+    const columns = mappings.filter((m) => m.namespace === namespace).map((m) => m.column);
+    const at = rows.findIndex((row) => columns.some((column) => row[column] === value));
+    const line = counters.rows + at + 1 + (options.hasHeader ? 1 : 0);
+    const located = new Error(`Row ${line}: ${error.message}`);
+    located.status = error.status;
+    return located;
+  };
+
+  const transform = (row, results) => {
+    const out = row.slice();
+    const appended = [];
+    for (const mapping of mappings) {
+      const value = row[mapping.column] ?? '';
+      let result = value;
+      if (!isMissing(value, placeholders)) {
+        const found = results.get(mapping.namespace).get(value);
+        if (found === undefined) {
+          counters.unknown++;
+        } else {
+          result = found;
+        }
+      }
+      if (mapping.newColumn) {
+        appended.push(result);
+      } else if (mapping.column < out.length) {
+        out[mapping.column] = result;
+      }
+    }
+    if (appended.length > 0) {
+      while (out.length < width) {
+        out.push('');
+      }
+      out.push(...appended);
+    }
+    return out;
+  };
+
+  const newValues = (row) => {
+    const added = new Map();
+    for (const mapping of mappings) {
+      const value = row[mapping.column] ?? '';
+      if (isMissing(value, placeholders) || pending.get(mapping.namespace)?.values.has(value)) {
+        continue;
+      }
+      const entry = added.get(mapping.namespace) ?? {values: new Map(), bytes: 0};
+      if (!entry.values.has(value)) {
+        entry.values.set(value, true);
+        entry.bytes += jsonBytes(value) + 1;
+      }
+      added.set(mapping.namespace, entry);
+    }
+    return added;
+  };
+
+  const accept = async (row) => {
+    if (headerPending) {
+      headerPending = false;
+      width = row.length;
+      const header = row.slice();
+      const added = mappings.filter((m) => m.newColumn).map((m) => m.newColumn);
+      parts.push(formatRow([...header, ...added], options.delimiter) + (parser.lineBreak ?? '\n'));
+      return;
+    }
+    if (width === 0) {
+      width = row.length;
+    }
+    // the row's values the batch lacks, per namespace; when they would not fit, the batch goes
+    // first and the row starts the next one
+    let added = newValues(row);
+    for (const [namespace, entry] of added) {
+      const batch = pending.get(namespace);
+      if (batch && (batch.values.size + entry.values.size > MAX_VALUES_PER_CALL || batch.bytes + entry.bytes > maxBytes)) {
+        await flush();
+        added = newValues(row);
+        break;
+      }
+    }
+    for (const mapping of mappings) {
+      if (isMissing(row[mapping.column] ?? '', placeholders)) {
+        counters.kept++;
+      }
+    }
+    for (const [namespace, entry] of added) {
+      const batch = pending.get(namespace) ?? {values: new Map(), bytes: REQUEST_OVERHEAD_BYTES};
+      for (const value of entry.values.keys()) {
+        batch.values.set(value, true);
+      }
+      batch.bytes += entry.bytes;
+      pending.set(namespace, batch);
+    }
+    rows.push(row);
+    if (rows.length >= MAX_ROWS_PER_BATCH) {
+      await flush();
+    }
+  };
+
+  const counted = new TransformStream({
+    transform(chunk, controller) {
+      counters.bytesRead += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  const reader = source.stream().pipeThrough(counted).pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const {done, value} = await reader.read();
+      if (done) {
+        break;
+      }
+      for (const row of parser.push(value)) {
+        await accept(row);
+      }
+    }
+    for (const row of parser.finish()) {
+      await accept(row);
+    }
+    await flush();
+  } finally {
+    reader.releaseLock();
+  }
+  counters.malformed = parser.malformedRows;
+  onProgress({...counters, seconds: (performance.now() - started) / 1000});
+  return {...counters, blob: new Blob(parts, {type: 'text/csv;charset=utf-8'})};
+}
+
+/** Whether a cell is kept as it is: blank after trimming, or one of the placeholders. */
+export function isMissing(value, placeholders) {
+  const trimmed = value.trim();
+  return trimmed === '' || placeholders.has(trimmed.toLowerCase());
+}
+
+async function startsWithBom(source) {
+  const head = new Uint8Array(await source.slice(0, 3).arrayBuffer());
+  return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+}
+
+/** The UTF-8 size of the value written as a JSON string. */
+function jsonBytes(value) {
+  const json = JSON.stringify(value);
+  let bytes = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+  }
+  return bytes;
+}
+
+/** The lookup for pseudonymizing: BatchCreate, value → pseudonym. */
+export function pseudonymizer(batchCreate) {
+  return async (namespace, values, signal) => {
+    const pseudonyms = await batchCreate(namespace, values, signal);
+    const results = new Map();
+    values.forEach((value, i) => results.set(value, pseudonyms[i].pseudonymValue));
+    return results;
+  };
+}
+
+/**
+ * The lookup for revealing: BatchGet, pseudonym → original value. An unknown pseudonym (404) is
+ * left out of the map: the one the error names is dropped and the rest asked again; when the
+ * error names none of them (and the namespace still exists), the batch is split in halves until
+ * the unknown ones are alone.
+ */
+export function revealer(batchGet, namespaceExists) {
+  return async (namespace, values, signal) => {
+    const results = new Map();
+    let namespaceChecked = false;
+    const ask = async (batch) => {
+      try {
+        for (const pseudonym of await batchGet(namespace, batch, signal)) {
+          results.set(pseudonym.pseudonymValue, pseudonym.originalValue);
+        }
+      } catch (e) {
+        if (!e.notFound) {
+          throw e;
+        }
+        const named = namedValue(e.message, batch);
+        if (named >= 0) {
+          const rest = batch.filter((_, i) => i !== named);
+          if (rest.length > 0) {
+            await ask(rest);
+          }
+          return;
+        }
+        if (!namespaceChecked) {
+          if (!(await namespaceExists(namespace))) {
+            throw e;
+          }
+          namespaceChecked = true;
+        }
+        if (batch.length > 1) {
+          const half = batch.length >> 1;
+          await ask(batch.slice(0, half));
+          await ask(batch.slice(half));
+        }
+      }
+    };
+    if (values.length > 0) {
+      await ask(values);
+    }
+    return results;
+  };
+}
+
+/** The index of the value a NOT_FOUND message names, by index or quoted; -1 when none. */
+function namedValue(message, values) {
+  const index = /index (\d+)/.exec(message);
+  if (index && Number(index[1]) < values.length) {
+    return Number(index[1]);
+  }
+  return values.findIndex((value) => message.includes(`'${value}'`));
+}

@@ -1,0 +1,212 @@
+// CSV as RFC 4180 has it, read incrementally: text may arrive in pieces split anywhere, inside a
+// quoted field, between a quote and its escape, or between CR and LF. Lenient like the common
+// readers: a stray quote is kept as text and its row counted as malformed.
+
+const START = 0; // at the start of a field
+const UNQUOTED = 1;
+const QUOTED = 2;
+const QUOTE_IN_QUOTED = 3; // a quote inside a quoted field: its end, or the first of ""
+const AFTER_CR = 4; // a row ended with CR; a following LF belongs to it
+
+const CR = 13;
+const LF = 10;
+const QUOTE = 34;
+
+/** Reads rows from text given piece by piece; push() and finish() return the completed rows. */
+export class CsvParser {
+  constructor(delimiter = ',') {
+    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
+      throw new Error('The delimiter must be one character other than a quote or a line break.');
+    }
+    this.delimiter = delimiter.charCodeAt(0);
+    this.state = START;
+    this.row = [];
+    this.field = '';
+    this.malformed = false;
+    /** Rows that held a stray quote. */
+    this.malformedRows = 0;
+    /** The line break of the first row: '\r\n' or '\n' ('\n' until one is seen). */
+    this.lineBreak = null;
+  }
+
+  /** Parses the next piece of text; returns the rows it completed (arrays of strings). */
+  push(text) {
+    const rows = [];
+    const delimiter = this.delimiter;
+    let state = this.state;
+    let start = 0; // where the current run of field text began in this piece
+    let i = 0;
+    const length = text.length;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      switch (state) {
+        case AFTER_CR:
+          state = START;
+          if (c === LF) {
+            this.lineBreak ??= '\r\n';
+            i++;
+          } else {
+            this.lineBreak ??= '\r';
+          }
+          break;
+        case START:
+          if (c === QUOTE) {
+            state = QUOTED;
+            start = ++i;
+          } else if (c === delimiter) {
+            this.row.push('');
+            i++;
+          } else if (c === LF || c === CR) {
+            this.row.push('');
+            rows.push(this.endRow());
+            state = c === CR ? AFTER_CR : START;
+            if (c === LF) {
+              this.lineBreak ??= '\n';
+            }
+            i++;
+          } else {
+            state = UNQUOTED;
+            start = i;
+          }
+          break;
+        case UNQUOTED:
+          if (c === delimiter) {
+            this.row.push(this.field + text.slice(start, i));
+            this.field = '';
+            state = START;
+          } else if (c === LF || c === CR) {
+            this.row.push(this.field + text.slice(start, i));
+            this.field = '';
+            rows.push(this.endRow());
+            state = c === CR ? AFTER_CR : START;
+            if (c === LF) {
+              this.lineBreak ??= '\n';
+            }
+          } else if (c === QUOTE) {
+            this.malformed = true;
+          }
+          i++;
+          break;
+        case QUOTED: {
+          const quote = text.indexOf('"', i);
+          if (quote < 0) {
+            i = length;
+          } else {
+            this.field += text.slice(start, quote);
+            state = QUOTE_IN_QUOTED;
+            i = quote + 1;
+          }
+          break;
+        }
+        case QUOTE_IN_QUOTED:
+          if (c === QUOTE) {
+            // an escaped quote: the second one starts the next run of text
+            state = QUOTED;
+            start = i++;
+          } else if (c === delimiter) {
+            this.row.push(this.field);
+            this.field = '';
+            state = START;
+            i++;
+          } else if (c === LF || c === CR) {
+            this.row.push(this.field);
+            this.field = '';
+            rows.push(this.endRow());
+            state = c === CR ? AFTER_CR : START;
+            if (c === LF) {
+              this.lineBreak ??= '\n';
+            }
+            i++;
+          } else {
+            // text after the closing quote: keep it, as the field's text
+            this.malformed = true;
+            state = UNQUOTED;
+            start = i;
+          }
+          break;
+      }
+    }
+    // keep the unfinished field's text for the next piece
+    if (state === UNQUOTED || state === QUOTED) {
+      this.field += text.slice(start, length);
+    }
+    this.state = state;
+    return rows;
+  }
+
+  /** Ends the input: returns the last row if the text did not end with a line break. */
+  finish() {
+    const rows = [];
+    if (this.state === QUOTED) {
+      // an unterminated quote: keep what was read
+      this.malformed = true;
+    }
+    if (this.state === UNQUOTED || this.state === QUOTED || this.state === QUOTE_IN_QUOTED) {
+      this.row.push(this.field);
+      this.field = '';
+      rows.push(this.endRow());
+    } else if (this.state === START && this.row.length > 0) {
+      this.row.push('');
+      rows.push(this.endRow());
+    }
+    this.state = START;
+    return rows;
+  }
+
+  endRow() {
+    const row = this.row;
+    this.row = [];
+    if (this.malformed) {
+      this.malformedRows++;
+      this.malformed = false;
+    }
+    return row;
+  }
+}
+
+/** One row as CSV text, quoting the fields that need it, without the line break. */
+export function formatRow(fields, delimiter = ',') {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    if (i > 0) {
+      line += delimiter;
+    }
+    line += formatField(fields[i], delimiter);
+  }
+  return line;
+}
+
+function formatField(value, delimiter) {
+  if (
+    value.includes(delimiter) ||
+    value.includes('"') ||
+    value.includes('\n') ||
+    value.includes('\r')
+  ) {
+    return `"${value.replaceAll('"', '""')}"`;
+  }
+  return value;
+}
+
+/** Guesses the delimiter of a CSV's first line: the most frequent of , ; tab | outside quotes. */
+export function guessDelimiter(sample) {
+  const line = sample.split(/\r?\n/, 1)[0] ?? '';
+  let best = ',';
+  let bestCount = 0;
+  for (const candidate of [',', ';', '\t', '|']) {
+    let count = 0;
+    let quoted = false;
+    for (const c of line) {
+      if (c === '"') {
+        quoted = !quoted;
+      } else if (c === candidate && !quoted) {
+        count++;
+      }
+    }
+    if (count > bestCount) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}

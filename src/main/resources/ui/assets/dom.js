@@ -1,0 +1,129 @@
+// Small helpers to build the pages. Text always goes in as text, never as HTML.
+
+/**
+ * Creates an element: h('button', {type: 'button', onclick: fn}, 'Save').
+ * Attributes named on* become listeners, `class` and `for` map to their properties, `true`
+ * sets a boolean attribute, `false`, null and undefined leave it out. Children may be strings,
+ * nodes, arrays of them, or null.
+ */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === false || value === null || value === undefined) {
+      continue;
+    }
+    if (name.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === 'class') {
+      element.className = value;
+    } else if (name === 'for') {
+      element.htmlFor = value;
+    } else if (name === 'value') {
+      element.value = value;
+    } else {
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
+    if (Array.isArray(child)) {
+      append(parent, child);
+    } else {
+      parent.append(child instanceof Node ? child : String(child));
+    }
+  }
+}
+
+/** Replaces the element's content. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
+/** A labelled form field: the label, the control, and an optional hint tied to the control. */
+export function field(label, control, hint) {
+  const hintId = hint ? `${control.id}-hint` : null;
+  if (hintId) {
+    control.setAttribute('aria-describedby', hintId);
+  }
+  return h(
+    'div',
+    {class: 'field'},
+    h('label', {for: control.id}, label),
+    control,
+    hint ? h('p', {class: 'hint', id: hintId}, hint) : null,
+  );
+}
+
+/** A message area: an alert for errors (read out at once), a status line otherwise. */
+export function messageArea(id) {
+  return h('div', {id, class: 'message', role: 'status', 'aria-live': 'polite'});
+}
+
+/** Shows a message in an area from messageArea; kind is 'error', 'success' or 'info'. */
+export function showMessage(area, kind, text) {
+  area.className = `message ${kind}`;
+  area.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  replace(area, text ?? '');
+}
+
+/** Empties a message area. */
+export function clearMessage(area) {
+  area.className = 'message';
+  area.setAttribute('role', 'status');
+  area.replaceChildren();
+}
+
+const numbers = new Intl.NumberFormat('en');
+
+/** 12345 → "12,345". */
+export function formatNumber(value) {
+  return numbers.format(value);
+}
+
+/** An RFC 3339 timestamp → "yyyy-MM-dd HH:mm:ss" in the browser's time zone. */
+export function formatTime(timestamp) {
+  if (!timestamp) {
+    return '';
+  }
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) {
+    return timestamp;
+  }
+  const two = (n) => String(n).padStart(2, '0');
+  return (
+    `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ` +
+    `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+  );
+}
+
+/**
+ * Runs an action at most once at a time: while it runs, the button is disabled and further
+ * calls are ignored, so a double click submits once.
+ */
+export function guarded(button, action) {
+  let running = false;
+  return async (...args) => {
+    if (running) {
+      return;
+    }
+    running = true;
+    const wasDisabled = button.disabled;
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    try {
+      await action(...args);
+    } finally {
+      running = false;
+      button.disabled = wasDisabled;
+      button.removeAttribute('aria-busy');
+    }
+  };
+}

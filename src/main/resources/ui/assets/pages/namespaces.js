@@ -1,0 +1,305 @@
+// Namespaces: the table of namespaces with their pseudonym counts, the create form, and delete
+// with a typed confirmation.
+
+import * as api from '../api.js';
+import {can, denial} from '../session.js';
+import {METHODS, DEFAULT_LENGTH, methodLabel} from '../methods.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded} from '../dom.js';
+
+/** How many pseudonym counts are asked for at once (each counts one namespace's rows). */
+const PARALLEL_COUNTS = 2;
+
+export async function render(page, context) {
+  context.setTitle('Namespaces');
+  const tableArea = h('div', {class: 'table-area'});
+  const listMessage = messageArea('namespaces-message');
+  const reload = () => loadTable(tableArea, listMessage, context);
+  replace(
+    page,
+    h('h1', {tabindex: -1}, 'Namespaces'),
+    h(
+      'p',
+      {class: 'lead'},
+      'A namespace holds the settings its pseudonyms are generated with. The same value gets the same pseudonym within a namespace, and different ones in different namespaces.',
+    ),
+    createSection(context, reload, listMessage),
+    h('section', {'aria-labelledby': 'list-heading'}, h('h2', {id: 'list-heading'}, 'All namespaces'), listMessage, tableArea),
+  );
+  await reload();
+}
+
+function wide(element) {
+  element.classList.add('wide');
+  return element;
+}
+
+function createSection(context, reload, listMessage) {
+  const allowed = can(context.session, 'admin');
+  const name = h('input', {id: 'name', name: 'name', required: true, maxlength: 256, autocomplete: 'off'});
+  const description = h('input', {id: 'description', name: 'description', maxlength: 4096, autocomplete: 'off'});
+  const method = h(
+    'select',
+    {id: 'method', name: 'method'},
+    METHODS.map((m) => h('option', {value: m.name}, m.fixedLength ? `${m.label} (${m.fixedLength} characters)` : m.label)),
+  );
+  const length = h('input', {id: 'length', name: 'length', type: 'number', min: 1, max: 1024, required: true, value: String(DEFAULT_LENGTH)});
+  const prefix = h('input', {id: 'prefix', name: 'prefix', maxlength: 256, autocomplete: 'off'});
+  const suffix = h('input', {id: 'suffix', name: 'suffix', maxlength: 256, autocomplete: 'off'});
+  const submit = h('button', {type: 'submit', class: 'primary'}, 'Create');
+  const message = messageArea('create-message');
+  const lengthField = field('Length', length, 'Characters between prefix and suffix.');
+  const lengthHint = lengthField.querySelector('.hint');
+
+  const lockLength = () => {
+    const fixed = METHODS.find((m) => m.name === method.value)?.fixedLength;
+    length.readOnly = Boolean(fixed);
+    if (fixed) {
+      length.value = String(fixed);
+      lengthHint.textContent = `This method always makes ${fixed} characters.`;
+    } else {
+      if (length.dataset.locked) {
+        length.value = String(DEFAULT_LENGTH);
+      }
+      lengthHint.textContent = 'Characters between prefix and suffix.';
+    }
+    length.dataset.locked = fixed ? 'true' : '';
+  };
+  method.addEventListener('change', lockLength);
+
+  const form = h(
+    'form',
+    {id: 'create-namespace', class: 'card form-grid', novalidate: true},
+    field('Name', name, 'Cannot be changed later.'),
+    field('Description', description),
+    wide(field('Method', method)),
+    lengthField,
+    field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
+    field('Suffix', suffix),
+    h('div', {class: 'actions'}, submit),
+    message,
+  );
+  const create = guarded(submit, async () => {
+    clearMessage(message);
+    if (!name.value.trim()) {
+      showMessage(message, 'error', 'Enter a name.');
+      name.focus();
+      return;
+    }
+    if (!length.checkValidity()) {
+      showMessage(message, 'error', 'The length must be a whole number from 1 to 1024.');
+      length.focus();
+      return;
+    }
+    try {
+      const created = await api.createNamespace({
+        name: name.value,
+        description: description.value,
+        pseudonymGenerationMethod: method.value,
+        pseudonymLength: Number(length.value),
+        pseudonymPrefix: prefix.value,
+        pseudonymSuffix: suffix.value,
+      });
+      showMessage(message, 'success', `Namespace '${created.name}' created.`);
+      for (const input of [name, description, prefix, suffix]) {
+        input.value = '';
+      }
+      clearMessage(listMessage);
+      await reload();
+      name.focus();
+    } catch (e) {
+      showMessage(message, 'error', e.message);
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    create();
+  });
+  if (!allowed) {
+    for (const control of form.elements) {
+      control.disabled = true;
+    }
+    showMessage(message, 'info', denial(context.session, 'admin'));
+  }
+  return h('section', {'aria-labelledby': 'create-heading'}, h('h2', {id: 'create-heading'}, 'Create a namespace'), form);
+}
+
+async function loadTable(area, message, context) {
+  let namespaces;
+  try {
+    namespaces = await api.listNamespaces();
+  } catch (e) {
+    showMessage(message, 'error', e.message);
+    return;
+  }
+  if (context.signal.aborted) {
+    return;
+  }
+  if (namespaces.length === 0) {
+    replace(area, h('p', {class: 'empty'}, 'No namespaces yet. Create one above.'));
+    return;
+  }
+  namespaces.sort((a, b) => a.name.localeCompare(b.name));
+  const counts = new CountLoader(context.signal);
+  const body = h('tbody');
+  for (const namespace of namespaces) {
+    body.append(row(namespace, counts, context, message, area));
+  }
+  replace(
+    area,
+    h(
+      'table',
+      {class: 'data', id: 'namespaces'},
+      h('caption', {class: 'visually-hidden'}, 'Namespaces'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Name', 'Description', 'Method', 'Length', 'Prefix', 'Suffix'].map((t) => h('th', {scope: 'col'}, t)),
+          h('th', {scope: 'col', class: 'number'}, 'Pseudonyms'),
+          h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Actions')),
+        ),
+      ),
+      body,
+    ),
+  );
+}
+
+function row(namespace, counts, context, message, area) {
+  const href = `/ui/namespaces/${encodeURIComponent(namespace.name)}/pseudonyms`;
+  const count = h('td', {class: 'number count', 'data-namespace': namespace.name}, '…');
+  const remove = h(
+    'button',
+    {
+      type: 'button',
+      class: 'danger-outline small',
+      id: `delete-namespace-${namespace.name}`,
+      'aria-label': `Delete namespace ${namespace.name}`,
+      disabled: !can(context.session, 'admin'),
+      title: denial(context.session, 'admin') ?? false,
+    },
+    'Delete',
+  );
+  const tr = h(
+    'tr',
+    {'data-namespace': namespace.name},
+    h('td', {class: 'name'}, h('a', {href, class: 'browse'}, namespace.name)),
+    h('td', {class: 'wrap'}, namespace.description),
+    h('td', {}, methodLabel(namespace.pseudonymGenerationMethod)),
+    h('td', {class: 'number'}, String(namespace.pseudonymLength)),
+    h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymPrefix)),
+    h('td', {class: 'affix'}, h('code', {}, namespace.pseudonymSuffix)),
+    count,
+    h('td', {class: 'row-actions'}, h('a', {href, class: 'button secondary small', 'aria-label': `Browse namespace ${namespace.name}`}, 'Browse'), ' ', remove),
+  );
+  remove.addEventListener('click', () => confirmDelete(tr, remove, namespace.name, count, context, message, area));
+  // the row, not the cell: in a table wider than the page the cell may be scrolled out of sight
+  counts.observe(tr, count);
+  return tr;
+}
+
+/** Opens the confirmation row under the namespace's row; the exact name must be typed. */
+function confirmDelete(tr, opener, name, count, context, message, area) {
+  document.getElementById('confirm-delete')?.remove();
+  const input = h('input', {id: 'confirmDeleteNamespaceName', autocomplete: 'off', spellcheck: 'false'});
+  const confirmButton = h('button', {type: 'submit', class: 'danger', id: 'confirmDeleteNamespaceButton', disabled: true}, 'Delete for good');
+  const cancel = h('button', {type: 'button', class: 'secondary'}, 'Cancel');
+  const error = messageArea('confirm-delete-message');
+  const pseudonyms = /^[\d,]+$/.test(count.textContent) ? `all ${count.textContent} of its pseudonyms` : 'all its pseudonyms';
+  const close = () => {
+    confirmRow.remove();
+    opener.focus();
+  };
+  const form = h(
+    'form',
+    {class: 'confirm', novalidate: true},
+    h('p', {}, 'This deletes the namespace ', h('strong', {}, name), ` and ${pseudonyms}. It cannot be undone.`),
+    field(`Type the name of the namespace to confirm`, input),
+    h('div', {class: 'actions'}, confirmButton, cancel),
+    error,
+  );
+  const confirmRow = h('tr', {id: 'confirm-delete', class: 'confirm-row'}, h('td', {colspan: 8}, form));
+  input.addEventListener('input', () => (confirmButton.disabled = input.value !== name));
+  cancel.addEventListener('click', close);
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      close();
+    }
+  });
+  const remove = guarded(confirmButton, async () => {
+    if (input.value !== name) {
+      return;
+    }
+    try {
+      await api.deleteNamespace(name);
+      confirmRow.remove();
+      tr.remove();
+      showMessage(message, 'success', `Namespace '${name}' deleted.`);
+      if (!area.querySelector('tbody tr')) {
+        replace(area, h('p', {class: 'empty'}, 'No namespaces yet. Create one above.'));
+      }
+      document.getElementById('list-heading')?.setAttribute('tabindex', '-1');
+      document.getElementById('list-heading')?.focus();
+    } catch (e) {
+      showMessage(error, 'error', e.message);
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    remove();
+  });
+  tr.after(confirmRow);
+  input.focus();
+}
+
+/**
+ * Counts the pseudonyms of the namespaces whose rows are on (or near) the screen, a few at a
+ * time: each count
+ * reads a namespace's rows, so a long list of large namespaces is not counted all at once.
+ */
+class CountLoader {
+  constructor(signal) {
+    this.signal = signal;
+    this.queue = [];
+    this.running = 0;
+    this.cells = new Map(); // row → its count cell
+    this.observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) {
+          this.observer.unobserve(entry.target);
+          this.queue.push(this.cells.get(entry.target));
+          this.cells.delete(entry.target);
+        }
+      }
+      this.next();
+    }, {rootMargin: '400px 0px'});
+    signal.addEventListener('abort', () => this.observer.disconnect());
+  }
+
+  /** Counts into the cell once the row comes near the screen. */
+  observe(row, cell) {
+    this.cells.set(row, cell);
+    this.observer.observe(row);
+  }
+
+  next() {
+    while (this.running < PARALLEL_COUNTS && this.queue.length > 0 && !this.signal.aborted) {
+      const cell = this.queue.shift();
+      this.running++;
+      api
+        .listPseudonyms(cell.dataset.namespace, {pageSize: 1, includeTotalSize: true, signal: this.signal})
+        .then(
+          (page) => (cell.textContent = formatNumber(Number(page.totalSize ?? 0))),
+          (e) => {
+            cell.textContent = '–';
+            cell.title = e.message;
+          },
+        )
+        .finally(() => {
+          this.running--;
+          this.next();
+        });
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package org.vfps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.vertx.core.Future;
+import io.vertx.grpc.common.GrpcStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient.Reply;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceDeleteRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.api.v1.PseudonymServiceGetRequest;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceListRequest;
+import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.storage.Migrations;
+
+/**
+ * The production split of the README: the owner of the database migrates it, and the service runs
+ * as a role that may only read, insert and delete rows, with exactly the README's GRANTs.
+ */
+class DatabasePrivilegesIT {
+
+  /** The README's GRANTs (Production), for a service role {@code %1$s} on database {@code %2$s}. */
+  static final List<String> SERVICE_ROLE_GRANTS =
+      List.of(
+          "GRANT CONNECT ON DATABASE %2$s TO %1$s",
+          "GRANT USAGE ON SCHEMA public TO %1$s",
+          "GRANT SELECT, INSERT, DELETE ON namespaces TO %1$s",
+          "GRANT SELECT, INSERT ON pseudonyms, vfps_secrets TO %1$s");
+
+  @Test
+  void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
+    ConnectionSettings owner = TestPostgres.freshDatabase();
+    assumeTrue(
+        TestPostgres.queryLong(
+                owner,
+                "SELECT count(*) FROM pg_roles WHERE rolname = current_user"
+                    + " AND (rolcreaterole OR rolsuper)")
+            == 1,
+        "the role of the test database may not create roles (ALTER ROLE ... CREATEROLE)");
+    String role = "vfps_service_" + UUID.randomUUID().toString().replace("-", "");
+    String password = UUID.randomUUID().toString();
+    assertThat(Migrations.migrate(owner)).isEqualTo(3);
+    TestPostgres.execute(owner, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    try {
+      TestPostgres.execute(
+          owner,
+          SERVICE_ROLE_GRANTS.stream()
+              .map(grant -> grant.formatted(role, owner.database()))
+              .toArray(String[]::new));
+      ConnectionSettings service =
+          new ConnectionSettings(
+              owner.host(),
+              owner.port(),
+              owner.database(),
+              role,
+              password,
+              owner.maxPoolSize(),
+              owner.connectTimeout(),
+              owner.sslMode(),
+              owner.applicationName());
+
+      assertThatThrownBy(() -> Migrations.migrate(service))
+          .as("the service's role cannot change the schema")
+          .isNotNull();
+      try (VfpsServer server =
+              TestService.start(
+                  Map.of(
+                      "ConnectionStrings__PostgreSQL",
+                      TestPostgres.uri(service),
+                      "MetricsPort",
+                      Integer.toString(TestService.freePort())));
+          GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+        everyCallWorks(client);
+      }
+    } finally {
+      TestPostgres.execute(
+          TestPostgres.database(),
+          "DROP DATABASE " + owner.database() + " WITH (FORCE)",
+          "DROP ROLE " + role);
+    }
+  }
+
+  private static void everyCallWorks(GrpcTestClient client) {
+    client.ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder().setName("study").setPseudonymLength(16).build());
+    // concurrent creates: one statement each, or several in one multi-row statement
+    List<Future<Reply<PseudonymServiceCreateResponse>>> creates =
+        IntStream.range(0, 20)
+            .mapToObj(
+                i ->
+                    client.callAsync(
+                        PseudonymServiceGrpcClient.Create,
+                        PseudonymServiceCreateRequest.newBuilder()
+                            .setNamespace("study")
+                            .setOriginalValue("patient-" + i)
+                            .build()))
+            .toList();
+    Future.all(creates).await();
+    assertThat(creates)
+        .allSatisfy(call -> assertThat(call.result().status()).isEqualTo(GrpcStatus.OK));
+    String pseudonym = creates.get(0).result().body().getPseudonym().getPseudonymValue();
+
+    assertThat(
+            client
+                .ok(
+                    PseudonymServiceGrpcClient.Get,
+                    PseudonymServiceGetRequest.newBuilder()
+                        .setNamespace("study")
+                        .setPseudonymValue(pseudonym)
+                        .build())
+                .getPseudonym()
+                .getOriginalValue())
+        .isEqualTo("patient-0");
+    PseudonymServiceListResponse page =
+        client.ok(
+            PseudonymServiceGrpcClient.List,
+            PseudonymServiceListRequest.newBuilder()
+                .setNamespace("study")
+                .setPageSize(5)
+                .setIncludeTotalSize(true)
+                .build());
+    assertThat(page.getTotalSize()).isEqualTo(20);
+    assertThat(
+            client
+                .ok(
+                    PseudonymServiceGrpcClient.List,
+                    PseudonymServiceListRequest.newBuilder()
+                        .setNamespace("study")
+                        .setPageSize(5)
+                        .setPageToken(page.getNextPageToken())
+                        .build())
+                .getPseudonymsCount())
+        .isEqualTo(5);
+
+    client.ok(
+        NamespaceServiceGrpcClient.Delete,
+        NamespaceServiceDeleteRequest.newBuilder().setName("study").build());
+    assertThat(
+            client
+                .ok(
+                    NamespaceServiceGrpcClient.GetAll,
+                    NamespaceServiceGetAllRequest.newBuilder().build())
+                .getNamespacesCount())
+        .isZero();
+  }
+}

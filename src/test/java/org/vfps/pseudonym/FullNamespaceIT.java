@@ -1,0 +1,111 @@
+package org.vfps.pseudonym;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.GrpcStatus;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.vfps.GrpcTestClient;
+import org.vfps.GrpcTestClient.Reply;
+import org.vfps.HttpTestClient;
+import org.vfps.HttpTestClient.Response;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymGenerationMethod;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+
+/**
+ * A namespace whose pseudonym space runs out hands out nearly all of it, then answers {@code
+ * RESOURCE_EXHAUSTED} naming itself, on every edge.
+ */
+class FullNamespaceIT {
+
+  /** Hex of length 2: 256 pseudonyms. */
+  private static final int SPACE = 256;
+
+  @Test
+  void aSmallNamespaceIsFilledAlmostToTheLastPseudonymThenAnswersResourceExhausted() {
+    try (VfpsServer server = TestService.start();
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort());
+        HttpTestClient http = new HttpTestClient(server.httpPort())) {
+      String namespace = "full-" + UUID.randomUUID();
+      client.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(namespace)
+              .setPseudonymGenerationMethod(
+                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
+              .setPseudonymLength(2)
+              .build());
+
+      Set<String> handedOut = new HashSet<>();
+      Reply<PseudonymServiceCreateResponse> reply = create(client, namespace, "value-0");
+      while (reply.status() == GrpcStatus.OK) {
+        handedOut.add(reply.body().getPseudonym().getPseudonymValue());
+        reply = create(client, namespace, "value-" + handedOut.size());
+      }
+
+      assertThat(handedOut).hasSizeGreaterThanOrEqualTo(240);
+      assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(handedOut.size());
+      assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(reply.message()).contains(namespace).contains("longer pseudonym length");
+      assertThat(reply.trailers().get("namespace")).isEqualTo(namespace);
+
+      // fill it to the last pseudonym: then a new value fails as well, and an old one still works
+      for (int i = handedOut.size(); TestPostgres.pseudonymCount(namespace) < SPACE; i++) {
+        create(client, namespace, "more-" + i);
+      }
+      assertThat(create(client, namespace, "one-too-many").status())
+          .isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(create(client, namespace, "value-0").status()).isEqualTo(GrpcStatus.OK);
+
+      Response rest =
+          http.postJson(
+              "/v1/namespaces/" + namespace + "/pseudonyms", "{\"originalValue\": \"rest\"}");
+      assertThat(rest.status()).isEqualTo(429);
+      assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
+      assertThat(rest.json().getString("message")).contains(namespace);
+
+      Response fhir =
+          http.post(
+              "/v1/fhir/$create-pseudonym",
+              "application/fhir+json",
+              new JsonObject()
+                  .put("resourceType", "Parameters")
+                  .put(
+                      "parameter",
+                      new io.vertx.core.json.JsonArray()
+                          .add(
+                              new JsonObject()
+                                  .put("name", "namespace")
+                                  .put("valueString", namespace))
+                          .add(
+                              new JsonObject()
+                                  .put("name", "originalValue")
+                                  .put("valueString", "fhir")))
+                  .toBuffer()
+                  .getBytes());
+      assertThat(fhir.status()).isEqualTo(429);
+      assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
+      assertThat(fhir.body()).contains(namespace);
+    }
+  }
+
+  private static Reply<PseudonymServiceCreateResponse> create(
+      GrpcTestClient client, String namespace, String value) {
+    return client.call(
+        PseudonymServiceGrpcClient.Create,
+        PseudonymServiceCreateRequest.newBuilder()
+            .setNamespace(namespace)
+            .setOriginalValue(value)
+            .build());
+  }
+}

@@ -1,0 +1,122 @@
+package org.vfps.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.vfps.HttpTestClient;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+
+/**
+ * A CSV of 10,000 rows through the page and the service: pseudonymized with BatchCreate, then
+ * revealed with BatchGet, it comes back as it was. Runs once the service has the batch routes.
+ */
+class CsvRoundTripIT {
+
+  private static VfpsServer server;
+  private static HttpTestClient http;
+  private static Browser browser;
+
+  @BeforeAll
+  static void start() {
+    Browser.assumeInstalled();
+    server = TestService.start();
+    http = new HttpTestClient(server.httpPort());
+    browser = new Browser(server.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    browser.close();
+    http.close();
+    server.close();
+  }
+
+  @Test
+  void pseudonymizingAndRevealingGivesTheFileBack(@TempDir Path dir) throws IOException {
+    String namespace = "round-trip-" + UUID.randomUUID();
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new JsonObject()
+                        .put("name", namespace)
+                        .put("pseudonymLength", 16)
+                        .put("pseudonymPrefix", "rt-")
+                        .encode())
+                .status())
+        .isEqualTo(200);
+    StringBuilder original = new StringBuilder("pid,name,note\n");
+    for (int i = 0; i < 10_000; i++) {
+      String pid = i % 50 == 0 ? "" : i % 77 == 0 ? "NA" : "P" + (i % 4_000);
+      original
+          .append(
+              CsvPageIT.Csv.row(
+                  List.of(pid, "Name, \"" + i + "\"", i % 3 == 0 ? "line\nbreak" : "plain"), ','))
+          .append('\n');
+    }
+    Path input = dir.resolve("patients.csv");
+    Files.writeString(input, original, StandardCharsets.UTF_8);
+
+    String pseudonymized = run(input, false, namespace, dir);
+    assertThat(pseudonymized).isNotEqualTo(original.toString()).contains("rt-");
+    assertThat(pseudonymized).doesNotContain("P12,", "P3999,");
+    assertThat(browser.find("#progress-text").getText()).contains("10,000 rows");
+
+    Path output = dir.resolve("patients-pseudonymized.csv");
+    Files.writeString(output, pseudonymized, StandardCharsets.UTF_8);
+    String revealed = run(output, true, namespace, dir);
+
+    assertThat(revealed).isEqualTo(original.toString());
+  }
+
+  private static boolean hasPartialDownloads(Path downloads) {
+    try (var files = Files.list(downloads)) {
+      return files.anyMatch(file -> file.toString().endsWith(".crdownload"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Runs the page on the file and returns the text of the download it offers. */
+  private static String run(Path file, boolean reveal, String namespace, Path dir)
+      throws IOException {
+    browser.open("/ui/csv");
+    browser.visible(reveal ? "#direction-reveal" : "#direction-pseudonymize").click();
+    browser.click("#source-file");
+    browser.visible("#csvFileInput").sendKeys(file.toAbsolutePath().toString());
+    browser.textContaining("#columns", "pid");
+    new Select(browser.find("#column-0-action")).selectByValue("replace");
+    new Select(browser.find("#column-0-namespace")).selectByValue(namespace);
+    browser.click("#start");
+    // a deadline for the whole file, not a measure of its speed
+    new WebDriverWait(browser.driver(), Duration.ofMinutes(5))
+        .until(
+            d ->
+                !d.findElements(By.id("download")).isEmpty()
+                    || !d.findElements(By.cssSelector("#csv-message.error")).isEmpty());
+    assertThat(browser.findAll("#csv-message.error")).isEmpty();
+    // downloaded as a user would: the link, into a directory of the test's
+    Path downloads = Files.createTempDirectory(dir, "downloads");
+    browser.downloadTo(downloads);
+    WebElement link = browser.find("#download");
+    Path downloaded = downloads.resolve(link.getAttribute("download"));
+    link.click();
+    browser.until(d -> Files.exists(downloaded) && !hasPartialDownloads(downloads));
+    return Files.readString(downloaded, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,169 @@
+package org.vfps.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.Keys;
+import org.vfps.HttpTestClient;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.VfpsServer;
+
+/**
+ * Every page in both colour schemes, on a database of its own with example data: each is saved as a
+ * screenshot under target/ui-screenshots, its text meets the WCAG AA contrast minimum, and the
+ * browser logs no error (a blocked script or style would be one).
+ */
+class UiScreenshotsIT {
+
+  private static VfpsServer server;
+  private static HttpTestClient http;
+  private static Browser browser;
+
+  @BeforeAll
+  static void start() throws IOException {
+    Browser.assumeInstalled();
+    server =
+        TestService.start(
+            Map.of(
+                "ConnectionStrings__PostgreSQL",
+                TestPostgres.uri(TestPostgres.freshDatabase()),
+                "ForceRunDatabaseMigrations",
+                "true"));
+    http = new HttpTestClient(server.httpPort());
+    browser = new Browser(server.httpPort());
+    namespace(
+        "study-2026-cardio",
+        "Patient ids of the cardiology study",
+        "SECURE_RANDOM_BASE64URL_ENCODED",
+        16,
+        "cardio-",
+        "");
+    namespace("https://example.org/fhir/sid/mrn", "Medical record numbers", "UUID7", 36, "", "");
+    namespace("lab-samples", "Sample barcodes", "FULL_RANDOM_BASE62_ENCODED", 12, "", "-L");
+    for (int i = 1; i <= 42; i++) {
+      pseudonym("study-2026-cardio", "MRN-" + (1000 + i));
+    }
+    for (int i = 1; i <= 7; i++) {
+      pseudonym("lab-samples", "S" + (70000 + i));
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    browser.close();
+    http.close();
+    server.close();
+  }
+
+  private static void namespace(
+      String name, String description, String method, int length, String prefix, String suffix) {
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new io.vertx.core.json.JsonObject()
+                        .put("name", name)
+                        .put("description", description)
+                        .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_" + method)
+                        .put("pseudonymLength", length)
+                        .put("pseudonymPrefix", prefix)
+                        .put("pseudonymSuffix", suffix)
+                        .encode())
+                .status())
+        .isEqualTo(200);
+  }
+
+  private static void pseudonym(String namespace, String original) {
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces/" + namespace + "/pseudonyms",
+                    new io.vertx.core.json.JsonObject().put("originalValue", original).encode())
+                .status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void everyPageInBothThemes(@TempDir Path dir) throws IOException {
+    Path visits = dir.resolve("visits.csv");
+    Files.writeString(
+        visits,
+        "patient_id;visit_date;diagnosis;notes\r\n"
+            + "MRN-1001;2026-01-12;I21.0;\"first visit; referred\"\r\n"
+            + "MRN-1002;2026-01-13;I25.1;\r\n"
+            + "NA;2026-01-15;I10;walk-in\r\n"
+            + "MRN-1003;2026-02-01;I48.0;\"follow-up\"\r\n");
+    List<String> problems = new ArrayList<>();
+    for (String scheme : List.of("light", "dark")) {
+      browser.colorScheme(scheme);
+
+      browser.open("/ui/namespaces");
+      browser.visible("#create-namespace");
+      // counted when near the screen
+      browser.script("window.scrollTo(0, document.body.scrollHeight)");
+      browser.textContaining("td.count[data-namespace='study-2026-cardio']", "42");
+      browser.textContaining("td.count[data-namespace='lab-samples']", "7");
+      browser.script("window.scrollTo(0, 0)");
+      problems.addAll(inspect("namespaces-" + scheme));
+
+      browser.click("[id='delete-namespace-lab-samples']");
+      browser.visible("#confirmDeleteNamespaceName").sendKeys("lab-");
+      problems.addAll(inspect("namespaces-delete-" + scheme));
+
+      browser.open("/ui/namespaces/study-2026-cardio/pseudonyms");
+      browser.visible("#originalValue").sendKeys("MRN-1042", Keys.ENTER);
+      browser.visible("#pseudonymizeResult code");
+      browser.textContaining("#pseudonyms-summary", "42 pseudonyms");
+      browser.click("#pseudonyms tbody tr:nth-child(2) button.reveal");
+      browser.visible("#pseudonyms td.original code");
+      problems.addAll(inspect("namespace-" + scheme));
+
+      browser.open("/ui/csv");
+      browser.visible("#source-file").click();
+      browser.visible("#csvFileInput").sendKeys(visits.toAbsolutePath().toString());
+      browser.textContaining("#columns", "patient_id");
+      browser.script(
+          "const a = document.getElementById('column-0-action');"
+              + "a.value = 'replace'; a.dispatchEvent(new Event('change'));"
+              + "const n = document.getElementById('column-0-namespace');"
+              + "n.value = 'study-2026-cardio'; n.dispatchEvent(new Event('change'));");
+      problems.addAll(inspect("csv-" + scheme));
+
+      browser.open("/ui/access-control");
+      browser.textContaining("main", "Authorization is off");
+      problems.addAll(inspect("access-control-" + scheme));
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void theChecksSeeLowContrastAndConsoleErrors() {
+    browser.colorScheme("light");
+    browser.open("/ui/access-control");
+    browser.textContaining("main", "Authorization is off");
+    browser.script(
+        "const p = document.createElement('p'); p.textContent = 'faint';"
+            + "p.style.color = '#aaaaaa'; document.querySelector('main').append(p);"
+            + "console.error('something broke');");
+
+    List<String> problems = browser.problems("self-check");
+
+    assertThat(problems)
+        .anyMatch(problem -> problem.contains("contrast faint"))
+        .anyMatch(problem -> problem.contains("something broke"));
+  }
+
+  /** Saves the screenshot; returns contrast failures and browser errors. */
+  private static List<String> inspect(String name) {
+    browser.screenshot(name);
+    return browser.problems(name);
+  }
+}
