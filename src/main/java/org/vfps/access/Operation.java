@@ -25,7 +25,14 @@ public enum Operation {
   /** Reverse lookups of many values of one namespace, checked once per call. */
   PSEUDONYM_BATCH_GET("PseudonymService/BatchGet", Permission.REVERSE_LOOKUP),
   /** Checked after the namespace is found. */
-  PSEUDONYM_LIST("PseudonymService/List", Permission.READ);
+  PSEUDONYM_LIST("PseudonymService/List", Permission.READ),
+  /**
+   * The forward lookup without creating (FHIR {@code $get-pseudonym}, gPAS {@code $pseudonymize});
+   * no RPC serves it. Write, not read: a reader may list pseudonyms but not link one to an original
+   * value, and a writer learns an original value's pseudonym through Create anyway. Checked before
+   * the namespace is looked up.
+   */
+  PSEUDONYM_FIND("PseudonymService/Find", Permission.WRITE);
 
   private final String rpcName;
   private final Permission permission;

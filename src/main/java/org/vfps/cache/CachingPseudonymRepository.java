@@ -8,16 +8,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Upserted;
 
 /**
  * Remembers the pseudonym of every (namespace, original value) that Create stored or found, so that
- * a repeated Create needs no database round trip. Reverse lookups, lists and counts go to the
- * database.
+ * a repeated Create needs no database round trip. Lookups, lists and counts go to the database.
  */
 public final class CachingPseudonymRepository implements PseudonymRepository {
 
@@ -29,11 +30,25 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
     this.cache = cache;
   }
 
+  /**
+   * The cached pseudonym, not inserted by this call; else the delegate's, loaded once for the
+   * concurrent callers of the pair: only the caller that ran the load may be told it inserted it.
+   */
   @Override
-  public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
-    return cache.get(
-        new VfpsCache.PseudonymKey(namespace, originalValue),
-        () -> delegate.upsert(namespace, originalValue, candidates));
+  public Future<Upserted> insertIfAbsent(
+      String namespace, String originalValue, Candidates candidates) {
+    // the cache runs the loader on this thread, within get, or not at all
+    AtomicReference<Future<Upserted>> ownLoad = new AtomicReference<>();
+    Future<Pseudonym> cached =
+        cache.get(
+            new VfpsCache.PseudonymKey(namespace, originalValue),
+            () -> {
+              Future<Upserted> load = delegate.insertIfAbsent(namespace, originalValue, candidates);
+              ownLoad.set(load);
+              return load.map(Upserted::pseudonym);
+            });
+    Future<Upserted> own = ownLoad.get();
+    return own != null ? own : cached.map(pseudonym -> new Upserted(pseudonym, false));
   }
 
   /**
@@ -89,5 +104,11 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   @Override
   public Future<Long> count(String namespace) {
     return delegate.count(namespace);
+  }
+
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByOriginal(
+      String namespace, List<String> originalValues) {
+    return delegate.findAllByOriginal(namespace, originalValues);
   }
 }

@@ -1,17 +1,18 @@
 package org.vfps.fhir;
 
-import ca.uhn.fhir.parser.IParser;
 import org.hl7.fhir.r4.model.OperationOutcome;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueSeverity;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
  * The one failure mapping of the FHIR edge: every failure becomes an {@code OperationOutcome} with
  * one issue of severity {@code error}, as the .NET service answers (400, 404 and 500 with issue
- * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429 and 503 are vfps's own.
+ * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429 and 503 are vfps's own. The
+ * dialects word an unknown namespace their own way before they fall back on {@link #fail}.
  */
 final class FhirErrors {
 
@@ -22,31 +23,36 @@ final class FhirErrors {
 
   private FhirErrors() {}
 
-  /** A client error found by the edge itself. */
-  static FhirReply reject(IParser parser, int status, IssueType code, String diagnostics) {
-    LOG.debug("$create-pseudonym rejected: {} {}", status, code);
-    return outcome(parser, status, code, diagnostics);
-  }
-
-  /** A failed domain call or an unexpected throwable; unexpected ones are logged here, once. */
-  static FhirReply fail(IParser parser, String operation, Throwable failure) {
+  /** A failed domain call, a {@link Rejection} or an unexpected throwable (logged here, once). */
+  static Answer fail(String operation, Throwable failure) {
+    if (failure instanceof Rejection rejection) {
+      LOG.debug("{} rejected: {}", operation, rejection.answer().status());
+      return rejection.answer();
+    }
     if (!(failure instanceof ServiceException service)) {
       LOG.error("{} failed unexpectedly", operation, failure);
-      return outcome(parser, 500, IssueType.PROCESSING, "Internal error.");
+      return outcome(500, IssueType.PROCESSING, "Internal error.", null);
     }
     return switch (service.code()) {
       case INVALID_ARGUMENT, OUT_OF_RANGE ->
-          reject(parser, 400, IssueType.PROCESSING, service.getMessage());
+          reject(operation, 400, IssueType.PROCESSING, service.getMessage());
       case NOT_FOUND ->
           reject(
-              parser,
+              operation,
               404,
               IssueType.PROCESSING,
-              "the namespace '" + service.metadata().get("namespace") + "' could not be found.");
-      case ALREADY_EXISTS -> reject(parser, 409, IssueType.DUPLICATE, service.getMessage());
-      case UNAUTHENTICATED -> reject(parser, 401, IssueType.LOGIN, service.getMessage());
-      case PERMISSION_DENIED -> reject(parser, 403, IssueType.FORBIDDEN, service.getMessage());
-      case RESOURCE_EXHAUSTED -> reject(parser, 429, IssueType.BUSINESSRULE, service.getMessage());
+              service.metadata().containsKey("pseudonym")
+                  ? "the pseudonym could not be found in the namespace '"
+                      + service.metadata().get("namespace")
+                      + "'."
+                  : "the namespace '"
+                      + service.metadata().get("namespace")
+                      + "' could not be found.");
+      case ALREADY_EXISTS -> reject(operation, 409, IssueType.DUPLICATE, service.getMessage());
+      case UNAUTHENTICATED -> reject(operation, 401, IssueType.LOGIN, service.getMessage());
+      case PERMISSION_DENIED -> reject(operation, 403, IssueType.FORBIDDEN, service.getMessage());
+      case RESOURCE_EXHAUSTED ->
+          reject(operation, 429, IssueType.BUSINESSRULE, service.getMessage());
       case UNAVAILABLE -> {
         LOG.warn(
             "{} failed: {} ({})",
@@ -55,36 +61,69 @@ final class FhirErrors {
             service.getCause() == null
                 ? "no cause"
                 : service.getCause().getClass().getSimpleName());
-        yield outcome(parser, 503, IssueType.TRANSIENT, service.getMessage());
+        yield outcome(503, IssueType.TRANSIENT, service.getMessage(), null);
       }
       case INTERNAL -> {
         LOG.error("{} failed: {}", operation, service.getMessage(), service.getCause());
-        yield outcome(parser, 500, IssueType.PROCESSING, service.getMessage());
+        yield outcome(500, IssueType.PROCESSING, service.getMessage(), null);
       }
     };
   }
 
+  /** Whether the failure is the domain's {@code NOT_FOUND} for a namespace (not for a value). */
+  static boolean isUnknownNamespace(Throwable failure) {
+    return failure instanceof ServiceException service
+        && service.code() == ErrorCode.NOT_FOUND
+        && !service.metadata().containsKey("pseudonym");
+  }
+
+  /** The namespace a failure names, or an empty string. */
+  static String namespaceOf(Throwable failure) {
+    return failure instanceof ServiceException service
+        ? service.metadata().getOrDefault("namespace", "")
+        : "";
+  }
+
+  /** A client error, logged at debug. */
+  static Answer reject(String operation, int status, IssueType code, String diagnostics) {
+    LOG.debug("{} rejected: {} {}", operation, status, code);
+    return outcome(status, code, diagnostics, null);
+  }
+
   /** A failure the HTTP router found before the operation ran (a body over the limit). */
-  static FhirReply routerFailure(IParser parser, int status, Throwable failure) {
+  static Answer routerFailure(int status, Throwable failure) {
     if (failure instanceof ServiceException) {
-      return fail(parser, "FHIR request", failure);
+      return fail("FHIR request", failure);
     }
     if (status == 413) {
       return reject(
-          parser,
+          "FHIR request",
           413,
           IssueType.TOOCOSTLY,
           "The request body is larger than the limit (Http__MaxRequestBodyBytes).");
     }
     if (status >= 400 && status < 500) {
-      return reject(parser, status, IssueType.PROCESSING, MALFORMED);
+      return reject("FHIR request", status, IssueType.PROCESSING, MALFORMED);
     }
-    return fail(parser, "FHIR request", failure == null ? new IllegalStateException() : failure);
+    return fail("FHIR request", failure == null ? new IllegalStateException() : failure);
   }
 
-  static FhirReply outcome(IParser parser, int status, IssueType code, String diagnostics) {
+  /**
+   * An {@code OperationOutcome} with one error issue.
+   *
+   * @param expression the FHIRPath of the offending element, or null
+   */
+  static Answer outcome(int status, IssueType code, String diagnostics, String expression) {
     OperationOutcome outcome = new OperationOutcome();
-    outcome.addIssue().setSeverity(IssueSeverity.ERROR).setCode(code).setDiagnostics(diagnostics);
-    return new FhirReply(status, parser.encodeResourceToString(outcome));
+    OperationOutcome.OperationOutcomeIssueComponent issue =
+        outcome
+            .addIssue()
+            .setSeverity(IssueSeverity.ERROR)
+            .setCode(code)
+            .setDiagnostics(diagnostics);
+    if (expression != null) {
+      issue.addExpression(expression);
+    }
+    return new Answer(status, outcome, false);
   }
 }

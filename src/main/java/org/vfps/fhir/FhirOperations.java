@@ -4,61 +4,53 @@ import ca.uhn.fhir.context.FhirContext;
 import ca.uhn.fhir.parser.IParser;
 import ca.uhn.fhir.parser.StrictErrorHandler;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import org.hl7.fhir.instance.model.api.IBaseResource;
-import org.hl7.fhir.r4.model.CapabilityStatement;
-import org.hl7.fhir.r4.model.CapabilityStatement.CapabilityStatementKind;
-import org.hl7.fhir.r4.model.CapabilityStatement.RestfulCapabilityMode;
-import org.hl7.fhir.r4.model.DateTimeType;
-import org.hl7.fhir.r4.model.Enumerations.FHIRVersion;
-import org.hl7.fhir.r4.model.Enumerations.PublicationStatus;
+import org.hl7.fhir.r4.model.Bundle;
+import org.hl7.fhir.r4.model.CapabilityStatement.SystemRestfulInteraction;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
-import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
-import org.hl7.fhir.r4.model.StringType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
+import org.vfps.access.Operation;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
- * The FHIR R4 operations of the .NET service: {@code $create-pseudonym} (a {@code Parameters}
- * resource with the {@code valueString} parameters {@code namespace} and {@code originalValue} in,
- * the same plus {@code pseudonymValue} out) and {@code metadata} (a {@code CapabilityStatement}).
- * Failures are {@code OperationOutcome}s. One instance serves every event loop: the HAPI context is
- * thread-safe, and a parser is made per request.
+ * The FHIR R4 edge, independent of the HTTP library: the operations of the base {@code /v1/fhir}
+ * (the .NET service's {@code $create-pseudonym}, the MII interface module's {@code $pseudonymize},
+ * {@code $get-pseudonym} and {@code $de-pseudonymize}, batch and transaction Bundles of them, the
+ * CapabilityStatement) and the gPAS TTP-FHIR gateway dialect of {@code /ttp-fhir/fhir/gpas}. Every
+ * reply is FHIR JSON; every failure an {@code OperationOutcome}. One instance serves every event
+ * loop: the HAPI context is thread-safe, and a parser is made per request.
  */
 public final class FhirOperations {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FhirOperations.class);
+  /**
+   * The caller of a request, authenticated for the operation it asks for; the operations call it
+   * once, when they know what the request asks for.
+   */
+  @FunctionalInterface
+  public interface Callers {
+    Future<Caller> caller(Operation operation);
+  }
 
-  private static final String CREATE_PSEUDONYM = "$create-pseudonym";
-  private static final DateTimeFormatter METADATA_DATE =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss", Locale.ROOT);
+  private static final String BUNDLE = "Bundle";
 
   private final FhirContext fhir;
-  private final PseudonymService pseudonyms;
   private final Clock clock;
+  private final PseudonymCalls calls;
+  private final Bundles bundles;
+  private final GpasOperations gpas;
 
-  FhirOperations(FhirContext fhir, PseudonymService pseudonyms, Clock clock) {
+  FhirOperations(FhirContext fhir, PseudonymService pseudonyms, Clock clock, int maxBatchSize) {
     this.fhir = fhir;
-    this.pseudonyms = pseudonyms;
     this.clock = clock;
+    this.calls = new PseudonymCalls(pseudonyms);
+    this.bundles = new Bundles(calls, maxBatchSize);
+    this.gpas = new GpasOperations(pseudonyms, maxBatchSize);
   }
 
   /**
@@ -69,7 +61,8 @@ public final class FhirOperations {
     return vertx.executeBlocking(
         () -> {
           FhirOperations operations =
-              new FhirOperations(newContext(), pseudonyms, Clock.systemUTC());
+              new FhirOperations(
+                  newContext(), pseudonyms, Clock.systemUTC(), pseudonyms.maxBatchSize());
           operations.warmUp();
           return operations;
         });
@@ -84,126 +77,149 @@ public final class FhirOperations {
 
   private void warmUp() {
     IParser parser = fhir.newJsonParser();
-    Parameters parsed =
+    Bundle parsed =
         parser.parseResource(
-            Parameters.class,
+            Bundle.class,
             """
-            {"resourceType": "Parameters", "parameter": [
-              {"name": "namespace", "valueString": "warm-up"},
-              {"name": "originalValue", "valueString": "warm-up"}]}
+            {"resourceType": "Bundle", "type": "batch", "entry": [{
+              "request": {"method": "POST", "url": "$pseudonymize"},
+              "resource": {"resourceType": "Parameters", "parameter": [
+                {"name": "context", "valueIdentifier": {"value": "warm-up"}},
+                {"name": "original", "valueString": "warm-up"}]}}]}
             """);
     parser.encodeResourceToString(parsed);
-    metadata();
-    FhirErrors.outcome(parser, 400, IssueType.PROCESSING, "warm-up");
+    metadata(null);
+    reply(FhirErrors.outcome(400, IssueType.PROCESSING, "warm-up", null));
   }
 
   /**
-   * {@code POST $create-pseudonym}: the pseudonym of the original value, created on first use.
-   * Never fails: every failure is a reply with an {@code OperationOutcome}.
+   * {@code POST $<code>}: one of the whole-system operations of {@code /v1/fhir} ({@code
+   * create-pseudonym}, {@code pseudonymize}, {@code get-pseudonym}, {@code de-pseudonymize}) on a
+   * {@code Parameters} body. The caller is authenticated first. Never fails: every failure is a
+   * reply with an {@code OperationOutcome}.
    *
-   * @param caller who asks, as the edge authenticated it
    * @param contentType the request's header, may be null
    * @param body the request body, may be null
+   * @throws IllegalArgumentException for a code that is none of those
    */
-  public Future<FhirReply> createPseudonym(Caller caller, String contentType, Buffer body) {
-    IParser parser = fhir.newJsonParser();
-    if (!isFhirJson(contentType)) {
-      return Future.succeededFuture(
-          FhirErrors.reject(
-              parser,
-              415,
-              IssueType.NOTSUPPORTED,
-              "The request body must be application/fhir+json or application/json."));
-    }
-    Optional<Charset> charset = charset(contentType);
-    if (charset.isEmpty()) {
-      return Future.succeededFuture(
-          FhirErrors.reject(
-              parser, 415, IssueType.NOTSUPPORTED, "The request body must be UTF-8 or UTF-16."));
-    }
-    Optional<String> text = decode(body, charset.get());
-    if (text.isEmpty() || text.get().isBlank()) {
-      return Future.succeededFuture(
-          FhirErrors.reject(parser, 400, IssueType.PROCESSING, FhirErrors.MALFORMED));
-    }
-    if (!JsonLimits.within(text.get())) {
-      return Future.succeededFuture(
-          FhirErrors.reject(
-              parser,
-              400,
-              IssueType.TOOCOSTLY,
-              FhirErrors.MALFORMED
-                  + ": nested deeper than "
-                  + JsonLimits.MAX_DEPTH
-                  + " levels, or a number with an exponent beyond "
-                  + JsonLimits.MAX_EXPONENT));
-    }
-    IBaseResource resource;
-    try {
-      resource = parser.parseResource(text.get());
-    } catch (RuntimeException e) {
-      // DataFormatException, mostly; but HAPI's parser throws others on input it cannot read (a
-      // StringIndexOutOfBoundsException for an empty property name), and whatever it throws on
-      // the client's body means the body is malformed. Its message may quote the body, and with
-      // it an original value, so only the type is logged.
-      LOG.debug("$create-pseudonym: the body did not parse ({})", e.getClass().getName());
-      return Future.succeededFuture(
-          FhirErrors.reject(parser, 400, IssueType.PROCESSING, FhirErrors.MALFORMED));
-    }
-    if (!(resource instanceof Parameters parameters)) {
-      return Future.succeededFuture(
-          FhirErrors.reject(
-              parser,
-              400,
-              IssueType.PROCESSING,
-              FhirErrors.MALFORMED
-                  + ": expected a Parameters resource, not "
-                  + fhir.getResourceType(resource)));
-    }
-    Optional<String> namespace = stringParameter(parameters, "namespace");
-    Optional<String> originalValue = stringParameter(parameters, "originalValue");
-    Optional<String> missing = missing(parameters, namespace, originalValue);
-    if (missing.isPresent()) {
-      return Future.succeededFuture(
-          FhirErrors.reject(parser, 400, IssueType.PROCESSING, missing.get()));
-    }
-    return Future.<Void>succeededFuture()
-        .compose(ignored -> pseudonyms.create(caller, namespace.get(), originalValue.get()))
-        .map(
-            created -> {
-              Parameters reply = new Parameters();
-              reply.addParameter().setName("namespace").setValue(new StringType(namespace.get()));
-              reply
-                  .addParameter()
-                  .setName("originalValue")
-                  .setValue(new StringType(originalValue.get()));
-              reply
-                  .addParameter()
-                  .setName("pseudonymValue")
-                  .setValue(new StringType(created.pseudonymValue()));
-              return new FhirReply(200, parser.encodeResourceToString(reply));
+  public Future<FhirReply> operation(
+      String code, Callers callers, String contentType, Buffer body) {
+    SystemOperation operation =
+        SystemOperation.named(code)
+            .orElseThrow(() -> new IllegalArgumentException("no such operation: " + code));
+    return callers
+        .caller(operation.access())
+        .compose(
+            caller -> {
+              Parameters parameters =
+                  RequestBodies.require(
+                      RequestBodies.read(fhir, contentType, body), Parameters.class);
+              return calls.run(caller, operation.read(parameters));
             })
-        .otherwise(failure -> FhirErrors.fail(parser, CREATE_PSEUDONYM, failure));
+        .otherwise(failure -> FhirErrors.fail("$" + code, failure))
+        .map(this::reply);
   }
 
   /**
-   * {@code GET metadata}: the .NET service's CapabilityStatement, dated now in UTC without a zone
-   * (as it writes it).
+   * {@code POST /v1/fhir}: a batch or transaction Bundle of those operations (see {@link Bundles}).
+   * The Bundle is read before the caller is authenticated, for the operation its entries ask for.
+   * Never fails.
    */
-  public FhirReply metadata() {
-    CapabilityStatement statement = new CapabilityStatement();
-    statement.setStatus(PublicationStatus.ACTIVE);
-    statement.setDateElement(
-        new DateTimeType(
-            METADATA_DATE.format(
-                LocalDateTime.ofInstant(
-                    clock.instant().truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC))));
-    statement.setKind(CapabilityStatementKind.INSTANCE);
-    statement.getSoftware().setName("VFPS FHIR API");
-    statement.setFhirVersion(FHIRVersion._4_0_1);
-    statement.addFormat("application/fhir+json");
-    statement.addRest().setMode(RestfulCapabilityMode.SERVER);
-    return new FhirReply(200, fhir.newJsonParser().encodeResourceToString(statement));
+  public Future<FhirReply> bundle(Callers callers, String contentType, Buffer body) {
+    return Future.<Void>succeededFuture()
+        .compose(
+            ignored -> {
+              Bundle bundle =
+                  RequestBodies.require(RequestBodies.read(fhir, contentType, body), Bundle.class);
+              bundles.check(bundle);
+              return callers
+                  .caller(Bundles.operationOf(bundle))
+                  .compose(caller -> bundles.process(caller, bundle));
+            })
+        .otherwise(failure -> FhirErrors.fail(BUNDLE, failure))
+        .map(this::reply);
+  }
+
+  /**
+   * {@code GET /v1/fhir/metadata}: the CapabilityStatement, dated now in UTC without a zone (as the
+   * .NET service writes it), listing every operation of the base.
+   *
+   * @param elements the {@code _elements} parameter, may be null
+   */
+  public FhirReply metadata(String elements) {
+    return capabilities(
+        elements,
+        Arrays.stream(SystemOperation.values())
+            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
+            .toList(),
+        List.of(SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION));
+  }
+
+  /**
+   * {@code POST /ttp-fhir/fhir/gpas/$<code>}: an operation of the gPAS TTP-FHIR gateway dialect
+   * ({@code pseudonymizeAllowCreate}, {@code pseudonymize}, {@code dePseudonymize}, or the older
+   * {@code pseudonymize-allow-create} and {@code de-pseudonymize}) on a {@code Parameters} body;
+   * see {@link GpasOperations}. The caller is authenticated first. Never fails.
+   *
+   * @throws IllegalArgumentException for a code that is none of those
+   */
+  public Future<FhirReply> gpas(String code, Callers callers, String contentType, Buffer body) {
+    GpasOperation operation = GpasOperation.named(code);
+    return callers
+        .caller(operation.access())
+        .compose(
+            caller ->
+                gpas.post(
+                    operation,
+                    caller,
+                    RequestBodies.require(
+                        RequestBodies.read(fhir, contentType, body), Parameters.class)))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .map(this::reply);
+  }
+
+  /**
+   * {@code GET /ttp-fhir/fhir/gpas/$<code>?domain=&original=} (or {@code pseudonym=}): the older
+   * {@code pseudonymize-allow-create} and {@code de-pseudonymize} of gPAS before 1.10.2. Never
+   * fails.
+   *
+   * @throws IllegalArgumentException for a code that is none of those two
+   */
+  public Future<FhirReply> gpasQuery(String code, Callers callers, MultiMap query) {
+    GpasOperation operation = GpasOperation.named(code);
+    if (!operation.legacy()) {
+      throw new IllegalArgumentException("$" + code + " takes no query");
+    }
+    return callers
+        .caller(operation.access())
+        .compose(caller -> gpas.get(operation, caller, query))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .map(this::reply);
+  }
+
+  /**
+   * {@code GET /ttp-fhir/fhir/gpas/metadata}: the CapabilityStatement of the gPAS base, listing its
+   * operations.
+   *
+   * @param elements the {@code _elements} parameter, may be null
+   */
+  public FhirReply gpasMetadata(String elements) {
+    return capabilities(
+        elements,
+        Arrays.stream(GpasOperation.values())
+            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
+            .toList(),
+        List.of());
+  }
+
+  private FhirReply capabilities(
+      String elements,
+      List<CapabilityStatements.Listed> operations,
+      List<SystemRestfulInteraction> interactions) {
+    return new FhirReply(
+        200,
+        CapabilityStatements.subset(fhir.newJsonParser(), elements)
+            .encodeResourceToString(CapabilityStatements.of(clock, operations, interactions)));
   }
 
   /**
@@ -213,101 +229,11 @@ public final class FhirOperations {
    * @param failure may be null
    */
   public FhirReply routerFailure(int status, Throwable failure) {
-    return FhirErrors.routerFailure(fhir.newJsonParser(), status, failure);
+    return reply(FhirErrors.routerFailure(status, failure));
   }
 
-  /** The .NET checks: each parameter present once as a string, the original value not blank. */
-  private static Optional<String> missing(
-      Parameters parameters, Optional<String> namespace, Optional<String> originalValue) {
-    List<String> problems = new ArrayList<>();
-    for (String name : List.of("namespace", "originalValue")) {
-      if (count(parameters, name) > 1) {
-        problems.add("the parameter '" + name + "' must be given once");
-      }
-    }
-    if (namespace.isEmpty()) {
-      problems.add("the parameter 'namespace' (valueString) is missing");
-    }
-    if (originalValue.isEmpty()) {
-      problems.add("the parameter 'originalValue' (valueString) is missing");
-    } else if (originalValue.get().isBlank()) {
-      problems.add("the parameter 'originalValue' is blank");
-    }
-    return problems.isEmpty()
-        ? Optional.empty()
-        : Optional.of("Invalid request: " + String.join("; ", problems) + ".");
-  }
-
-  /** The string value of the one parameter of that name; empty when absent or not a string. */
-  private static Optional<String> stringParameter(Parameters parameters, String name) {
-    if (count(parameters, name) != 1) {
-      return Optional.empty();
-    }
-    return parameters.getParameter().stream()
-        .filter(parameter -> name.equals(parameter.getName()))
-        .map(ParametersParameterComponent::getValue)
-        .filter(value -> value instanceof StringType string && string.getValue() != null)
-        .map(value -> ((StringType) value).getValue())
-        .findFirst();
-  }
-
-  private static long count(Parameters parameters, String name) {
-    return parameters.getParameter().stream()
-        .filter(parameter -> name.equals(parameter.getName()))
-        .count();
-  }
-
-  /** {@code application/fhir+json} or {@code application/json}, whatever the parameters. */
-  static boolean isFhirJson(String contentType) {
-    if (contentType == null) {
-      return false;
-    }
-    String type = mediaType(contentType);
-    return type.equals("application/fhir+json") || type.equals("application/json");
-  }
-
-  /** The declared charset, UTF-8 when none is; empty for one the service does not read. */
-  static Optional<Charset> charset(String contentType) {
-    String[] parts = contentType.split(";");
-    for (int i = 1; i < parts.length; i++) {
-      String[] pair = parts[i].split("=", 2);
-      if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
-        String name = pair[1].strip().replace("\"", "").toUpperCase(Locale.ROOT);
-        return switch (name) {
-          case "UTF-8", "UTF8" -> Optional.of(StandardCharsets.UTF_8);
-          case "UTF-16" -> Optional.of(StandardCharsets.UTF_16);
-          case "UTF-16LE" -> Optional.of(StandardCharsets.UTF_16LE);
-          case "UTF-16BE" -> Optional.of(StandardCharsets.UTF_16BE);
-          default -> Optional.empty();
-        };
-      }
-    }
-    return Optional.of(StandardCharsets.UTF_8);
-  }
-
-  private static String mediaType(String contentType) {
-    int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
-        .strip()
-        .toLowerCase(Locale.ROOT);
-  }
-
-  /** The body as text; empty when there is none or it is not valid in the charset. */
-  private static Optional<String> decode(Buffer body, Charset charset) {
-    if (body == null || body.length() == 0) {
-      return Optional.empty();
-    }
-    try {
-      String text =
-          charset
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body.getBytes()))
-              .toString();
-      return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
-    } catch (CharacterCodingException e) {
-      return Optional.empty();
-    }
+  private FhirReply reply(Answer answer) {
+    return new FhirReply(
+        answer.status(), fhir.newJsonParser().encodeResourceToString(answer.resource()));
   }
 }

@@ -1,18 +1,45 @@
 package org.vfps.http;
 
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
-import org.vfps.access.Operation;
+import java.util.Map;
+import java.util.function.Function;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.fhir.FhirReply;
 
 /**
  * The FHIR operations on their routes of the contract, unvalidated by it: they read their own
  * content types and answer with their own bodies, failures included, never through {@link
- * HttpErrors}. {@code $create-pseudonym} needs a caller; {@code metadata} is open.
+ * HttpErrors}: those of {@code /v1/fhir} and of the gPAS dialect under {@code /ttp-fhir/fhir/gpas}.
+ * The operations authenticate their caller through {@link Authentication}; the CapabilityStatements
+ * are open.
  */
 final class FhirRoutes {
+
+  /** The contract's operation ids of the whole-system operations of {@code /v1/fhir}. */
+  private static final Map<String, String> OPERATIONS =
+      Map.of(
+          "Fhir_CreatePseudonym", "create-pseudonym",
+          "Fhir_Pseudonymize", "pseudonymize",
+          "Fhir_GetPseudonym", "get-pseudonym",
+          "Fhir_DePseudonymize", "de-pseudonymize");
+
+  /** The contract's operation ids of the gPAS dialect's {@code POST} operations. */
+  private static final Map<String, String> GPAS_OPERATIONS =
+      Map.of(
+          "Gpas_PseudonymizeAllowCreate", "pseudonymizeAllowCreate",
+          "Gpas_Pseudonymize", "pseudonymize",
+          "Gpas_DePseudonymize", "dePseudonymize",
+          "Gpas_LegacyPseudonymizeAllowCreate", "pseudonymize-allow-create",
+          "Gpas_LegacyDePseudonymize", "de-pseudonymize");
+
+  /** The contract's operation ids of the older gPAS {@code GET} shapes. */
+  private static final Map<String, String> GPAS_QUERIES =
+      Map.of(
+          "Gpas_LegacyPseudonymizeAllowCreateQuery", "pseudonymize-allow-create",
+          "Gpas_LegacyDePseudonymizeQuery", "de-pseudonymize");
 
   private final FhirOperations fhir;
   private final Authentication authentication;
@@ -23,27 +50,50 @@ final class FhirRoutes {
   }
 
   void bind(RouterBuilder builder) {
+    OPERATIONS.forEach(
+        (operationId, code) ->
+            on(
+                builder,
+                operationId,
+                rc -> fhir.operation(code, callers(rc), contentType(rc), rc.body().buffer())));
+    on(builder, "Fhir_Bundle", rc -> fhir.bundle(callers(rc), contentType(rc), rc.body().buffer()));
+    on(
+        builder,
+        "Fhir_Metadata",
+        rc -> Future.succeededFuture(fhir.metadata(rc.request().getParam("_elements"))));
+    GPAS_OPERATIONS.forEach(
+        (operationId, code) ->
+            on(
+                builder,
+                operationId,
+                rc -> fhir.gpas(code, callers(rc), contentType(rc), rc.body().buffer())));
+    GPAS_QUERIES.forEach(
+        (operationId, code) ->
+            on(builder, operationId, rc -> fhir.gpasQuery(code, callers(rc), rc.queryParams())));
+    on(
+        builder,
+        "Gpas_Metadata",
+        rc -> Future.succeededFuture(fhir.gpasMetadata(rc.request().getParam("_elements"))));
+  }
+
+  private void on(
+      RouterBuilder builder,
+      String operationId,
+      Function<RoutingContext, Future<FhirReply>> operation) {
     builder
-        .getRoute("Fhir_CreatePseudonym")
+        .getRoute(operationId)
         .setDoValidation(false)
         .addHandler(
-            rc ->
-                authentication
-                    .caller(rc.request(), Operation.PSEUDONYM_CREATE)
-                    .compose(
-                        caller ->
-                            fhir.createPseudonym(
-                                caller,
-                                rc.request().getHeader(HttpHeaders.CONTENT_TYPE),
-                                rc.body().buffer()))
-                    .onSuccess(reply -> send(rc, reply))
-                    .onFailure(rc::fail))
+            rc -> operation.apply(rc).onSuccess(reply -> send(rc, reply)).onFailure(rc::fail))
         .addFailureHandler(this::routerFailure);
-    builder
-        .getRoute("Fhir_Metadata")
-        .setDoValidation(false)
-        .addHandler(rc -> send(rc, fhir.metadata()))
-        .addFailureHandler(this::routerFailure);
+  }
+
+  private FhirOperations.Callers callers(RoutingContext rc) {
+    return operation -> authentication.caller(rc.request(), operation);
+  }
+
+  private static String contentType(RoutingContext rc) {
+    return rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
   }
 
   /** A body over the limit, or anything else that failed before or inside the operation. */

@@ -21,7 +21,15 @@ public interface PseudonymRepository {
    * not exist (or was deleted meanwhile), {@code RESOURCE_EXHAUSTED} if it has no free pseudonym
    * left.
    */
-  Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates);
+  default Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
+    return insertIfAbsent(namespace, originalValue, candidates).map(Upserted::pseudonym);
+  }
+
+  /**
+   * {@link #upsert}, saying whether this call inserted the pair: exactly one of the calls that race
+   * for a new pair does, whether they share a statement, a cache load or nothing.
+   */
+  Future<Upserted> insertIfAbsent(String namespace, String originalValue, Candidates candidates);
 
   /**
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each
@@ -50,6 +58,12 @@ public interface PseudonymRepository {
 
   /** How many pseudonyms the namespace has. */
   Future<Long> count(String namespace);
+
+  /**
+   * The stored pseudonyms of the distinct {@code originalValues} in the namespace, by original
+   * value, without storing any (the forward lookup); values without a pseudonym are absent.
+   */
+  Future<Map<String, Pseudonym>> findAllByOriginal(String namespace, List<String> originalValues);
 
   /** A list row: the pseudonym to return and the cursor that points after it. */
   record PageRow(Pseudonym pseudonym, ListCursor cursor) {}

@@ -95,7 +95,15 @@ public final class PseudonymService {
    * may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
-    return create(caller, Operation.PSEUDONYM_CREATE, namespaceName, originalValue);
+    return upsert(caller, namespaceName, originalValue).map(Upserted::pseudonym);
+  }
+
+  /**
+   * {@link #create}, saying whether this call stored the pair (what a FHIR batch-response shows as
+   * {@code 201}): of concurrent calls for the same new pair exactly one is told so.
+   */
+  public Future<Upserted> upsert(Caller caller, String namespaceName, String originalValue) {
+    return upsert(caller, Operation.PSEUDONYM_CREATE, namespaceName, originalValue);
   }
 
   /**
@@ -105,10 +113,11 @@ public final class PseudonymService {
    */
   public Future<Pseudonym> createStreamed(
       Caller caller, String namespaceName, String originalValue) {
-    return create(caller, Operation.PSEUDONYM_CREATE_STREAM, namespaceName, originalValue);
+    return upsert(caller, Operation.PSEUDONYM_CREATE_STREAM, namespaceName, originalValue)
+        .map(Upserted::pseudonym);
   }
 
-  private Future<Pseudonym> create(
+  private Future<Upserted> upsert(
       Caller caller, Operation operation, String namespaceName, String originalValue) {
     return access
         .check(caller, operation, namespaceName)
@@ -215,6 +224,37 @@ public final class PseudonymService {
                     findByValue(namespaceName, pseudonymValue)));
   }
 
+  /**
+   * The reverse lookup of {@link #get}, for edges that tell an unknown namespace from an unknown
+   * pseudonym: empty when the value is no pseudonym of the namespace. Fails with {@code
+   * PERMISSION_DENIED} as {@link #get} does, then with {@code NOT_FOUND} if the namespace does not
+   * exist. Written to the audit trail as {@link #get} is (an unknown value as {@code NOT_FOUND}).
+   */
+  public Future<Optional<Pseudonym>> lookup(
+      Caller caller, String namespaceName, String pseudonymValue) {
+    Operation operation = Operation.PSEUDONYM_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed ->
+                access.audited(
+                    caller,
+                    operation,
+                    namespaceName,
+                    pseudonymValue,
+                    namespaces
+                        .resolve(namespaceName)
+                        .compose(namespace -> findByValue(namespace.name(), pseudonymValue))))
+        .map(Optional::of)
+        .recover(
+            failure ->
+                failure instanceof ServiceException service
+                        && service.code() == ErrorCode.NOT_FOUND
+                        && service.metadata().containsKey("pseudonym")
+                    ? Future.succeededFuture(Optional.empty())
+                    : Future.failedFuture(failure));
+  }
+
   private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {
     if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
         || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
@@ -263,6 +303,65 @@ public final class PseudonymService {
             });
   }
 
+  /**
+   * The stored pseudonym of the original value, without creating one (the forward lookup); empty
+   * when the value has none. Fails with {@code PERMISSION_DENIED} if the caller may not write to
+   * the namespace (see {@link Operation#PSEUDONYM_FIND}), then with {@code NOT_FOUND} if the
+   * namespace does not exist.
+   */
+  public Future<Optional<Pseudonym>> find(
+      Caller caller, String namespaceName, String originalValue) {
+    return findAll(caller, namespaceName, List.of(originalValue)).map(List::getFirst);
+  }
+
+  /**
+   * The stored pseudonyms of many original values of one namespace, in request order, without
+   * creating any: empty for a value that has none. One permission check and one statement for all
+   * of them. Fails as {@link #find} fails, and with {@code INVALID_ARGUMENT} for more than {@link
+   * #maxBatchSize()} values.
+   *
+   * @param originalValues may repeat a value and hold values that could never be stored (blank, too
+   *     long): those are empty
+   */
+  public Future<List<Optional<Pseudonym>>> findAll(
+      Caller caller, String namespaceName, List<String> originalValues) {
+    return access
+        .check(caller, Operation.PSEUDONYM_FIND, namespaceName)
+        .compose(
+            allowed -> {
+              requireBatchSize(namespaceName, originalValues.size());
+              return namespaces.resolve(namespaceName);
+            })
+        .compose(
+            namespace -> {
+              Set<String> distinct = new LinkedHashSet<>();
+              for (String value : originalValues) {
+                if (isStorable(value)) {
+                  distinct.add(value);
+                }
+              }
+              return distinct.isEmpty()
+                  ? Future.succeededFuture(Map.<String, Pseudonym>of())
+                  : repository.findAllByOriginal(namespace.name(), List.copyOf(distinct));
+            })
+        .map(
+            found ->
+                originalValues.stream()
+                    .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
+                    .toList());
+  }
+
+  /**
+   * Whether Create would accept the original value: not null or blank, no NUL, at most {@link
+   * TextLimits#MAX_ORIGINAL_VALUE_BYTES} bytes in UTF-8. For edges that answer each value of a
+   * batch on its own.
+   */
+  public static boolean isStorable(String originalValue) {
+    return originalValue != null
+        && !originalValue.isBlank()
+        && TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES);
+  }
+
   private PseudonymPage toPage(
       String namespace, int limit, List<PseudonymRepository.PageRow> rows, OptionalLong total) {
     boolean more = rows.size() > limit;
@@ -272,7 +371,7 @@ public final class PseudonymService {
         namespace, page.stream().map(PseudonymRepository.PageRow::pseudonym).toList(), next, total);
   }
 
-  private Future<Pseudonym> upsertPseudonym(Namespace namespace, String originalValue) {
+  private Future<Upserted> upsertPseudonym(Namespace namespace, String originalValue) {
     Map<String, String> metadata = Map.of("namespace", namespace.name());
     if (originalValue == null || originalValue.isBlank()) {
       throw new ServiceException(
@@ -282,7 +381,7 @@ public final class PseudonymService {
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
-    return repository.upsert(namespace.name(), originalValue, firstThen(first, candidates));
+    return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
   }
 
   /**
@@ -294,9 +393,7 @@ public final class PseudonymService {
     Set<String> distinct = new LinkedHashSet<>();
     for (int i = 0; i < originalValues.size(); i++) {
       String value = originalValues.get(i);
-      if (value == null
-          || value.isBlank()
-          || !TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+      if (!isStorable(value)) {
         Map<String, String> metadata =
             Map.of("namespace", namespaceName, "index", Integer.toString(i));
         if (value == null || value.isBlank()) {

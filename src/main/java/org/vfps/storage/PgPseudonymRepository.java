@@ -26,6 +26,7 @@ import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.Upserted;
 
 /** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
 public final class PgPseudonymRepository implements PseudonymRepository {
@@ -66,7 +67,8 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    * own.
    */
   @Override
-  public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
+  public Future<Upserted> insertIfAbsent(
+      String namespace, String originalValue, Candidates candidates) {
     return Context.isOnEventLoopThread()
         ? coalescers.get().upsert(namespace, originalValue, candidates)
         : upsertAlone(namespace, originalValue, candidates);
@@ -93,11 +95,11 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   /** The single-row upsert, with candidate regeneration on collisions. */
-  Future<Pseudonym> upsertAlone(String namespace, String originalValue, Candidates candidates) {
+  Future<Upserted> upsertAlone(String namespace, String originalValue, Candidates candidates) {
     return upsert(namespace, originalValue, candidates, candidates.get(), 1, new Collisions());
   }
 
-  private Future<Pseudonym> upsert(
+  private Future<Upserted> upsert(
       String namespace,
       String originalValue,
       Candidates candidates,
@@ -115,7 +117,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 if (rows.size() > 0) {
                   Row row = rows.iterator().next();
                   return Future.succeededFuture(
-                      toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
+                      new Upserted(
+                          toPseudonym(
+                              namespace, originalValue, row.getString("pseudonym_value"), row),
+                          row.getBoolean("inserted")));
                 }
                 if (attempt < UPSERT_ATTEMPTS) {
                   return upsert(
@@ -148,7 +153,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    * collisions in a namespace that is not even half full means the candidates are not random: a
    * deterministic method, or a bug, which is {@code INTERNAL}.
    */
-  private Future<Pseudonym> collided(
+  private Future<Upserted> collided(
       String namespace,
       String originalValue,
       Candidates candidates,
@@ -295,6 +300,28 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .execute(Tuple.of(namespace))
         .recover(failure -> failed(failure, namespace))
         .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByOriginal(
+      String namespace, List<String> originalValues) {
+    return pool.preparedQuery(PseudonymQueries.FIND_ALL_BY_ORIGINAL)
+        .execute(
+            Tuple.tuple()
+                .addString(namespace)
+                .addArrayOfString(originalValues.toArray(String[]::new)))
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            rows -> {
+              Map<String, Pseudonym> found = new HashMap<>(rows.size() * 2);
+              for (Row row : rows) {
+                String originalValue = row.getString("original_value");
+                found.put(
+                    originalValue,
+                    toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
+              }
+              return Collections.unmodifiableMap(found);
+            });
   }
 
   /**

@@ -7,7 +7,8 @@ final class PseudonymQueries {
 
   /**
    * Inserts the candidate unless the pair exists and returns the stored row either way: the new row
-   * from the insert, or the existing one from the select. Under a concurrent insert of the same
+   * from the insert, or the existing one from the select, which {@code inserted} tells apart (the
+   * select's snapshot predates the insert, so never both). Under a concurrent insert of the same
    * pair, both halves can come back empty (the select's snapshot predates the other commit); the
    * caller then runs it again.
    */
@@ -20,9 +21,9 @@ final class PseudonymQueries {
         ON CONFLICT (namespace_name, original_value) DO NOTHING
         RETURNING pseudonym_value, created_at, last_updated_at
       )
-      SELECT pseudonym_value, created_at, last_updated_at FROM inserted
+      SELECT pseudonym_value, created_at, last_updated_at, true AS inserted FROM inserted
       UNION ALL
-      SELECT pseudonym_value, created_at, last_updated_at FROM pseudonyms
+      SELECT pseudonym_value, created_at, last_updated_at, false FROM pseudonyms
       WHERE namespace_name = $1 AND original_value = $2""";
 
   /**
@@ -43,11 +44,12 @@ final class PseudonymQueries {
         ON CONFLICT (namespace_name, original_value) DO NOTHING
         RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
       )
-      SELECT namespace_name, original_value, pseudonym_value, created_at, last_updated_at
+      SELECT namespace_name, original_value, pseudonym_value, created_at, last_updated_at,
+        true AS inserted
       FROM inserted
       UNION ALL
       SELECT p.namespace_name, p.original_value, p.pseudonym_value, p.created_at,
-        p.last_updated_at
+        p.last_updated_at, false
       FROM pseudonyms p
       JOIN input i
         ON p.namespace_name = i.namespace_name AND p.original_value = i.original_value""";
@@ -82,4 +84,10 @@ final class PseudonymQueries {
 
   static final String COUNT_BY_NAMESPACE =
       "SELECT namespace_name, count(*) FROM pseudonyms GROUP BY namespace_name";
+
+  /** The pseudonyms of the original values of {@code $2}, a text array (the forward lookup). */
+  static final String FIND_ALL_BY_ORIGINAL =
+      """
+      SELECT original_value, pseudonym_value, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value = ANY($2::text[])""";
 }

@@ -1,5 +1,6 @@
 package org.vfps.storage;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.sqlclient.Pool;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.Upserted;
 
 /**
  * Turns concurrent single upserts into multi-row statements. A request that arrives while fewer
@@ -59,7 +61,7 @@ final class WriteCoalescer {
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
-    Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates);
+    Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates);
   }
 
   WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer) {
@@ -68,7 +70,11 @@ final class WriteCoalescer {
     this.timer = timer;
   }
 
-  Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
+  /**
+   * The stored pseudonym of the pair; of the requests for one new pair that share a statement, the
+   * first is told it inserted it.
+   */
+  Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates) {
     Request request =
         new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
     coalescer.submit(request);
@@ -104,15 +110,15 @@ final class WriteCoalescer {
   }
 
   /** A lone request takes the single-row statement: no arrays to build or unnest. */
-  private Future<Pseudonym> sendOne(Map<Pair, List<Request>> batch) {
+  private Future<Upserted> sendOne(Map<Pair, List<Request>> batch) {
     Map.Entry<Pair, List<Request>> only = batch.entrySet().iterator().next();
     Pair pair = only.getKey();
-    return Future.<Pseudonym>succeededFuture()
+    return Future.<Upserted>succeededFuture()
         .compose(
             ignored ->
                 single.upsert(
                     pair.namespace(), pair.originalValue(), only.getValue().get(0).candidates))
-        .onComplete(done -> only.getValue().forEach(request -> request.result.handle(done)));
+        .onComplete(done -> deliver(only.getValue(), done));
   }
 
   private Future<?> sendBatch(Map<Pair, List<Request>> batch) {
@@ -171,18 +177,33 @@ final class WriteCoalescer {
               row.getString("pseudonym_value"),
               row.getOffsetDateTime("created_at").toInstant(),
               row.getOffsetDateTime("last_updated_at").toInstant());
-      requests.forEach(request -> request.result.complete(stored));
+      deliver(requests, Future.succeededFuture(new Upserted(stored, row.getBoolean("inserted"))));
     }
     // pairs a concurrent insert hid from this statement's snapshot
     batch.forEach(this::retryAlone);
   }
 
   private void retryAlone(Pair pair, List<Request> requests) {
-    Future.<Pseudonym>succeededFuture()
+    Future.<Upserted>succeededFuture()
         .compose(
             ignored ->
                 single.upsert(pair.namespace(), pair.originalValue(), requests.get(0).candidates))
-        .onComplete(done -> requests.forEach(request -> request.result.handle(done)));
+        .onComplete(done -> deliver(requests, done));
+  }
+
+  /**
+   * One outcome to every request of a pair; only the first request, the one that came first, is
+   * told it inserted the pair.
+   */
+  private static void deliver(List<Request> requests, AsyncResult<Upserted> done) {
+    for (int i = 0; i < requests.size(); i++) {
+      Promise<Upserted> result = requests.get(i).result;
+      if (done.failed()) {
+        result.fail(done.cause());
+      } else {
+        result.complete(i == 0 ? done.result() : new Upserted(done.result().pseudonym(), false));
+      }
+    }
   }
 
   /** Feeds one {@link #upsertAll} call to the coalescer, chunk by chunk. */
@@ -218,7 +239,7 @@ final class WriteCoalescer {
       int to = Math.min(from + MAX_ROWS, originalValues.size());
       next = to;
       List<Request> requests = new ArrayList<>(to - from);
-      List<Future<Pseudonym>> results = new ArrayList<>(to - from);
+      List<Future<Upserted>> results = new ArrayList<>(to - from);
       for (int i = from; i < to; i++) {
         String originalValue = originalValues.get(i);
         Request request =
@@ -239,7 +260,7 @@ final class WriteCoalescer {
                   return;
                 }
                 for (int i = from; i < to; i++) {
-                  stored[i] = results.get(i - from).result();
+                  stored[i] = results.get(i - from).result().pseudonym();
                 }
                 if (result.future().isComplete()) {
                   return;
@@ -257,5 +278,5 @@ final class WriteCoalescer {
   /** What is upserted: a namespace and an original value. */
   private record Pair(String namespace, String originalValue) {}
 
-  private record Request(Pair pair, Candidates candidates, Promise<Pseudonym> result) {}
+  private record Request(Pair pair, Candidates candidates, Promise<Upserted> result) {}
 }

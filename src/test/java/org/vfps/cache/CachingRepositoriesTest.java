@@ -25,6 +25,7 @@ import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Upserted;
 
 class CachingRepositoriesTest {
 
@@ -96,6 +97,25 @@ class CachingRepositoriesTest {
     Pseudonym second = pseudonyms.upsert("ns", "x", () -> "p2").result();
 
     assertThat(second).isEqualTo(first);
+    assertThat(pseudonymStore.upserts).isEqualTo(1);
+  }
+
+  @Test
+  void onlyTheCallThatLoadedANewPairIsToldItInsertedIt() {
+    Promise<Void> gate = Promise.promise();
+    pseudonymStore.gate = gate.future();
+
+    Future<Upserted> loading = pseudonyms.insertIfAbsent("ns", "x", () -> "p1");
+    Future<Upserted> waiting = pseudonyms.insertIfAbsent("ns", "x", () -> "p2");
+    gate.complete();
+    Upserted cached = pseudonyms.insertIfAbsent("ns", "x", () -> "p3").result();
+
+    assertThat(loading.result().inserted()).isTrue();
+    assertThat(waiting.result().inserted()).isFalse();
+    assertThat(cached.inserted()).isFalse();
+    assertThat(List.of(loading.result(), waiting.result(), cached))
+        .extracting(upserted -> upserted.pseudonym().pseudonymValue())
+        .containsOnly("p1");
     assertThat(pseudonymStore.upserts).isEqualTo(1);
   }
 
@@ -248,14 +268,23 @@ class CachingRepositoriesTest {
     final List<String> batchValues = new ArrayList<>();
     int upserts;
 
+    /** What single upserts wait for before they complete. */
+    Future<Void> gate = Future.succeededFuture();
+
     @Override
-    public Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
+    public Future<Upserted> insertIfAbsent(
+        String namespace, String originalValue, Candidates candidates) {
       upserts++;
       Instant now = Instant.parse("2026-11-30T00:00:00Z");
-      return Future.succeededFuture(
-          rows.computeIfAbsent(
-              namespace + "/" + originalValue,
-              key -> new Pseudonym(namespace, originalValue, candidates.get(), now, now)));
+      String key = namespace + "/" + originalValue;
+      boolean inserted = !rows.containsKey(key);
+      Upserted upserted =
+          new Upserted(
+              rows.computeIfAbsent(
+                  key,
+                  ignored -> new Pseudonym(namespace, originalValue, candidates.get(), now, now)),
+              inserted);
+      return gate.map(ignored -> upserted);
     }
 
     @Override
@@ -287,6 +316,12 @@ class CachingRepositoriesTest {
     @Override
     public Future<Long> count(String namespace) {
       return Future.succeededFuture(0L);
+    }
+
+    @Override
+    public Future<Map<String, Pseudonym>> findAllByOriginal(
+        String namespace, List<String> originalValues) {
+      return Future.succeededFuture(Map.of());
     }
   }
 }

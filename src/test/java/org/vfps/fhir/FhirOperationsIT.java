@@ -36,6 +36,9 @@ class FhirOperationsIT {
 
   private static final String CREATE = "/v1/fhir/$create-pseudonym";
   private static final String FHIR_JSON = "application/fhir+json; charset=utf-8";
+  private static final String MII =
+      "https://www.medizininformatik-initiative.de/fhir/ext/mii-interface-module-pseudonymization"
+          + "/OperationDefinition/";
 
   private static VfpsServer server;
   private static HttpTestClient http;
@@ -262,14 +265,16 @@ class FhirOperationsIT {
   }
 
   @Test
-  void metadataIsTheDotnetCapabilityStatement() {
+  void metadataIsTheDotnetCapabilityStatementListingEveryOperation() {
     Response response = http.get("/v1/fhir/metadata");
 
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.contentType()).isEqualTo(FHIR_JSON);
     JsonObject statement = response.json();
     assertThat(statement.getString("date")).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d");
+    JsonObject rest = statement.getJsonArray("rest").getJsonObject(0);
     statement.remove("date");
+    statement.remove("rest");
     assertThat(statement)
         .isEqualTo(
             new JsonObject()
@@ -278,8 +283,52 @@ class FhirOperationsIT {
                 .put("kind", "instance")
                 .put("software", new JsonObject().put("name", "VFPS FHIR API"))
                 .put("fhirVersion", "4.0.1")
-                .put("format", new JsonArray().add("application/fhir+json"))
-                .put("rest", new JsonArray().add(new JsonObject().put("mode", "server"))));
+                .put("format", new JsonArray().add("application/fhir+json")));
+    assertThat(rest.getString("mode")).isEqualTo("server");
+    assertThat(
+            rest.getJsonArray("interaction").stream().map(i -> ((JsonObject) i).getString("code")))
+        .containsExactly("batch", "transaction");
+    assertThat(
+            rest.getJsonArray("operation").stream()
+                .map(
+                    o ->
+                        ((JsonObject) o).getString("name")
+                            + " "
+                            + ((JsonObject) o).getString("definition")))
+        .containsExactly(
+            "create-pseudonym urn:vfps:OperationDefinition:create-pseudonym",
+            "pseudonymize " + MII + "Pseudonymize",
+            "get-pseudonym " + MII + "GetPseudonym",
+            "de-pseudonymize " + MII + "DePseudonymize");
+  }
+
+  /** What FTS-next asks for at start: only the operations, which must include create-pseudonym. */
+  @Test
+  void metadataHonoursElementsAsFtsNextAsksForThem() {
+    Response response = http.get("/v1/fhir/metadata?_elements=rest.operation");
+
+    assertThat(response.status()).isEqualTo(200);
+    JsonObject statement = response.json();
+    assertThat(statement.fieldNames())
+        .containsExactlyInAnyOrder(
+            "resourceType", "meta", "status", "date", "kind", "fhirVersion", "format", "rest");
+    assertThat(
+            statement.getJsonObject("meta").getJsonArray("tag").getJsonObject(0).getString("code"))
+        .isEqualTo("SUBSETTED");
+    assertThat(statement.getJsonArray("rest").getJsonObject(0).fieldNames())
+        .containsExactlyInAnyOrder("mode", "operation");
+    CapabilityStatement parsed =
+        FhirContext.forR4Cached()
+            .newJsonParser()
+            .parseResource(CapabilityStatement.class, response.body());
+    assertThat(parsed.getRest().getFirst().getOperation())
+        .extracting(CapabilityStatement.CapabilityStatementRestResourceOperationComponent::getName)
+        .contains("create-pseudonym");
+    for (String elements : List.of("", "nonsense", "rest.nothing,,", "software")) {
+      Response other = http.get("/v1/fhir/metadata?_elements=" + elements);
+      assertThat(other.status()).as(elements).isEqualTo(200);
+      assertThat(other.json().getString("resourceType")).isEqualTo("CapabilityStatement");
+    }
   }
 
   /** Bodies that made HAPI's parser throw something else than its DataFormatException. */

@@ -2,6 +2,7 @@ package org.vfps.fhir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +27,15 @@ class FhirOperationsTest {
         new FhirOperations(
             FhirOperations.newContext(),
             null,
-            Clock.fixed(Instant.parse("2026-11-30T02:09:04.5Z"), ZoneOffset.UTC));
+            Clock.fixed(Instant.parse("2026-11-30T02:09:04.5Z"), ZoneOffset.UTC),
+            10_000);
   }
 
   private static FhirReply create(String contentType, String body) {
     return operations
-        .createPseudonym(
-            Caller.anonymous("127.0.0.1"),
+        .operation(
+            "create-pseudonym",
+            operation -> Future.succeededFuture(Caller.anonymous("127.0.0.1")),
             contentType,
             body == null ? null : Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)))
         .result();
@@ -46,7 +49,7 @@ class FhirOperationsTest {
 
   @Test
   void metadataIsDatedNowInUtcWithoutAZone() {
-    FhirReply reply = operations.metadata();
+    FhirReply reply = operations.metadata(null);
 
     assertThat(reply.status()).isEqualTo(200);
     assertThat(new JsonObject(reply.body()).getString("date")).isEqualTo("2026-11-30T02:09:04");

@@ -18,6 +18,7 @@ import org.vfps.TestPostgres;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Candidates;
+import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 
 @ExtendWith(VertxExtension.class)
@@ -95,6 +96,60 @@ class PgPseudonymRepositoryIT {
                                       assertThat(again).isEqualTo(first);
                                       test.completeNow();
                                     }))));
+  }
+
+  @Test
+  void saysWhetherItInsertedThePair(VertxTestContext test) {
+    String namespace = namespace();
+    pseudonyms
+        .insertIfAbsent(namespace, "a", candidates("one"))
+        .compose(
+            first ->
+                pseudonyms
+                    .insertIfAbsent(namespace, "a", candidates("two"))
+                    .map(again -> List.of(first, again)))
+        .onComplete(
+            test.succeeding(
+                both ->
+                    test.verify(
+                        () -> {
+                          assertThat(both.get(0).inserted()).isTrue();
+                          assertThat(both.get(1).inserted()).isFalse();
+                          assertThat(both.get(1).pseudonym()).isEqualTo(both.get(0).pseudonym());
+                          test.completeNow();
+                        })));
+  }
+
+  @Test
+  void findsPseudonymsByOriginalValueWithoutStoringAny(VertxTestContext test) {
+    String namespace = namespace();
+    Future<Pseudonym> a = pseudonyms.upsert(namespace, "a", candidates("pa"));
+    Future<Pseudonym> b = pseudonyms.upsert(namespace, "b", candidates("pb"));
+    Future.all(a, b)
+        .compose(stored -> pseudonyms.findAllByOriginal(namespace, List.of("b", "unknown", "a")))
+        .compose(
+            found -> {
+              test.verify(
+                  () -> {
+                    assertThat(found).containsOnlyKeys("a", "b");
+                    assertThat(found.get("a")).isEqualTo(a.result());
+                    assertThat(found.get("b")).isEqualTo(b.result());
+                  });
+              return pseudonyms.findAllByOriginal("no-such-" + namespace, List.of("a"));
+            })
+        .compose(
+            inUnknownNamespace -> {
+              test.verify(() -> assertThat(inUnknownNamespace).isEmpty());
+              return storedCount(namespace);
+            })
+        .onComplete(
+            test.succeeding(
+                count ->
+                    test.verify(
+                        () -> {
+                          assertThat(count).isEqualTo(2);
+                          test.completeNow();
+                        })));
   }
 
   @Test

@@ -31,6 +31,7 @@ import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Upserted;
 
 /** The write coalescer keeps every promise of the single upsert while batching. */
 class WriteCoalescerIT {
@@ -73,12 +74,12 @@ class WriteCoalescerIT {
   }
 
   /** Submits the upserts in one turn of one event loop, so all but the first wait as a batch. */
-  private static List<Future<Pseudonym>> onOneEventLoop(
-      Context context, List<Supplier<Future<Pseudonym>>> upserts) {
-    Promise<List<Future<Pseudonym>>> submitted = Promise.promise();
+  private static <T> List<Future<T>> onOneEventLoop(
+      Context context, List<Supplier<Future<T>>> upserts) {
+    Promise<List<Future<T>>> submitted = Promise.promise();
     context.runOnContext(
         ignored -> submitted.complete(upserts.stream().map(Supplier::get).toList()));
-    List<Future<Pseudonym>> futures = submitted.future().await();
+    List<Future<T>> futures = submitted.future().await();
     Future.join(futures).otherwiseEmpty().await();
     return futures;
   }
@@ -111,6 +112,37 @@ class WriteCoalescerIT {
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(40);
     assertThat(batches).as("requests went out in multi-row statements").isNotEmpty();
     assertThat(batches).allMatch(rows -> rows <= 40);
+    database.close();
+  }
+
+  @Test
+  void ofTheRequestsForOneNewPairExactlyOneIsToldItInsertedIt() {
+    Database database = Database.connect(vertx, TestPostgres.database(), recording);
+    PseudonymRepository repository = database.pseudonyms();
+    String namespace = namespace();
+    repository.upsert(namespace, "known", random()).await();
+    List<Future<Upserted>> all = new ArrayList<>();
+    for (int loop = 0; loop < 4; loop++) {
+      List<Supplier<Future<Upserted>>> upserts = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        String original = i % 5 == 0 ? "known" : "value-" + (i % 20);
+        upserts.add(() -> repository.insertIfAbsent(namespace, original, random()));
+      }
+      all.addAll(onOneEventLoop(vertx.getOrCreateContext(), upserts));
+    }
+
+    assertThat(all).allMatch(Future::succeeded);
+    var insertsByValue =
+        all.stream()
+            .map(Future::result)
+            .collect(
+                Collectors.groupingBy(
+                    upserted -> upserted.pseudonym().originalValue(),
+                    Collectors.filtering(Upserted::inserted, Collectors.counting())));
+    assertThat(insertsByValue).hasSize(17).containsEntry("known", 0L);
+    insertsByValue.remove("known");
+    assertThat(insertsByValue.values()).containsOnly(1L);
+    assertThat(batches).as("requests went out in multi-row statements").isNotEmpty();
     database.close();
   }
 

@@ -1,0 +1,25 @@
+package org.vfps.fhir;
+
+import org.hl7.fhir.r4.model.Parameters;
+import org.vfps.pseudonym.Pseudonym;
+
+/** How one operation words the answers to a {@link PseudonymCall}. */
+interface CallReply {
+
+  /** The operation's {@code Parameters} for the pseudonym found or created. */
+  Parameters success(Pseudonym pseudonym);
+
+  /**
+   * The answer when the value is unknown: an original value without a pseudonym ({@code FIND}) or a
+   * value that is no pseudonym ({@code REVERSE_LOOKUP}).
+   */
+  Answer unknownValue();
+
+  /** The answer to a failed domain call. */
+  Answer failure(Throwable failure);
+
+  /** Whether a new pair is {@code 201 Created} in a batch-response (else {@code 200}). */
+  default boolean createdIs201() {
+    return false;
+  }
+}

@@ -1,0 +1,105 @@
+package org.vfps.fhir;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
+import org.hl7.fhir.r4.model.Parameters;
+import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
+import org.hl7.fhir.r4.model.StringType;
+import org.vfps.pseudonym.Pseudonym;
+
+/**
+ * The .NET service's {@code $create-pseudonym}: the {@code valueString} parameters {@code
+ * namespace} and {@code originalValue} in, the same plus {@code pseudonymValue} out, failures with
+ * issue code {@code processing} as the .NET service words them. Always {@code 200}, also for a new
+ * pair in a batch-response: the .NET operation knows no {@code 201}.
+ */
+final class CreatePseudonym {
+
+  /** The operation's name, as FHIR clients call it. */
+  static final String NAME = "create-pseudonym";
+
+  private CreatePseudonym() {}
+
+  /** Reads the call; a {@link Rejection} with the .NET checks' message when it is not one. */
+  static PseudonymCall read(Parameters parameters) {
+    Optional<String> namespace = stringParameter(parameters, "namespace");
+    Optional<String> originalValue = stringParameter(parameters, "originalValue");
+    Optional<String> missing = missing(parameters, namespace, originalValue);
+    if (missing.isPresent()) {
+      throw new Rejection(400, IssueType.PROCESSING, missing.get(), null);
+    }
+    return new PseudonymCall(
+        PseudonymCall.Kind.CREATE,
+        namespace.get(),
+        originalValue.get(),
+        new Reply(namespace.get(), originalValue.get()));
+  }
+
+  private record Reply(String namespace, String originalValue) implements CallReply {
+
+    @Override
+    public Parameters success(Pseudonym pseudonym) {
+      Parameters reply = new Parameters();
+      reply.addParameter().setName("namespace").setValue(new StringType(namespace));
+      reply.addParameter().setName("originalValue").setValue(new StringType(originalValue));
+      reply
+          .addParameter()
+          .setName("pseudonymValue")
+          .setValue(new StringType(pseudonym.pseudonymValue()));
+      return reply;
+    }
+
+    @Override
+    public Answer unknownValue() {
+      throw new IllegalStateException("$create-pseudonym creates: no value is unknown");
+    }
+
+    @Override
+    public Answer failure(Throwable failure) {
+      return FhirErrors.fail("$" + NAME, failure);
+    }
+  }
+
+  /** The .NET checks: each parameter present once as a string, the original value not blank. */
+  private static Optional<String> missing(
+      Parameters parameters, Optional<String> namespace, Optional<String> originalValue) {
+    List<String> problems = new ArrayList<>();
+    for (String name : List.of("namespace", "originalValue")) {
+      if (count(parameters, name) > 1) {
+        problems.add("the parameter '" + name + "' must be given once");
+      }
+    }
+    if (namespace.isEmpty()) {
+      problems.add("the parameter 'namespace' (valueString) is missing");
+    }
+    if (originalValue.isEmpty()) {
+      problems.add("the parameter 'originalValue' (valueString) is missing");
+    } else if (originalValue.get().isBlank()) {
+      problems.add("the parameter 'originalValue' is blank");
+    }
+    return problems.isEmpty()
+        ? Optional.empty()
+        : Optional.of("Invalid request: " + String.join("; ", problems) + ".");
+  }
+
+  /** The string value of the one parameter of that name; empty when absent or not a string. */
+  private static Optional<String> stringParameter(Parameters parameters, String name) {
+    if (count(parameters, name) != 1) {
+      return Optional.empty();
+    }
+    return parameters.getParameter().stream()
+        .filter(parameter -> name.equals(parameter.getName()))
+        .map(ParametersParameterComponent::getValue)
+        .filter(value -> value instanceof StringType string && string.getValue() != null)
+        .map(value -> ((StringType) value).getValue())
+        .findFirst();
+  }
+
+  private static long count(Parameters parameters, String name) {
+    return parameters.getParameter().stream()
+        .filter(parameter -> name.equals(parameter.getName()))
+        .count();
+  }
+}

@@ -1,0 +1,196 @@
+package org.vfps.fhir;
+
+import org.hl7.fhir.r4.model.Identifier;
+import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
+import org.hl7.fhir.r4.model.Parameters;
+import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
+import org.hl7.fhir.r4.model.StringType;
+import org.hl7.fhir.r4.model.Type;
+import org.vfps.pseudonym.Pseudonym;
+
+/**
+ * The operations of the MII pseudonymization interface module, in two shapes. The 2026 shape
+ * (2026.1 ballot): {@code context} and {@code original} or {@code pseudonym} as {@code
+ * valueIdentifier}, the namespace being the context's {@code value}, answers with identifiers. The
+ * version 1.1 shape (what the FHIR pseudonymizer's MII backend sends): {@code target} and {@code
+ * original} or {@code pseudonym} as {@code valueString} or {@code valueIdentifier}, optionally
+ * {@code allowCreate}, answering {@code pseudonym} as {@code valueString}. Either way the input
+ * values are echoed unchanged, as the module allows.
+ *
+ * <ul>
+ *   <li>{@code $pseudonymize}: create or get; with {@code allowCreate=false} (version 1.1) get
+ *       only.
+ *   <li>{@code $get-pseudonym}: get only, 404 when the original value has none.
+ *   <li>{@code $de-pseudonymize}: the original value of a pseudonym (the reverse lookup).
+ * </ul>
+ *
+ * An unknown context is 404 {@code not-found} with the module's expression; the other failures are
+ * those of {@link FhirErrors}.
+ */
+final class MiiOperations {
+
+  static final String PSEUDONYMIZE = "pseudonymize";
+  static final String GET_PSEUDONYM = "get-pseudonym";
+  static final String DE_PSEUDONYMIZE = "de-pseudonymize";
+
+  private MiiOperations() {}
+
+  /** {@code $pseudonymize}. */
+  static PseudonymCall pseudonymize(Parameters parameters) {
+    ParameterReader reader = new ParameterReader(parameters);
+    Request request = Request.read(reader, "original");
+    boolean allowCreate =
+        reader.optional("allowCreate").map(ParameterReader::bool).orElse(Boolean.TRUE);
+    return new PseudonymCall(
+        allowCreate ? PseudonymCall.Kind.CREATE : PseudonymCall.Kind.FIND,
+        request.namespace(),
+        request.value(),
+        new PseudonymReply(PSEUDONYMIZE, request));
+  }
+
+  /** {@code $get-pseudonym}. */
+  static PseudonymCall getPseudonym(Parameters parameters) {
+    Request request = Request.read(new ParameterReader(parameters), "original");
+    return new PseudonymCall(
+        PseudonymCall.Kind.FIND,
+        request.namespace(),
+        request.value(),
+        new PseudonymReply(GET_PSEUDONYM, request));
+  }
+
+  /** {@code $de-pseudonymize}. */
+  static PseudonymCall dePseudonymize(Parameters parameters) {
+    Request request = Request.read(new ParameterReader(parameters), "pseudonym");
+    return new PseudonymCall(
+        PseudonymCall.Kind.REVERSE_LOOKUP,
+        request.namespace(),
+        request.value(),
+        new OriginalReply(request));
+  }
+
+  /**
+   * A request in either shape.
+   *
+   * @param contextName {@code context} (2026) or {@code target} (version 1.1)
+   * @param context the context parameter's value as sent, for the echo
+   * @param sent the value parameter's ({@code original} or {@code pseudonym}) value as sent, for
+   *     the echo
+   */
+  private record Request(
+      String contextName, Type context, String namespace, Type sent, String value) {
+
+    static Request read(ParameterReader reader, String valueName) {
+      boolean context = reader.has("context");
+      if (context && reader.has("target")) {
+        throw Rejection.invalid(
+            "Give either 'context' (the 2026 interface) or 'target' (version 1.1), not both.",
+            ParameterReader.expression("target"));
+      }
+      if (context || !reader.has("target")) {
+        ParametersParameterComponent contextParameter = reader.one("context");
+        ParametersParameterComponent valueParameter = reader.one(valueName);
+        return new Request(
+            "context",
+            contextParameter.getValue(),
+            ParameterReader.identifier(contextParameter).getValue(),
+            valueParameter.getValue(),
+            ParameterReader.identifier(valueParameter).getValue());
+      }
+      ParametersParameterComponent target = reader.one("target");
+      ParametersParameterComponent valueParameter = reader.one(valueName);
+      return new Request(
+          "target",
+          target.getValue(),
+          ParameterReader.stringOrIdentifier(target),
+          valueParameter.getValue(),
+          ParameterReader.stringOrIdentifier(valueParameter));
+    }
+
+    boolean version11() {
+      return contextName.equals("target");
+    }
+
+    /** A value the service returns, typed as this shape answers. */
+    Type answered(String value) {
+      return version11() ? new StringType(value) : new Identifier().setValue(value);
+    }
+
+    Answer failure(String operation, Throwable failure) {
+      if (FhirErrors.isUnknownNamespace(failure)) {
+        return FhirErrors.outcome(
+            404,
+            IssueType.NOTFOUND,
+            "The pseudonymization context '" + namespace + "' was not found.",
+            ParameterReader.expression(contextName));
+      }
+      return FhirErrors.fail("$" + operation, failure);
+    }
+  }
+
+  /** {@code context}, {@code original}, {@code pseudonym}: the answer of the two forward calls. */
+  private record PseudonymReply(String operation, Request request) implements CallReply {
+
+    @Override
+    public Parameters success(Pseudonym pseudonym) {
+      Parameters reply = new Parameters();
+      reply.addParameter().setName(request.contextName()).setValue(request.context().copy());
+      reply.addParameter().setName("original").setValue(request.sent().copy());
+      reply
+          .addParameter()
+          .setName("pseudonym")
+          .setValue(request.answered(pseudonym.pseudonymValue()));
+      return reply;
+    }
+
+    @Override
+    public Answer unknownValue() {
+      return FhirErrors.outcome(
+          404,
+          IssueType.NOTFOUND,
+          "The original value has no pseudonym in the pseudonymization context '"
+              + request.namespace()
+              + "'.",
+          ParameterReader.expression("original"));
+    }
+
+    @Override
+    public Answer failure(Throwable failure) {
+      return request.failure(operation, failure);
+    }
+
+    @Override
+    public boolean createdIs201() {
+      return true;
+    }
+  }
+
+  /** {@code original} with the parts context, {@code value} and {@code pseudonym}. */
+  private record OriginalReply(Request request) implements CallReply {
+
+    @Override
+    public Parameters success(Pseudonym pseudonym) {
+      Parameters reply = new Parameters();
+      ParametersParameterComponent original = reply.addParameter().setName("original");
+      original.addPart().setName(request.contextName()).setValue(request.context().copy());
+      original.addPart().setName("value").setValue(request.answered(pseudonym.originalValue()));
+      original.addPart().setName("pseudonym").setValue(request.sent().copy());
+      return reply;
+    }
+
+    @Override
+    public Answer unknownValue() {
+      return FhirErrors.outcome(
+          404,
+          IssueType.NOTFOUND,
+          "The pseudonym was not found in the pseudonymization context '"
+              + request.namespace()
+              + "'.",
+          ParameterReader.expression("pseudonym"));
+    }
+
+    @Override
+    public Answer failure(Throwable failure) {
+      return request.failure(DE_PSEUDONYMIZE, failure);
+    }
+  }
+}

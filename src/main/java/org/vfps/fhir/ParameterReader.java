@@ -1,0 +1,100 @@
+package org.vfps.fhir;
+
+import java.util.List;
+import java.util.Optional;
+import org.hl7.fhir.r4.model.BooleanType;
+import org.hl7.fhir.r4.model.Identifier;
+import org.hl7.fhir.r4.model.Parameters;
+import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
+import org.hl7.fhir.r4.model.StringType;
+import org.hl7.fhir.r4.model.Type;
+
+/**
+ * Reads the input parameters of one operation's {@code Parameters} resource by name; a parameter
+ * that is missing, repeated where the operation takes one, or of another type is a {@link
+ * Rejection} (400 {@code invalid}) naming it. Parameters the operation does not know are ignored.
+ * Error messages name parameters, never their values.
+ */
+final class ParameterReader {
+
+  private final Parameters parameters;
+
+  ParameterReader(Parameters parameters) {
+    this.parameters = parameters;
+  }
+
+  /** Whether any parameter has that name. */
+  boolean has(String name) {
+    return parameters.getParameter().stream().anyMatch(p -> name.equals(p.getName()));
+  }
+
+  /** Every parameter of that name, in order. */
+  List<ParametersParameterComponent> all(String name) {
+    return parameters.getParameter().stream().filter(p -> name.equals(p.getName())).toList();
+  }
+
+  /** The parameter of that name, which the operation takes once. */
+  ParametersParameterComponent one(String name) {
+    return optional(name)
+        .orElseThrow(
+            () -> Rejection.invalid("The parameter '" + name + "' is missing.", expression(name)));
+  }
+
+  /** The parameter of that name if given, which the operation takes at most once. */
+  Optional<ParametersParameterComponent> optional(String name) {
+    List<ParametersParameterComponent> found = all(name);
+    if (found.size() > 1) {
+      throw Rejection.invalid(
+          "The parameter '" + name + "' must be given once, not " + found.size() + " times.",
+          expression(name));
+    }
+    return found.stream().findFirst();
+  }
+
+  /** The {@code valueString} of the parameter. */
+  static String string(ParametersParameterComponent parameter) {
+    if (parameter.getValue() instanceof StringType string && string.getValue() != null) {
+      return string.getValue();
+    }
+    throw wrongType(parameter, "a valueString");
+  }
+
+  /** The {@code valueIdentifier} of the parameter, which must have a {@code value}. */
+  static Identifier identifier(ParametersParameterComponent parameter) {
+    if (parameter.getValue() instanceof Identifier identifier && identifier.getValue() != null) {
+      return identifier;
+    }
+    throw wrongType(parameter, "a valueIdentifier with a value");
+  }
+
+  /** The {@code valueString}, or the {@code value} of the {@code valueIdentifier}. */
+  static String stringOrIdentifier(ParametersParameterComponent parameter) {
+    Type value = parameter.getValue();
+    if (value instanceof StringType string && string.getValue() != null) {
+      return string.getValue();
+    }
+    if (value instanceof Identifier identifier && identifier.getValue() != null) {
+      return identifier.getValue();
+    }
+    throw wrongType(parameter, "a valueString or a valueIdentifier with a value");
+  }
+
+  /** The {@code valueBoolean} of the parameter. */
+  static boolean bool(ParametersParameterComponent parameter) {
+    if (parameter.getValue() instanceof BooleanType bool && bool.getValue() != null) {
+      return bool.getValue();
+    }
+    throw wrongType(parameter, "a valueBoolean");
+  }
+
+  /** The FHIRPath of a parameter, as the MII interface module names it in its outcomes. */
+  static String expression(String name) {
+    return "Parameters.parameter.where(name='" + name + "')";
+  }
+
+  private static Rejection wrongType(ParametersParameterComponent parameter, String expected) {
+    return Rejection.invalid(
+        "The parameter '" + parameter.getName() + "' must be " + expected + ".",
+        expression(parameter.getName()));
+  }
+}

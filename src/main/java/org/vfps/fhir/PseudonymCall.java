@@ -1,0 +1,22 @@
+package org.vfps.fhir;
+
+/**
+ * One request of a FHIR operation, read and checked: what the domain is asked to do with which
+ * values, and how the operation words its answer. The same call runs alone, in a batch Bundle or in
+ * a transaction Bundle.
+ *
+ * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}) or the pseudonym ({@link
+ *     Kind#REVERSE_LOOKUP})
+ */
+record PseudonymCall(Kind kind, String namespace, String value, CallReply reply) {
+
+  /** What the domain does. */
+  enum Kind {
+    /** Create or get the pseudonym of an original value (write). */
+    CREATE,
+    /** Get the pseudonym of an original value without creating one (write). */
+    FIND,
+    /** Get the original value of a pseudonym (reverse lookup, audited). */
+    REVERSE_LOOKUP
+  }
+}

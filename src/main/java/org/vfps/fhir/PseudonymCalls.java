@@ -1,0 +1,93 @@
+package org.vfps.fhir;
+
+import io.vertx.core.Future;
+import java.util.Map;
+import java.util.Optional;
+import org.vfps.access.Caller;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.TextLimits;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * Runs {@link PseudonymCall}s through the domain service with the caller, so that permissions,
+ * audit lines and error codes are those of gRPC and REST. Every future succeeds: a failure is an
+ * {@link Answer} worded by the call's {@link CallReply}.
+ */
+final class PseudonymCalls {
+
+  private final PseudonymService pseudonyms;
+
+  PseudonymCalls(PseudonymService pseudonyms) {
+    this.pseudonyms = pseudonyms;
+  }
+
+  /** Runs the call: creates, finds or looks up. */
+  Future<Answer> run(Caller caller, PseudonymCall call) {
+    CallReply reply = call.reply();
+    Future<Answer> answer =
+        switch (call.kind()) {
+          case CREATE ->
+              Future.<Void>succeededFuture()
+                  .compose(ignored -> pseudonyms.upsert(caller, call.namespace(), call.value()))
+                  .map(
+                      upserted ->
+                          new Answer(
+                              200,
+                              reply.success(upserted.pseudonym()),
+                              upserted.inserted() && reply.createdIs201()));
+          case FIND -> find(caller, call).map(found -> found.orElseGet(reply::unknownValue));
+          case REVERSE_LOOKUP ->
+              Future.<Void>succeededFuture()
+                  .compose(ignored -> pseudonyms.lookup(caller, call.namespace(), call.value()))
+                  .map(
+                      found ->
+                          found
+                              .map(pseudonym -> Answer.ok(reply.success(pseudonym)))
+                              .orElseGet(reply::unknownValue));
+        };
+    return answer.otherwise(reply::failure);
+  }
+
+  /**
+   * What the call would answer, without storing anything: the answer of a lookup, or of a create
+   * whose pair exists or that would fail (permission, namespace); empty for a create that would
+   * store a new pair. A transaction checks every entry this way before it stores any.
+   */
+  Future<Optional<Answer>> check(Caller caller, PseudonymCall call) {
+    if (call.kind() != PseudonymCall.Kind.CREATE) {
+      return run(caller, call).map(Optional::of);
+    }
+    return find(caller, call).otherwise(failure -> Optional.of(call.reply().failure(failure)));
+  }
+
+  /**
+   * The answer for a create whose original value the domain would refuse (blank, too long, NUL),
+   * found without calling it; empty for every other call. A transaction checks its entries this way
+   * before anything else.
+   */
+  static Optional<Answer> validate(PseudonymCall call) {
+    if (call.kind() != PseudonymCall.Kind.CREATE) {
+      return Optional.empty();
+    }
+    Map<String, String> metadata = Map.of("namespace", call.namespace());
+    try {
+      if (call.value().isBlank()) {
+        throw new ServiceException(
+            ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
+      }
+      TextLimits.check(
+          "original value", call.value(), TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+      return Optional.empty();
+    } catch (ServiceException invalid) {
+      return Optional.of(call.reply().failure(invalid));
+    }
+  }
+
+  /** The answer for the pair if it exists, empty if not; fails as the domain's find fails. */
+  private Future<Optional<Answer>> find(Caller caller, PseudonymCall call) {
+    return Future.<Void>succeededFuture()
+        .compose(ignored -> pseudonyms.find(caller, call.namespace(), call.value()))
+        .map(found -> found.map(pseudonym -> Answer.ok(call.reply().success(pseudonym))));
+  }
+}

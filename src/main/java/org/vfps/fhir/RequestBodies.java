@@ -1,0 +1,159 @@
+package org.vfps.fhir;
+
+import ca.uhn.fhir.context.FhirContext;
+import io.vertx.core.buffer.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+import org.hl7.fhir.instance.model.api.IBaseResource;
+import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
+import org.hl7.fhir.r4.model.Resource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a request body into a FHIR resource as the .NET service accepts it: {@code
+ * application/fhir+json} or {@code application/json}, UTF-8 or UTF-16; anything else is a {@link
+ * Rejection} (415 for the content type or charset, 400 for a body that is missing, not valid text,
+ * beyond {@link JsonLimits} or no resource). Never quotes the body, which may hold original values.
+ */
+final class RequestBodies {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RequestBodies.class);
+
+  private RequestBodies() {}
+
+  /**
+   * The resource in the body.
+   *
+   * @param contentType the request's header, may be null
+   * @param body may be null
+   * @throws Rejection when the body is not a FHIR JSON resource
+   */
+  static Resource read(FhirContext fhir, String contentType, Buffer body) {
+    if (!isFhirJson(contentType)) {
+      throw new Rejection(
+          415,
+          IssueType.NOTSUPPORTED,
+          "The request body must be application/fhir+json or application/json.",
+          null);
+    }
+    Charset charset =
+        charset(contentType)
+            .orElseThrow(
+                () ->
+                    new Rejection(
+                        415,
+                        IssueType.NOTSUPPORTED,
+                        "The request body must be UTF-8 or UTF-16.",
+                        null));
+    String text =
+        decode(body, charset)
+            .filter(decoded -> !decoded.isBlank())
+            .orElseThrow(RequestBodies::malformed);
+    if (!JsonLimits.within(text)) {
+      throw new Rejection(
+          400,
+          IssueType.TOOCOSTLY,
+          FhirErrors.MALFORMED
+              + ": nested deeper than "
+              + JsonLimits.MAX_DEPTH
+              + " levels, or a number with an exponent beyond "
+              + JsonLimits.MAX_EXPONENT,
+          null);
+    }
+    IBaseResource resource;
+    try {
+      resource = fhir.newJsonParser().parseResource(text);
+    } catch (RuntimeException e) {
+      // DataFormatException, mostly; but HAPI's parser throws others on input it cannot read (a
+      // StringIndexOutOfBoundsException for an empty property name), and whatever it throws on
+      // the client's body means the body is malformed. Its message may quote the body, and with
+      // it an original value, so only the type is logged.
+      LOG.debug("A FHIR request body did not parse ({})", e.getClass().getName());
+      throw malformed();
+    }
+    if (!(resource instanceof Resource r4)) {
+      throw malformed();
+    }
+    return r4;
+  }
+
+  /** The resource as the type the operation takes; a 400 naming both types otherwise. */
+  static <T extends Resource> T require(Resource resource, Class<T> type) {
+    if (!type.isInstance(resource)) {
+      throw new Rejection(
+          400,
+          IssueType.PROCESSING,
+          FhirErrors.MALFORMED
+              + ": expected a "
+              + type.getSimpleName()
+              + " resource, not "
+              + resource.fhirType(),
+          null);
+    }
+    return type.cast(resource);
+  }
+
+  private static Rejection malformed() {
+    return new Rejection(400, IssueType.PROCESSING, FhirErrors.MALFORMED, null);
+  }
+
+  /** {@code application/fhir+json} or {@code application/json}, whatever the parameters. */
+  static boolean isFhirJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    String type = mediaType(contentType);
+    return type.equals("application/fhir+json") || type.equals("application/json");
+  }
+
+  /** The declared charset, UTF-8 when none is; empty for one the service does not read. */
+  static Optional<Charset> charset(String contentType) {
+    String[] parts = contentType.split(";");
+    for (int i = 1; i < parts.length; i++) {
+      String[] pair = parts[i].split("=", 2);
+      if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
+        String name = pair[1].strip().replace("\"", "").toUpperCase(Locale.ROOT);
+        return switch (name) {
+          case "UTF-8", "UTF8" -> Optional.of(StandardCharsets.UTF_8);
+          case "UTF-16" -> Optional.of(StandardCharsets.UTF_16);
+          case "UTF-16LE" -> Optional.of(StandardCharsets.UTF_16LE);
+          case "UTF-16BE" -> Optional.of(StandardCharsets.UTF_16BE);
+          default -> Optional.empty();
+        };
+      }
+    }
+    return Optional.of(StandardCharsets.UTF_8);
+  }
+
+  private static String mediaType(String contentType) {
+    int semicolon = contentType.indexOf(';');
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+        .strip()
+        .toLowerCase(Locale.ROOT);
+  }
+
+  /** The body as text; empty when there is none or it is not valid in the charset. */
+  private static Optional<String> decode(Buffer body, Charset charset) {
+    if (body == null || body.length() == 0) {
+      return Optional.empty();
+    }
+    try {
+      String text =
+          charset
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body.getBytes()))
+              .toString();
+      return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
+    } catch (CharacterCodingException e) {
+      return Optional.empty();
+    }
+  }
+}

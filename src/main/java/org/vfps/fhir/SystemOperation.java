@@ -1,0 +1,81 @@
+package org.vfps.fhir;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Function;
+import org.hl7.fhir.r4.model.Parameters;
+import org.vfps.access.Operation;
+
+/**
+ * The whole-system operations of the base {@code /v1/fhir} that take one {@code Parameters}
+ * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
+ * $create-pseudonym} and the MII interface module's three.
+ */
+enum SystemOperation {
+  CREATE_PSEUDONYM(
+      CreatePseudonym.NAME,
+      "urn:vfps:OperationDefinition:create-pseudonym",
+      CreatePseudonym::read,
+      Operation.PSEUDONYM_CREATE),
+  PSEUDONYMIZE(
+      MiiOperations.PSEUDONYMIZE,
+      SystemOperation.MII + "Pseudonymize",
+      MiiOperations::pseudonymize,
+      Operation.PSEUDONYM_CREATE),
+  GET_PSEUDONYM(
+      MiiOperations.GET_PSEUDONYM,
+      SystemOperation.MII + "GetPseudonym",
+      MiiOperations::getPseudonym,
+      Operation.PSEUDONYM_FIND),
+  DE_PSEUDONYMIZE(
+      MiiOperations.DE_PSEUDONYMIZE,
+      SystemOperation.MII + "DePseudonymize",
+      MiiOperations::dePseudonymize,
+      Operation.PSEUDONYM_GET);
+
+  /** Where the MII interface module's OperationDefinitions live (its canonical URL). */
+  private static final String MII =
+      "https://www.medizininformatik-initiative.de/fhir/ext/mii-interface-module-pseudonymization"
+          + "/OperationDefinition/";
+
+  private final String code;
+  private final String definition;
+  private final Function<Parameters, PseudonymCall> reader;
+  private final Operation access;
+
+  SystemOperation(
+      String code,
+      String definition,
+      Function<Parameters, PseudonymCall> reader,
+      Operation access) {
+    this.code = code;
+    this.definition = definition;
+    this.reader = reader;
+    this.access = access;
+  }
+
+  /** The operation's name without {@code $}, as the CapabilityStatement lists it. */
+  String code() {
+    return code;
+  }
+
+  /** The canonical URL of its OperationDefinition. */
+  String definition() {
+    return definition;
+  }
+
+  /** What the operation asks of the domain, for the authentication's audit line. */
+  Operation access() {
+    return access;
+  }
+
+  /** Reads a request; a {@link Rejection} when it is not one of this operation. */
+  PseudonymCall read(Parameters parameters) {
+    return reader.apply(parameters);
+  }
+
+  /** The operation named {@code code} (without {@code $}). */
+  static Optional<SystemOperation> named(String code) {
+    return Arrays.stream(values()).filter(operation -> operation.code.equals(code)).findFirst();
+  }
+}
