@@ -22,8 +22,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The pg client's driver with two changes to how the pool opens connections, so that it recovers in
- * seconds when PostgreSQL restarts or stalls:
+ * The pg client's driver with three changes to how the pool opens connections, so that it recovers
+ * in seconds when PostgreSQL restarts, stalls or fails over:
  *
  * <ul>
  *   <li>an attempt (TCP, TLS, start-up and authentication together) that has not completed within
@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       attempt the server refused open, and PostgreSQL keeps such a connection, which never sends
  *       a start-up packet, until its {@code authentication_timeout} (a minute): one per pool
  *       connection, and a restart of the server waits for them. The answer is kept until an attempt
- *       fails, then asked again.
+ *       fails, then asked again;
+ *   <li>a server that accepts only reads is refused (see {@link Factory#refuseReadOnly}).
  * </ul>
  */
 final class PgConnector extends PgDriver {
@@ -83,6 +84,7 @@ final class PgConnector extends PgDriver {
           on.succeededFuture(options)
               .compose(this::resolveSslMode)
               .compose(resolved -> delegate.connect(context, resolved))
+              .compose(connection -> refuseReadOnly(connection, options))
               .onFailure(failure -> speaksTls.set(null));
       if (connectTimeout.isZero()) {
         return attempt;
@@ -102,6 +104,38 @@ final class PgConnector extends PgDriver {
                             + connectTimeout.toMillis()
                             + " ms"));
               });
+    }
+
+    /**
+     * The connection, unless its server only accepts reads: a standby, or a former primary fenced
+     * off during a failover, which an address meant for the primary can still reach for a while.
+     * Such a connection is closed and the attempt fails as unreachable, so that the pool keeps
+     * trying until it reaches the primary instead of keeping connections no write can use.
+     */
+    private Future<SqlConnection> refuseReadOnly(
+        SqlConnection connection, PgConnectOptions options) {
+      return connection
+          .query("SHOW transaction_read_only")
+          .execute()
+          .compose(
+              rows -> {
+                if (!"on".equals(rows.iterator().next().getString(0))) {
+                  return Future.succeededFuture(connection);
+                }
+                return connection
+                    .close()
+                    .transform(
+                        closed ->
+                            Future.failedFuture(
+                                new ConnectException(
+                                    "PostgreSQL at "
+                                        + options.getHost()
+                                        + ":"
+                                        + options.getPort()
+                                        + " accepts only reads (a standby, or a primary being"
+                                        + " replaced); waiting for the primary")));
+              },
+              failure -> connection.close().transform(closed -> Future.failedFuture(failure)));
     }
 
     private Future<PgConnectOptions> resolveSslMode(PgConnectOptions options) {

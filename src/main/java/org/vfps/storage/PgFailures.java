@@ -15,6 +15,7 @@ final class PgFailures {
   static final String UNIQUE_VIOLATION = "23505";
   static final String FOREIGN_KEY_VIOLATION = "23503";
   static final String DEADLOCK_DETECTED = "40P01";
+  static final String READ_ONLY_TRANSACTION = "25006";
 
   /** The messages of the pg client's and Vert.x's VertxExceptions about a lost connection. */
   private static final Set<String> CONNECTION_MESSAGES =
@@ -90,9 +91,13 @@ final class PgFailures {
     if (failure instanceof PgException pg) {
       String state = pg.getSqlState();
       // 08: connection exception; 57P01-57P03: shutting down, crashed or starting; 53300: too
-      // many connections
+      // many connections; 25006: a read-only transaction, as on a primary fenced off for a
+      // failover
       return state != null
-          && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"));
+          && (state.startsWith("08")
+              || state.startsWith("57P")
+              || state.equals("53300")
+              || state.equals(READ_ONLY_TRANSACTION));
     }
     // refused, reset, timed out, TLS failed, unknown host: the JDK's and Netty's socket failures
     // (and the pool's stalled-attempt timeout) are IOExceptions

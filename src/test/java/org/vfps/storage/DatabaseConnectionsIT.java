@@ -39,8 +39,8 @@ import org.vfps.config.ConnectionSettings;
 
 /**
  * How the pool opens connections: an attempt that PostgreSQL accepts but never answers gives its
- * pool slot back, health checks answer while attempts stall, and no connection stays open without a
- * server process behind it.
+ * pool slot back, health checks answer while attempts stall, no connection stays open without a
+ * server process behind it, and no connection is kept to a server that only accepts reads.
  */
 class DatabaseConnectionsIT {
 
@@ -126,6 +126,47 @@ class DatabaseConnectionsIT {
             .isEqualTo(ServingStatus.NOT_SERVING);
         assertThat(http.get("/readyz").status()).isEqualTo(503);
       }
+    }
+  }
+
+  @Test
+  void aServerThatOnlyAcceptsReadsIsRefusedUntilThePrimaryIsBack() {
+    ConnectionSettings database = TestPostgres.freshDatabase();
+    Migrations.migrate(database);
+    String namespace = "failover-" + UUID.randomUUID();
+    try (VfpsServer server =
+            TestService.start(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(database)));
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      client.call(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(namespace)
+              .setPseudonymLength(16)
+              .build());
+      assertThat(create(client, namespace, "before").await().status()).isEqualTo(GrpcStatus.OK);
+
+      // a failover whose address still leads to the old primary, fenced off: its sessions end,
+      // and new ones may only read
+      TestPostgres.execute(
+          TestPostgres.database(),
+          "ALTER DATABASE " + database.database() + " SET default_transaction_read_only = on");
+      TestPostgres.execute(
+          TestPostgres.database(),
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+              + database.database()
+              + "' AND pid <> pg_backend_pid()");
+      for (int i = 0; i < 3; i++) {
+        assertThat(create(client, namespace, "during-" + i).await().status())
+            .isEqualTo(GrpcStatus.UNAVAILABLE);
+      }
+
+      // the primary is back: the pool holds no read-only connection that would keep failing
+      TestPostgres.execute(
+          TestPostgres.database(),
+          "ALTER DATABASE " + database.database() + " RESET default_transaction_read_only");
+      await("a Create after the failover")
+          .atMost(PATIENCE)
+          .until(() -> create(client, namespace, "after").await().status(), GrpcStatus.OK::equals);
     }
   }
 

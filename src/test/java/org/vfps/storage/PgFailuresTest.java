@@ -33,7 +33,9 @@ class PgFailuresTest {
         new PgException("terminating connection", "FATAL", "57P01", null),
         new PgException("the database system is starting up", "FATAL", "57P03", null),
         new PgException("connection failure", "FATAL", "08006", null),
-        new PgException("sorry, too many clients already", "FATAL", "53300", null));
+        new PgException("sorry, too many clients already", "FATAL", "53300", null),
+        new PgException(
+            "cannot execute INSERT in a read-only transaction", "ERROR", "25006", null));
   }
 
   static Stream<Throwable> otherFailures() {
