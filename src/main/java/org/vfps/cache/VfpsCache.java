@@ -8,6 +8,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -43,19 +44,39 @@ public final class VfpsCache {
   @SuppressWarnings("unchecked")
   <V> Future<V> get(Object key, Supplier<Future<V>> loader) {
     Context context = Vertx.currentContext();
-    var value =
+    CompletableFuture<Object> value =
         cache.get(
             key,
             (ignored, executor) ->
-                loader.get().map(v -> (Object) v).toCompletionStage().toCompletableFuture());
-    if (value.isDone() && !value.isCompletedExceptionally()) {
+                loader
+                    .get()
+                    .map(v -> (Object) v)
+                    .otherwise(FailedLoad::new)
+                    .toCompletionStage()
+                    .toCompletableFuture());
+    if (value.isDone() && !(value.join() instanceof FailedLoad)) {
       return Future.succeededFuture((V) value.join());
     }
-    return (Future<V>)
-        (context == null
+    Future<Object> loaded =
+        context == null
             ? Future.fromCompletionStage(value)
-            : Future.fromCompletionStage(value, context));
+            : Future.fromCompletionStage(value, context);
+    return loaded.compose(
+        result -> {
+          if (result instanceof FailedLoad failed) {
+            cache.asMap().remove(key, value);
+            return Future.failedFuture(failed.cause());
+          }
+          return Future.succeededFuture((V) result);
+        });
   }
+
+  /**
+   * A load that failed, kept as a value for the moment until its callers remove it: Caffeine logs
+   * every exceptionally completed load at WARNING with a stack trace, and a failed load (the
+   * database unavailable) is the caller's to report, once, under its own error policy.
+   */
+  private record FailedLoad(Throwable cause) {}
 
   /** Removes the namespace and every pseudonym of it, loads in flight included. */
   public void evictNamespace(String namespace) {

@@ -27,6 +27,14 @@ import org.vfps.pseudonym.PseudonymService;
 public final class GrpcApiVerticle extends VerticleBase {
 
   /**
+   * The stream resets a connection may send in Vert.x's window (30 s) before it is closed, the
+   * HTTP/2 rapid-reset guard. Vert.x's default, 200, closes the connection of an honest client
+   * whose calls hit their deadlines while the database is away (each cancellation is a reset),
+   * failing every other call on it; a rapid-reset attack sends tens of thousands per second.
+   */
+  static final int MAX_STREAM_RESETS_PER_WINDOW = 10_000;
+
+  /**
    * The largest request message read, in bytes: the default of ASP.NET Core gRPC (which the .NET
    * vfps runs on) and grpc-java. A {@code BatchCreate} of 10,000 values of up to about 400 bytes
    * fits; a larger message is {@code RESOURCE_EXHAUSTED}. Vert.x's own default is 256 KiB.
@@ -89,7 +97,11 @@ public final class GrpcApiVerticle extends VerticleBase {
         tls.createHttpServer(
             vertx,
             ConnectionDeadlines.options(
-                new HttpServerOptions().setPort(port).setHost("0.0.0.0").setUseAlpn(true),
+                new HttpServerOptions()
+                    .setPort(port)
+                    .setHost("0.0.0.0")
+                    .setUseAlpn(true)
+                    .setHttp2RstFloodMaxRstFramePerWindow(MAX_STREAM_RESETS_PER_WINDOW),
                 connections));
     server.requestHandler(
         ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
