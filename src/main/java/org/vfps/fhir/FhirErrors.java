@@ -6,12 +6,14 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueSeverity;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.admission.Admission;
 import org.vfps.error.ServiceException;
 
 /**
  * The one failure mapping of the FHIR edge: every failure becomes an {@code OperationOutcome} with
  * one issue of severity {@code error}, as the .NET service answers (400, 404 and 500 with issue
- * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429 and 503 are vfps's own.
+ * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429, 503 and 504 are vfps's own.
+ * An overloaded replica's refusal is a 503 {@code throttled} with {@code Retry-After}.
  */
 final class FhirErrors {
 
@@ -47,6 +49,11 @@ final class FhirErrors {
       case UNAUTHENTICATED -> reject(parser, 401, IssueType.LOGIN, service.getMessage());
       case PERMISSION_DENIED -> reject(parser, 403, IssueType.FORBIDDEN, service.getMessage());
       case RESOURCE_EXHAUSTED -> reject(parser, 429, IssueType.BUSINESSRULE, service.getMessage());
+      case OVERLOADED -> {
+        FhirReply refused = reject(parser, 503, IssueType.THROTTLED, service.getMessage());
+        yield new FhirReply(refused.status(), refused.body(), Admission.RETRY_AFTER_SECONDS);
+      }
+      case DEADLINE_EXCEEDED -> reject(parser, 504, IssueType.TIMEOUT, service.getMessage());
       case UNAVAILABLE -> {
         LOG.warn(
             "{} failed: {} ({})",
