@@ -82,7 +82,8 @@ public final class GrpcTestClient implements AutoCloseable {
     return callAsync(method, request, Map.of());
   }
 
-  private <Req, Resp> Future<Reply<Resp>> callAsync(
+  /** Calls the method with these request headers without blocking. */
+  public <Req, Resp> Future<Reply<Resp>> callAsync(
       ServiceMethod<Resp, Req> method, Req request, Map<String, String> headers) {
     return client
         .request(address, method)
