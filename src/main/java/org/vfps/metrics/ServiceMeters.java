@@ -148,12 +148,11 @@ public final class ServiceMeters {
    * @return what counts one denied call
    */
   public Runnable authorizationDenied(String operation) {
-    Counter counter =
-        Counter.builder("vfps.authorization.denied")
-            .description("Calls denied because the caller lacks the permission")
-            .tag("operation", operation)
-            .register(registry);
-    return counter::increment;
+    return counter(
+        "vfps.authorization.denied",
+        "Calls denied because the caller lacks the permission",
+        "operation",
+        operation);
   }
 
   /**
@@ -164,11 +163,17 @@ public final class ServiceMeters {
    * @return what counts one refusal
    */
   public Runnable admissionRefused(String limit) {
+    return counter(
+        "vfps.admission.refused",
+        "Requests and writes refused at once because a bound of work was reached",
+        "limit",
+        limit);
+  }
+
+  /** A counter of one label, registered now; returns what counts one. */
+  private Runnable counter(String name, String description, String label, String value) {
     Counter counter =
-        Counter.builder("vfps.admission.refused")
-            .description("Requests and writes refused at once because a bound of work was reached")
-            .tag("limit", limit)
-            .register(registry);
+        Counter.builder(name).description(description).tag(label, value).register(registry);
     return counter::increment;
   }
 

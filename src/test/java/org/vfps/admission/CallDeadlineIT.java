@@ -2,36 +2,27 @@ package org.vfps.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.vfps.admission.AdmissionIT.create;
-import static org.vfps.admission.AdmissionIT.createNamespace;
-import static org.vfps.admission.AdmissionIT.lockPseudonyms;
-import static org.vfps.admission.AdmissionIT.lockWaiters;
+import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.Future;
 import io.vertx.grpc.common.GrpcStatus;
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
-import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
-import org.vfps.config.ConnectionSettings;
 
 /**
  * A call's {@code grpc-timeout} through a real gRPC client: a call that arrives with its deadline
@@ -42,158 +33,98 @@ import org.vfps.config.ConnectionSettings;
  */
 class CallDeadlineIT {
 
-  /** Long enough never to decide a passing test; it only ends a failing one. */
-  private static final long ANSWER_SECONDS = 30;
+  private static final Map<String, String> PASSED = Map.of("grpc-timeout", "1n");
+  private static final Map<String, String> HALF_A_SECOND = Map.of("grpc-timeout", "500m");
 
   @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
 
   @Test
-  void aCallWhoseDeadlineHasPassedIsAnsweredWithoutTouchingTheDatabase() {
-    ConnectionSettings database = TestPostgres.freshDatabase();
-    VfpsServer server = start(TestPostgres.uri(database));
-    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
-      String namespace = createNamespace(grpc);
-      Map<String, String> passed = Map.of("grpc-timeout", "1n");
-
-      Reply<PseudonymServiceCreateResponse> single =
-          grpc.call(PseudonymServiceGrpcClient.Create, create(namespace, "late"), passed);
+  void aCallWhoseDeadlineHasPassedIsAnsweredWithoutTouchingTheDatabase() throws Exception {
+    try (LockableService service = new LockableService(Map.of())) {
+      Reply<PseudonymServiceCreateResponse> single = service.answer("late", PASSED);
       assertThat(single.status()).as(single.message()).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
       assertThat(
-              grpc.call(
+              service
+                  .grpc
+                  .call(
                       PseudonymServiceGrpcClient.BatchCreate,
                       PseudonymServiceBatchCreateRequest.newBuilder()
-                          .setNamespace(namespace)
+                          .setNamespace(service.namespace)
                           .addOriginalValues("late-a")
                           .addOriginalValues("late-b")
                           .build(),
-                      passed)
+                      PASSED)
                   .status())
           .isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
       assertThat(
-              grpc.stream(
+              service.grpc.stream(
                       PseudonymServiceGrpcClient.CreateStream,
-                      List.of(create(namespace, "late-c"), create(namespace, "late-d")),
-                      passed)
+                      List.of(service.create("late-c"), service.create("late-d")),
+                      PASSED)
                   .status())
           .isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
 
-      assertThat(pseudonyms(database, namespace)).isZero();
-      assertThat(
-              grpc.call(PseudonymServiceGrpcClient.Create, create(namespace, "in-time")).status())
-          .isEqualTo(GrpcStatus.OK);
-      assertThat(pseudonyms(database, namespace)).isEqualTo(1);
+      assertThat(service.stored()).isZero();
+      assertThat(service.answer("in-time", Map.of()).status()).isEqualTo(GrpcStatus.OK);
+      assertThat(service.stored()).isEqualTo(1);
       assertThat(warningsAndErrors()).isEmpty();
-    } finally {
-      server.close();
     }
   }
 
   @Test
   void aCreateQueuedPastItsDeadlineIsAnsweredThenAndNeverStored() throws Exception {
-    ConnectionSettings database = TestPostgres.freshDatabase();
-    VfpsServer server = start(TestPostgres.uri(database));
-    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort());
-        Connection blocker = TestPostgres.connect(database)) {
-      String namespace = createNamespace(grpc);
-      lockPseudonyms(blocker);
-      // one connection, so one write coalescer, whose statement slots these four take
-      List<Future<Reply<PseudonymServiceCreateResponse>>> held = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        held.add(grpc.callAsync(PseudonymServiceGrpcClient.Create, create(namespace, "slot-" + i)));
-      }
-      await("four statements waiting for the lock")
-          .atMost(Duration.ofMinutes(1))
-          .until(() -> lockWaiters(database) == 4);
+    try (LockableService service = new LockableService(Map.of())) {
+      service.lock();
+      List<Future<Reply<PseudonymServiceCreateResponse>>> held = service.holdStatementSlots();
 
-      Reply<PseudonymServiceCreateResponse> late =
-          grpc.callAsync(
-                  PseudonymServiceGrpcClient.Create,
-                  create(namespace, "queued"),
-                  Map.of("grpc-timeout", "500m"))
-              .await(ANSWER_SECONDS, TimeUnit.SECONDS);
+      Reply<PseudonymServiceCreateResponse> late = service.answer("queued", HALF_A_SECOND);
       assertThat(late.status()).as(late.message()).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
       assertThat(held).noneMatch(Future::isComplete);
 
-      blocker.commit();
+      service.unlock();
       for (Future<Reply<PseudonymServiceCreateResponse>> call : held) {
         assertThat(call.await(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(GrpcStatus.OK);
       }
-      // the next statement after the slots came free would have carried it
-      assertThat(grpc.call(PseudonymServiceGrpcClient.Create, create(namespace, "after")).status())
-          .isEqualTo(GrpcStatus.OK);
+      // the statement after the held ones would have carried it
+      assertThat(service.answer("after", Map.of()).status()).isEqualTo(GrpcStatus.OK);
       assertThat(
               TestPostgres.queryLong(
-                  database,
-                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value"
-                      + " = 'queued'",
-                  namespace))
+                  service.database,
+                  "SELECT count(*) FROM pseudonyms WHERE original_value = 'queued'"))
           .isZero();
-      assertThat(pseudonyms(database, namespace)).isEqualTo(5);
+      assertThat(service.stored()).isEqualTo(5);
       assertThat(warningsAndErrors()).isEmpty();
-    } finally {
-      server.close();
     }
   }
 
   @Test
   void aCallWaitingForAPoolConnectionIsAnsweredAtItsDeadline() throws Exception {
-    ConnectionSettings database = TestPostgres.freshDatabase();
-    VfpsServer server =
-        start(
-            "Host=%s;Port=%d;Database=%s;Username=%s;Password=%s;Maximum Pool Size=1"
-                .formatted(
-                    database.host(),
-                    database.port(),
-                    database.database(),
-                    database.user(),
-                    database.password()));
-    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort());
-        Connection blocker = TestPostgres.connect(database)) {
-      String namespace = createNamespace(grpc);
-      lockPseudonyms(blocker);
+    try (LockableService service =
+        new LockableService(
+            "Host=%s;Port=%s;Database=%s;Username=%s;Password=%s;Maximum Pool Size=1", Map.of())) {
+      service.lock();
       Future<Reply<PseudonymServiceCreateResponse>> holder =
-          grpc.callAsync(PseudonymServiceGrpcClient.Create, create(namespace, "holder"));
+          service.grpc.callAsync(PseudonymServiceGrpcClient.Create, service.create("holder"));
       await("the pool's only connection waiting for the lock")
           .atMost(Duration.ofMinutes(1))
-          .until(() -> lockWaiters(database) == 1);
+          .until(() -> service.lockWaiters() == 1);
 
+      NamespaceServiceGetRequest get =
+          NamespaceServiceGetRequest.newBuilder().setName(service.namespace).build();
       Reply<NamespaceServiceGetResponse> waiting =
-          grpc.callAsync(
-                  NamespaceServiceGrpcClient.Get,
-                  NamespaceServiceGetRequest.newBuilder().setName(namespace).build(),
-                  Map.of("grpc-timeout", "500m"))
+          service
+              .grpc
+              .callAsync(NamespaceServiceGrpcClient.Get, get, HALF_A_SECOND)
               .await(ANSWER_SECONDS, TimeUnit.SECONDS);
       assertThat(waiting.status()).as(waiting.message()).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
       assertThat(holder.isComplete()).isFalse();
 
-      blocker.commit();
+      service.unlock();
       assertThat(holder.await(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(GrpcStatus.OK);
-      assertThat(
-              grpc.call(
-                      NamespaceServiceGrpcClient.Get,
-                      NamespaceServiceGetRequest.newBuilder().setName(namespace).build())
-                  .status())
+      assertThat(service.grpc.call(NamespaceServiceGrpcClient.Get, get).status())
           .isEqualTo(GrpcStatus.OK);
       assertThat(warningsAndErrors()).isEmpty();
-    } finally {
-      server.close();
     }
-  }
-
-  private static VfpsServer start(String connectionString) {
-    return TestService.start(
-        Map.of(
-            "ConnectionStrings__PostgreSQL",
-            connectionString,
-            "ForceRunDatabaseMigrations",
-            "true",
-            "Grpc__RequestHeadersTimeout",
-            "00:00:00"));
-  }
-
-  private static long pseudonyms(ConnectionSettings database, String namespace) {
-    return TestPostgres.queryLong(
-        database, "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", namespace);
   }
 
   /** What the request path logged at WARN or above: the start-up's own warnings left out. */
