@@ -40,7 +40,7 @@ class ConfigLoaderTest {
     assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
     assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
         .isEqualTo(new BatchConfig(250));
-    assertThat(config.admission()).isEqualTo(new AdmissionConfig(1024, 65_536));
+    assertThat(config.admission()).isEqualTo(new AdmissionConfig(512, 65_536));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
