@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.function.Function;
 import org.vfps.access.Access;
 import org.vfps.access.Operation;
+import org.vfps.admission.Admission;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
+import org.vfps.config.AdmissionConfig;
 import org.vfps.grpc.CallObserver;
 import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
@@ -59,6 +61,27 @@ final class Instrumentation {
       counters.put(operation, meters.authorizationDenied(operation.rpcName()));
     }
     return operation -> counters.get(operation).run();
+  }
+
+  /**
+   * The replica's admission control, with its refusals counted by bound and the work in flight
+   * exported as gauges when metrics are on ({@code meters} not null).
+   */
+  static Admission admission(AdmissionConfig config, ServiceMeters meters) {
+    Admission.Refusals refusals = Admission.Refusals.NONE;
+    if (meters != null) {
+      Map<Admission.Limit, Runnable> counters = new EnumMap<>(Admission.Limit.class);
+      for (Admission.Limit limit : Admission.Limit.values()) {
+        counters.put(limit, meters.admissionRefused(limit.label()));
+      }
+      refusals = limit -> counters.get(limit).run();
+    }
+    Admission admission =
+        new Admission(config.maxConcurrentRequests(), config.maxQueuedWrites(), refusals);
+    if (meters != null) {
+      meters.bindAdmission(admission::requestsInFlight, admission::queuedWrites);
+    }
+    return admission;
   }
 
   /** The generators, each one in a span of its own when tracing is on. */

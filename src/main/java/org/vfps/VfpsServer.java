@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.vfps.access.Access;
 import org.vfps.access.Audit;
 import org.vfps.access.Permissions;
+import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.cache.CachingNamespaceRepository;
@@ -154,7 +155,9 @@ public final class VfpsServer implements AutoCloseable {
       }
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(vertx, config.tls());
-      database = Database.connect(vertx, connection, Instrumentation.upsertTimer(meters));
+      Admission admission = Instrumentation.admission(config.admission(), meters);
+      database =
+          Database.connect(vertx, connection, Instrumentation.upsertTimer(meters), admission);
       PageTokens pageTokens = new PageTokens(loadKey(database.pageTokenKey()));
       CachingConfig caching = config.caching();
       VfpsCache cache =
@@ -256,7 +259,8 @@ public final class VfpsServer implements AutoCloseable {
                             observer,
                             tls,
                             authenticator,
-                            grpcConnections(config.connections()));
+                            grpcConnections(config.connections()),
+                            admission);
                     grpcVerticles.add(verticle);
                     return verticle;
                   },
@@ -289,7 +293,8 @@ public final class VfpsServer implements AutoCloseable {
                           permissions,
                           namespaces))
                   ::mount,
-              httpConnections(config.connections()));
+              httpConnections(config.connections()),
+              admission);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(
           "HTTP",

@@ -12,8 +12,13 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientOptions;
 import io.vertx.grpc.client.GrpcClientResponse;
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.health.v1.HealthCheckRequest;
+import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.net.URLDecoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,6 +34,14 @@ public final class GrpcTestClient implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
   private final GrpcClient client;
   private final SocketAddress address;
+
+  /** {@code grpc.health.v1.Health/Check}, which the service answers without admission control. */
+  public static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_CHECK =
+      ServiceMethod.client(
+          ServiceName.create("grpc.health.v1", "Health"),
+          "Check",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
 
   /**
    * The largest response message read: 4 MiB, the receive limit of grpc-java, .NET and grpcurl
@@ -82,7 +95,8 @@ public final class GrpcTestClient implements AutoCloseable {
     return callAsync(method, request, Map.of());
   }
 
-  private <Req, Resp> Future<Reply<Resp>> callAsync(
+  /** Calls the method with these request headers without blocking. */
+  public <Req, Resp> Future<Reply<Resp>> callAsync(
       ServiceMethod<Resp, Req> method, Req request, Map<String, String> headers) {
     return client
         .request(address, method)

@@ -48,14 +48,17 @@ class PackageRulesTest {
           Map.entry("config", Set.of("error")),
           Map.entry("namespace", Set.of("error", "access")),
           Map.entry("pseudonym", Set.of("namespace", "error", "access")),
-          Map.entry("storage", union(DOMAIN, "config")),
+          // the write queues are bounded, and calls' deadlines honoured, by admission control
+          Map.entry("storage", union(DOMAIN, "config", "admission")),
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config")),
           // the edges
-          Map.entry("grpc", union(DOMAIN, "api", "access", "auth", "connection")),
+          Map.entry("grpc", union(DOMAIN, "api", "access", "auth", "connection", "admission")),
           // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
-          Map.entry("http", union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection")),
-          Map.entry("fhir", union(DOMAIN, "access", "auth")),
+          Map.entry(
+              "http",
+              union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection", "admission")),
+          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission")),
           // the admin UI signs users in and turns their sessions into callers through auth
           Map.entry("ui", union(DOMAIN, "access", "auth")),
           Map.entry("metrics", Set.of("config")),
@@ -64,7 +67,10 @@ class PackageRulesTest {
           Map.entry("auth", Set.of("access", "config", "error")),
           Map.entry("api", Set.of()),
           // the listeners' connection limits, shared by both edges
-          Map.entry("connection", Set.of()));
+          Map.entry("connection", Set.of()),
+          // the one place that admits work (asked by the edges and the storage) and calls'
+          // deadlines
+          Map.entry("admission", Set.of("error")));
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);

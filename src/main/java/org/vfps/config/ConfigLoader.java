@@ -111,7 +111,8 @@ public final class ConfigLoader {
             tls(settings),
             AuthorizationSettings.read(settings),
             batch(settings),
-            connections(settings));
+            connections(settings),
+            admission(settings));
     return new LoadedConfig(config, settings.unreadKeys());
   }
 
@@ -125,6 +126,12 @@ public final class ConfigLoader {
         timeSpan(settings, "Grpc:KeepAliveTimeout"),
         timeSpan(settings, "Grpc:MaxConnectionAge"),
         timeSpan(settings, "HostOptions:ShutdownTimeout"));
+  }
+
+  private static AdmissionConfig admission(FlatSettings settings) {
+    return new AdmissionConfig(
+        positiveInt(settings, "Admission:MaxConcurrentRequests"),
+        positiveInt(settings, "Admission:MaxQueuedWrites"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {

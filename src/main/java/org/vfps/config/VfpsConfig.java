@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param batch the batch calls ({@code Pseudonymization__Batch__*})
  * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
  *     Grpc__*})
+ * @param admission the bounds of the replica's work in flight ({@code Admission__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -29,7 +30,8 @@ public record VfpsConfig(
     TlsConfig tls,
     AuthorizationConfig authorization,
     BatchConfig batch,
-    ConnectionConfig connections) {
+    ConnectionConfig connections,
+    AdmissionConfig admission) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -44,5 +46,6 @@ public record VfpsConfig(
     Objects.requireNonNull(authorization, "authorization");
     Objects.requireNonNull(batch, "batch");
     Objects.requireNonNull(connections, "connections");
+    Objects.requireNonNull(admission, "admission");
   }
 }

@@ -12,6 +12,14 @@ public enum ErrorCode {
   PERMISSION_DENIED,
   /** A limit is reached: the namespace has no free pseudonym left. */
   RESOURCE_EXHAUSTED,
+  /**
+   * The replica is at its bound of work in flight and refused the request without starting it; the
+   * same request may succeed a moment later. gRPC answers {@code RESOURCE_EXHAUSTED}, HTTP 503 with
+   * {@code Retry-After}.
+   */
+  OVERLOADED,
+  /** The call's deadline passed before its work was done; its work may or may not be stored. */
+  DEADLINE_EXCEEDED,
   /** The database cannot be reached right now; the same request may succeed later. */
   UNAVAILABLE,
   /** A bug or an unexpected database state; logged with its cause where it is mapped. */

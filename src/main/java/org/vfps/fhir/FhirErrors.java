@@ -5,14 +5,16 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueSeverity;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
  * The one failure mapping of the FHIR edge: every failure becomes an {@code OperationOutcome} with
  * one issue of severity {@code error}, as the .NET service answers (400, 404 and 500 with issue
- * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429 and 503 are vfps's own. The
- * dialects word an unknown namespace their own way before they fall back on {@link #fail}.
+ * code {@code processing}, 403 {@code forbidden}); 401, 413, 415, 429, 503 and 504 are vfps's own.
+ * An overloaded replica's refusal is a 503 {@code throttled} with {@code Retry-After}. The dialects
+ * word an unknown namespace their own way before they fall back on {@link #fail}.
  */
 final class FhirErrors {
 
@@ -53,6 +55,8 @@ final class FhirErrors {
       case PERMISSION_DENIED -> reject(operation, 403, IssueType.FORBIDDEN, service.getMessage());
       case RESOURCE_EXHAUSTED ->
           reject(operation, 429, IssueType.BUSINESSRULE, service.getMessage());
+      case OVERLOADED -> reject(operation, 503, IssueType.THROTTLED, service.getMessage());
+      case DEADLINE_EXCEEDED -> reject(operation, 504, IssueType.TIMEOUT, service.getMessage());
       case UNAVAILABLE -> {
         LOG.warn(
             "{} failed: {} ({})",
@@ -68,6 +72,18 @@ final class FhirErrors {
         yield outcome(500, IssueType.PROCESSING, service.getMessage(), null);
       }
     };
+  }
+
+  /**
+   * The {@code Retry-After} seconds of an answer: those of {@link Admission} for an overloaded
+   * replica's refusal ({@code throttled}), 0 (none) for anything else.
+   */
+  static int retryAfterSeconds(Answer answer) {
+    return answer.resource() instanceof OperationOutcome outcome
+            && outcome.hasIssue()
+            && outcome.getIssueFirstRep().getCode() == IssueType.THROTTLED
+        ? Admission.RETRY_AFTER_SECONDS
+        : 0;
   }
 
   /** Whether the failure is the domain's {@code NOT_FOUND} for a namespace (not for a value). */

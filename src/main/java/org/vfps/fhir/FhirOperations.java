@@ -234,6 +234,8 @@ public final class FhirOperations {
 
   private FhirReply reply(Answer answer) {
     return new FhirReply(
-        answer.status(), fhir.newJsonParser().encodeResourceToString(answer.resource()));
+        answer.status(),
+        fhir.newJsonParser().encodeResourceToString(answer.resource()),
+        FhirErrors.retryAfterSeconds(answer));
   }
 }

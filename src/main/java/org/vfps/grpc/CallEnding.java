@@ -1,25 +1,41 @@
 package org.vfps.grpc;
 
+import io.vertx.core.Timer;
+import io.vertx.core.Vertx;
 import io.vertx.grpc.server.GrpcServerRequest;
+import java.util.concurrent.TimeUnit;
+import org.vfps.admission.Admission;
+import org.vfps.admission.CallDeadline;
 
 /**
- * The end of one call, reported once: by the service with its reply, or by the client, which reset
- * the stream (it cancelled the call, or its deadline passed) or lost the connection first. A call
- * the client has left is not answered, since its stream is gone. Used on the call's context only.
+ * The end of one admitted call, reported once: by the service with its reply, at the call's
+ * deadline, or by the client, which reset the stream (it cancelled the call, or its deadline
+ * passed) or lost the connection first. Whichever comes first gives the call's place back to {@link
+ * Admission} and marks its {@link CallDeadline} passed, so that work still queued for it is not
+ * sent. A call the client has left is not answered, since its stream is gone. Used on the call's
+ * context only.
  */
 final class CallEnding {
 
+  private final CallDeadline deadline;
+  private final Admission admission;
+  private Timer timer;
   private boolean ended;
 
   /**
-   * Watches the call; {@code whenClientLeaves} runs if the client leaves before the service ends
-   * the call.
+   * Watches the call; {@code whenClientLeaves} runs if the client leaves before the call is ended
+   * otherwise.
    */
-  CallEnding(GrpcServerRequest<?, ?> call, Runnable whenClientLeaves) {
+  CallEnding(
+      GrpcServerRequest<?, ?> call,
+      CallDeadline deadline,
+      Admission admission,
+      Runnable whenClientLeaves) {
+    this.deadline = deadline;
+    this.admission = admission;
     Runnable left =
         () -> {
-          if (!ended) {
-            ended = true;
+          if (finish()) {
             whenClientLeaves.run();
           }
         };
@@ -27,12 +43,49 @@ final class CallEnding {
     call.exceptionHandler(failure -> left.run());
   }
 
-  /** Ends the call on the service's side; false when the client has left it already. */
+  /**
+   * Runs {@code answer} at the call's deadline, unless the call has ended before (the answer then
+   * is the service's, e.g. {@code DEADLINE_EXCEEDED}, and must call {@link #end()} itself); at once
+   * when the deadline has passed already.
+   */
+  void atDeadline(Runnable answer) {
+    timer = schedule(deadline, answer);
+  }
+
+  /**
+   * A timer that runs {@code action} on the current context when {@code deadline} passes; none
+   * (null) for a call without a deadline. An action due already runs at once.
+   */
+  static Timer schedule(CallDeadline deadline, Runnable action) {
+    if (!deadline.bounded()) {
+      return null;
+    }
+    long remaining = deadline.remainingNanos(System.nanoTime());
+    if (remaining <= 0) {
+      action.run();
+      return null;
+    }
+    Timer timer = Vertx.currentContext().owner().timer(remaining, TimeUnit.NANOSECONDS);
+    timer.onSuccess(fired -> action.run());
+    return timer;
+  }
+
+  /** Ends the call on the service's side; false when it has ended already. */
   boolean end() {
+    return finish();
+  }
+
+  private boolean finish() {
     if (ended) {
       return false;
     }
     ended = true;
+    if (timer != null) {
+      timer.cancel();
+    }
+    // answered or left: whatever is still queued for the call goes unsent
+    deadline.abandon();
+    admission.endRequest();
     return true;
   }
 }

@@ -2,6 +2,7 @@ package org.vfps.grpc;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Timer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
@@ -16,6 +17,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
+import org.vfps.admission.CallDeadline;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.error.ErrorCode;
@@ -36,7 +38,9 @@ import org.vfps.pseudonym.PseudonymService;
  * <p>The first request that fails, in request order, ends the call with its status and a message
  * naming its index; later replies are dropped. A client that cancels the call (or whose deadline
  * passes, or whose connection drops) ends the work: no further request is read, no reply written,
- * and the creates already running finish unanswered.
+ * and the creates already running finish unanswered. When the call's own deadline passes first, the
+ * call ends with {@code DEADLINE_EXCEEDED} the same way. Either way, creates still waiting for the
+ * database are not sent.
  *
  * <p>Used on the call's event loop only.
  */
@@ -55,25 +59,29 @@ final class CreateStreamCall {
   private final Caller caller;
   private final PseudonymService pseudonyms;
   private final CallObserver observer;
+  private final CallDeadline deadline;
   private final ArrayDeque<Future<Pseudonym>> unanswered = new ArrayDeque<>();
   private final Promise<GrpcStatus> ended = Promise.promise();
   private long read;
   private long answered;
   private boolean requestsEnded;
   private boolean finished;
+  private Timer timer;
 
   CreateStreamCall(
       GrpcServerRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> call,
       GrpcMessageDecoder<PseudonymServiceCreateRequest> decoder,
       Caller caller,
       PseudonymService pseudonyms,
-      CallObserver observer) {
+      CallObserver observer,
+      CallDeadline deadline) {
     this.call = call;
     this.response = call.response();
     this.decoder = decoder;
     this.caller = caller;
     this.pseudonyms = pseudonyms;
     this.observer = observer;
+    this.deadline = deadline;
   }
 
   /**
@@ -96,7 +104,10 @@ final class CreateStreamCall {
     call.errorHandler(error -> clientLeft());
     call.exceptionHandler(failure -> clientLeft());
     response.drainHandler(drained -> answer());
-    call.fetch(WINDOW);
+    timer = CallEnding.schedule(deadline, this::deadlinePassed);
+    if (!finished) {
+      call.fetch(WINDOW);
+    }
     return ended.future();
   }
 
@@ -156,15 +167,14 @@ final class CreateStreamCall {
       call.fetch(written);
     }
     if (requestsEnded && unanswered.isEmpty()) {
-      finished = true;
+      finish();
       response.end();
       ended.complete(GrpcStatus.OK);
     }
   }
 
   private void fail(long index, Throwable failure) {
-    finished = true;
-    unanswered.clear();
+    finish();
     String prefix = "Request " + index + " of the stream: ";
     Throwable named = failure;
     if (failure instanceof ServiceException service) {
@@ -178,12 +188,32 @@ final class CreateStreamCall {
     ended.complete(GrpcErrors.status(named));
   }
 
+  private void deadlinePassed() {
+    if (finished) {
+      return;
+    }
+    finish();
+    LOG.debug("{}: the deadline passed after {} requests", call.fullMethodName(), read);
+    ServiceException exceeded = CallDeadline.exceeded();
+    GrpcErrors.fail(response, call.fullMethodName(), exceeded);
+    ended.complete(GrpcErrors.status(exceeded));
+  }
+
+  /** Ends the work of the call: no more replies, and the creates still queued go unsent. */
+  private void finish() {
+    finished = true;
+    unanswered.clear();
+    deadline.abandon();
+    if (timer != null) {
+      timer.cancel();
+    }
+  }
+
   private void clientLeft() {
     if (finished) {
       return;
     }
-    finished = true;
-    unanswered.clear();
+    finish();
     LOG.debug(
         "{} was left by the client after {} requests and {} replies",
         call.fullMethodName(),

@@ -11,6 +11,7 @@ import io.vertx.grpc.server.GrpcServerOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
@@ -50,12 +51,14 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final ServerTls tls;
   private final Authenticator authenticator;
   private final ConnectionLimits connections;
+  private final Admission admission;
   private HttpServer server;
 
   /**
    * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
-   * caller from {@code authenticator}, listens with {@code tls} and holds its connections to {@code
-   * connections}.
+   * caller from {@code authenticator}, listens with {@code tls}, holds its connections to {@code
+   * connections} and admits the calls of the vfps services through {@code admission} (health and
+   * reflection are never refused).
    */
   public GrpcApiVerticle(
       int port,
@@ -66,7 +69,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       CallObserver observer,
       ServerTls tls,
       Authenticator authenticator,
-      ConnectionLimits connections) {
+      ConnectionLimits connections,
+      Admission admission) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
@@ -76,6 +80,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.tls = tls;
     this.authenticator = authenticator;
     this.connections = connections;
+    this.admission = admission;
   }
 
   @Override
@@ -86,8 +91,8 @@ public final class GrpcApiVerticle extends VerticleBase {
             new GrpcServerOptions()
                 .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
-    grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator));
-    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator));
+    grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator, admission));
+    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission));
     grpc.addService(new HealthChecks(vertx, ready));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

@@ -54,7 +54,8 @@ public final class GrpcErrors {
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
       case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
       case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
-      case RESOURCE_EXHAUSTED -> GrpcStatus.RESOURCE_EXHAUSTED;
+      case RESOURCE_EXHAUSTED, OVERLOADED -> GrpcStatus.RESOURCE_EXHAUSTED;
+      case DEADLINE_EXCEEDED -> GrpcStatus.DEADLINE_EXCEEDED;
       case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
       case INTERNAL -> GrpcStatus.INTERNAL;
     };

@@ -3,6 +3,7 @@ package org.vfps.grpc;
 import io.vertx.core.Future;
 import io.vertx.grpc.server.Service;
 import org.vfps.access.Operation;
+import org.vfps.admission.Admission;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
 import org.vfps.api.v1.NamespaceServiceDeleteResponse;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
@@ -16,12 +17,16 @@ final class NamespaceGrpcService {
   private NamespaceGrpcService() {}
 
   static Service of(
-      NamespaceService namespaces, CallObserver observer, Authenticator authenticator) {
+      NamespaceService namespaces,
+      CallObserver observer,
+      Authenticator authenticator,
+      Admission admission) {
     return new UnaryService(
             NamespaceServiceGrpcService.SERVICE_NAME,
             NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
             observer,
-            authenticator)
+            authenticator,
+            admission)
         .method(
             NamespaceServiceGrpcService.Create,
             Operation.NAMESPACE_CREATE,

@@ -2,6 +2,7 @@ package org.vfps.grpc;
 
 import io.vertx.grpc.server.Service;
 import org.vfps.access.Operation;
+import org.vfps.admission.Admission;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
@@ -14,12 +15,16 @@ final class PseudonymGrpcService {
   private PseudonymGrpcService() {}
 
   static Service of(
-      PseudonymService pseudonyms, CallObserver observer, Authenticator authenticator) {
+      PseudonymService pseudonyms,
+      CallObserver observer,
+      Authenticator authenticator,
+      Admission admission) {
     return new UnaryService(
             PseudonymServiceGrpcService.SERVICE_NAME,
             PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
             observer,
-            authenticator)
+            authenticator,
+            admission)
         .method(
             PseudonymServiceGrpcService.Create,
             Operation.PSEUDONYM_CREATE,
@@ -61,13 +66,14 @@ final class PseudonymGrpcService {
         .streaming(
             PseudonymServiceGrpcService.CreateStream,
             Operation.PSEUDONYM_CREATE_STREAM,
-            (caller, call) ->
+            (caller, call, deadline) ->
                 new CreateStreamCall(
                         call,
                         PseudonymServiceGrpcService.CreateStream.decoder(),
                         caller,
                         pseudonyms,
-                        observer)
+                        observer,
+                        deadline)
                     .serve())
         .method(
             PseudonymServiceGrpcService.List,

@@ -1,7 +1,10 @@
 package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcStatus;
@@ -20,7 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
+import org.vfps.admission.Admission;
+import org.vfps.admission.CallDeadline;
 import org.vfps.auth.Authenticator;
+import org.vfps.error.ServiceException;
 
 /**
  * A gRPC service of unary methods, each a function from caller and request to future response, and
@@ -29,6 +35,11 @@ import org.vfps.auth.Authenticator;
  * bindings it answers failures with their trailers (through {@link GrpcErrors}), rejects malformed
  * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
  * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
+ *
+ * <p>Every call first asks {@link Admission} for a place, before its request is read; a call that
+ * finds none is answered {@code RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its
+ * {@link CallDeadline}: the call is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its
+ * work waits, and work is not started once it has passed.
  */
 final class UnaryService implements Service {
 
@@ -39,17 +50,20 @@ final class UnaryService implements Service {
   private final Descriptors.ServiceDescriptor descriptor;
   private final CallObserver observer;
   private final Authenticator authenticator;
+  private final Admission admission;
   private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
 
   UnaryService(
       ServiceName name,
       Descriptors.ServiceDescriptor descriptor,
       CallObserver observer,
-      Authenticator authenticator) {
+      Authenticator authenticator,
+      Admission admission) {
     this.name = name;
     this.descriptor = JsonNamedDescriptors.of(descriptor);
     this.observer = observer;
     this.authenticator = authenticator;
+    this.admission = admission;
   }
 
   /**
@@ -106,9 +120,16 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
+                  if (!admission.tryStartRequest()) {
+                    refuse(call, started);
+                    return;
+                  }
+                  CallDeadline deadline = begin(call, started);
                   CallEnding ending =
                       new CallEnding(
                           call,
+                          deadline,
+                          admission,
                           () -> {
                             LOG.debug("{} was left by the client before its reply", fullName);
                             observer.completed(
@@ -117,41 +138,64 @@ final class UnaryService implements Service {
                                 GrpcStatus.CANCELLED,
                                 System.nanoTime() - started);
                           });
+                  Handler<AsyncResult<T>> answer =
+                      outcome -> {
+                        if (!ending.end()) {
+                          return;
+                        }
+                        GrpcStatus status =
+                            outcome.succeeded()
+                                ? GrpcStatus.OK
+                                : GrpcErrors.status(outcome.cause());
+                        observer.completed(
+                            service, methodName, status, System.nanoTime() - started);
+                        if (outcome.succeeded()) {
+                          reply.accept(call, outcome.result());
+                        } else {
+                          GrpcErrors.fail(call.response(), fullName, outcome.cause());
+                        }
+                      };
                   Future<Req> request = UnaryRequests.read(call, method.decoder());
+                  ending.atDeadline(
+                      () -> answer.handle(Future.failedFuture(CallDeadline.exceeded())));
                   caller(call, operation)
                       .compose(
                           authenticated ->
-                              request.compose(r -> handler.apply(call, authenticated, r)))
-                      .onComplete(
-                          outcome -> {
-                            if (!ending.end()) {
-                              return;
-                            }
-                            GrpcStatus status =
-                                outcome.succeeded()
-                                    ? GrpcStatus.OK
-                                    : GrpcErrors.status(outcome.cause());
-                            observer.completed(
-                                service, methodName, status, System.nanoTime() - started);
-                            if (outcome.succeeded()) {
-                              reply.accept(call, outcome.result());
-                            } else {
-                              GrpcErrors.fail(call.response(), fullName, outcome.cause());
-                            }
-                          });
+                              request.compose(
+                                  r ->
+                                      deadline.passed()
+                                          ? Future.failedFuture(CallDeadline.exceeded())
+                                          : handler.apply(call, authenticated, r)))
+                      .onComplete(answer);
                 }));
     return this;
+  }
+
+  /** Answers a call that found no place: {@code RESOURCE_EXHAUSTED}, its request unread. */
+  private void refuse(GrpcServerRequest<?, ?> call, long started) {
+    ServiceException refused = Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS);
+    observer.completed(
+        call.serviceName().fullyQualifiedName(),
+        call.methodName(),
+        GrpcErrors.status(refused),
+        System.nanoTime() - started);
+    GrpcErrors.fail(call.response(), call.fullMethodName(), refused);
+  }
+
+  /** The call's deadline, from its {@code grpc-timeout}, kept on the call's context. */
+  private static CallDeadline begin(GrpcServerRequest<?, ?> call, long started) {
+    return CallDeadline.begin(
+        Vertx.currentContext(), started, GrpcTimeout.nanos(call.headers().get(GrpcTimeout.HEADER)));
   }
 
   /**
    * Binds a streaming method, which runs {@code operation}: the call's requests wait (the call is
    * paused) until its caller is authenticated; then {@code handler} serves the call, ends it and
-   * completes with the status it ended it with.
+   * completes with the status it ended it with. The call holds its place in {@link Admission} until
+   * then.
    */
   <Req, Resp> UnaryService streaming(
-      ServiceMethod<Req, Resp> method,
-      Operation operation,
-      BiFunction<Caller, GrpcServerRequest<Req, Resp>, Future<GrpcStatus>> handler) {
+      ServiceMethod<Req, Resp> method, Operation operation, StreamHandler<Req, Resp> handler) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();
     String methodName = method.methodName();
@@ -162,25 +206,45 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
+                  if (!admission.tryStartRequest()) {
+                    refuse(call, started);
+                    return;
+                  }
+                  CallDeadline deadline = begin(call, started);
                   call.pause();
                   caller(call, operation)
                       .transform(
                           caller -> {
-                            if (caller.succeeded()) {
-                              return handler.apply(caller.result(), call);
+                            Throwable failure =
+                                deadline.passed() ? CallDeadline.exceeded() : caller.cause();
+                            if (failure == null) {
+                              return handler.serve(caller.result(), call, deadline);
                             }
-                            GrpcErrors.fail(call.response(), fullName, caller.cause());
-                            return Future.succeededFuture(GrpcErrors.status(caller.cause()));
+                            GrpcErrors.fail(call.response(), fullName, failure);
+                            return Future.succeededFuture(GrpcErrors.status(failure));
                           })
                       .onComplete(
-                          status ->
-                              observer.completed(
-                                  service,
-                                  methodName,
-                                  status.succeeded() ? status.result() : GrpcStatus.INTERNAL,
-                                  System.nanoTime() - started));
+                          status -> {
+                            admission.endRequest();
+                            observer.completed(
+                                service,
+                                methodName,
+                                status.succeeded() ? status.result() : GrpcStatus.INTERNAL,
+                                System.nanoTime() - started);
+                          });
                 }));
     return this;
+  }
+
+  /** Serves a streaming call until it ends. */
+  interface StreamHandler<Req, Resp> {
+
+    /**
+     * Serves the call, whose requests are paused, answering it {@code DEADLINE_EXCEEDED} when
+     * {@code deadline} passes; the future yields the status the call ended with.
+     */
+    Future<GrpcStatus> serve(
+        Caller caller, GrpcServerRequest<Req, Resp> call, CallDeadline deadline);
   }
 
   /** The caller of the call, from its {@code authorization} header, allowed to try {@code op}. */

@@ -103,6 +103,9 @@ final class FhirRoutes {
 
   private static void send(RoutingContext rc, FhirReply reply) {
     Authentication.challenge(reply.status(), rc.request(), rc.response());
+    if (reply.retryAfterSeconds() > 0) {
+      rc.response().putHeader(HttpHeaders.RETRY_AFTER, Integer.toString(reply.retryAfterSeconds()));
+    }
     rc.response()
         .setStatusCode(reply.status())
         .putHeader(HttpHeaders.CONTENT_TYPE, FhirReply.CONTENT_TYPE)

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
@@ -36,6 +37,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param authenticator the callers of REST and FHIR requests
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    * @param connections the limits the listener holds its connections to
+   * @param admission admits every request but the probes
    */
   public record Dependencies(
       int port,
@@ -50,7 +52,8 @@ public final class HttpApiVerticle extends VerticleBase {
       ServerTls tls,
       Authenticator authenticator,
       Consumer<Router> adminUi,
-      ConnectionLimits connections) {}
+      ConnectionLimits connections,
+      Admission admission) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -63,6 +66,8 @@ public final class HttpApiVerticle extends VerticleBase {
   public Future<?> start() {
     RouterBuilder builder =
         RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
+    // first: a refused request is answered before its body is read
+    builder.rootHandler(new RequestAdmission(dependencies.admission()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);

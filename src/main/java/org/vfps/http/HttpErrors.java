@@ -10,6 +10,8 @@ import io.vertx.ext.web.handler.HttpException;
 import io.vertx.grpc.common.GrpcStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.admission.Admission;
+import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.grpc.GrpcErrors;
 
@@ -17,14 +19,23 @@ import org.vfps.grpc.GrpcErrors;
  * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
  * contract rejected, or an unexpected throwable becomes an HTTP status and the body {@code {"code":
  * <gRPC status code>, "message": "...", "details": []}}, with the gRPC-to-HTTP status table of the
- * .NET transcoding.
+ * .NET transcoding; an overloaded replica's refusal ({@code OVERLOADED}) is a 503 with code 8
+ * ({@code RESOURCE_EXHAUSTED}) and {@code Retry-After}.
  */
 final class HttpErrors {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
 
-  /** What a failed request is answered with. */
-  record ErrorReply(int httpStatus, GrpcStatus code, String message) {
+  /**
+   * What a failed request is answered with.
+   *
+   * @param retryAfterSeconds the {@code Retry-After} header's value; 0 for none
+   */
+  record ErrorReply(int httpStatus, GrpcStatus code, String message, int retryAfterSeconds) {
+
+    ErrorReply(int httpStatus, GrpcStatus code, String message) {
+      this(httpStatus, code, message, 0);
+    }
 
     JsonObject body() {
       return new JsonObject()
@@ -80,6 +91,9 @@ final class HttpErrors {
   }
 
   private static void send(HttpServerResponse response, ErrorReply reply) {
+    if (reply.retryAfterSeconds() > 0) {
+      response.putHeader(HttpHeaders.RETRY_AFTER, Integer.toString(reply.retryAfterSeconds()));
+    }
     response
         .setStatusCode(reply.httpStatus())
         .putHeader(HttpHeaders.CONTENT_TYPE, RestRoutes.JSON)
@@ -94,6 +108,9 @@ final class HttpErrors {
   static ErrorReply reply(int statusCode, Throwable failure) {
     if (failure instanceof ServiceException service) {
       GrpcStatus code = GrpcErrors.status(service);
+      if (service.code() == ErrorCode.OVERLOADED) {
+        return new ErrorReply(503, code, service.getMessage(), Admission.RETRY_AFTER_SECONDS);
+      }
       return new ErrorReply(httpStatus(code), code, service.getMessage());
     }
     int status = failure instanceof HttpException http ? http.getStatusCode() : statusCode;

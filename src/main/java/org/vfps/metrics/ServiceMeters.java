@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -147,12 +148,46 @@ public final class ServiceMeters {
    * @return what counts one denied call
    */
   public Runnable authorizationDenied(String operation) {
+    return counter(
+        "vfps.authorization.denied",
+        "Calls denied because the caller lacks the permission",
+        "operation",
+        operation);
+  }
+
+  /**
+   * The counter of work refused at a bound of admission control ({@code
+   * vfps_admission_refused_total{limit}}), registered now so that it is exported from 0.
+   *
+   * @param limit the bound, e.g. {@code concurrent_requests}
+   * @return what counts one refusal
+   */
+  public Runnable admissionRefused(String limit) {
+    return counter(
+        "vfps.admission.refused",
+        "Requests and writes refused at once because a bound of work was reached",
+        "limit",
+        limit);
+  }
+
+  /** A counter of one label, registered now; returns what counts one. */
+  private Runnable counter(String name, String description, String label, String value) {
     Counter counter =
-        Counter.builder("vfps.authorization.denied")
-            .description("Calls denied because the caller lacks the permission")
-            .tag("operation", operation)
-            .register(registry);
+        Counter.builder(name).description(description).tag(label, value).register(registry);
     return counter::increment;
+  }
+
+  /**
+   * Exports the work admission control bounds: {@code vfps_admission_requests_in_flight} and {@code
+   * vfps_admission_queued_writes} (gauges), read at each scrape, from any thread.
+   */
+  public void bindAdmission(IntSupplier requestsInFlight, IntSupplier queuedWrites) {
+    Gauge.builder("vfps.admission.requests.in.flight", requestsInFlight::getAsInt)
+        .description("gRPC calls and HTTP requests in flight (probes and gRPC health not counted)")
+        .register(registry);
+    Gauge.builder("vfps.admission.queued.writes", queuedWrites::getAsInt)
+        .description("Values waiting in the write coalescers for their upsert statement")
+        .register(registry);
   }
 
   /** The {@code vfps_pseudonyms} gauges, which {@link MetricsVerticle} keeps current. */

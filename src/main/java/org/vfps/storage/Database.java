@@ -15,6 +15,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.vfps.admission.Admission;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -36,22 +37,29 @@ public final class Database implements AutoCloseable {
   private final Pool pool;
   private final PgPseudonymRepository pseudonyms;
 
-  private Database(Vertx vertx, Pool pool, UpsertTimer timer) {
+  private Database(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission) {
     this.pool = pool;
-    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer);
+    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer, admission);
   }
 
-  /** Builds the pool; connections are opened on first use. */
+  /** Builds the pool; connections are opened on first use. The write queues are unbounded. */
   public static Database connect(Vertx vertx, ConnectionSettings settings) {
     return connect(vertx, settings, UpsertTimer.NONE);
   }
 
-  /**
-   * Builds the pool, reporting upsert statement durations to {@code timer}. Statements are traced
-   * when Vert.x has a tracer and the statement runs within a traced request; statements outside
-   * requests (start-up, periodic gauges) are not.
-   */
+  /** Builds the pool, reporting upsert statement durations to {@code timer}; unbounded queues. */
   public static Database connect(Vertx vertx, ConnectionSettings settings, UpsertTimer timer) {
+    return connect(vertx, settings, timer, Admission.unbounded());
+  }
+
+  /**
+   * Builds the pool, reporting upsert statement durations to {@code timer}, with the values that
+   * wait for an upsert statement bounded by {@code admission}. Statements are traced when Vert.x
+   * has a tracer and the statement runs within a traced request; statements outside requests
+   * (start-up, periodic gauges) are not.
+   */
+  public static Database connect(
+      Vertx vertx, ConnectionSettings settings, UpsertTimer timer, Admission admission) {
     PgConnectOptions connect =
         new PgConnectOptions()
             .setHost(settings.host())
@@ -86,7 +94,8 @@ public final class Database implements AutoCloseable {
             .connectingTo(connect)
             .using(vertx)
             .build(),
-        timer);
+        timer,
+        admission);
   }
 
   public NamespaceRepository namespaces() {

@@ -10,13 +10,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.vfps.admission.CallDeadline;
+import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
 
 /**
  * Coalesces namespace lookups like {@link WriteCoalescer} coalesces upserts: every Create first
  * looks its namespace up, so under load the lookups that arrive while one is in flight go together
  * as one {@code name = ANY($1)} statement. Each lookup's statement starts after the lookup arrived,
- * so it sees every change committed before.
+ * so it sees every change committed before. A lookup whose call's deadline passes while it waits is
+ * failed with {@code DEADLINE_EXCEEDED} and never sent.
  *
  * <p>Not thread-safe: one instance serves one event loop, and is used only on its thread.
  */
@@ -26,14 +29,21 @@ final class NamespaceLookups {
 
   private final Pool pool;
   private final Coalescer<Lookup> coalescer =
-      new Coalescer<>(this::send, MAX_NAMES, lookup -> 1, MAX_NAMES, WriteCoalescer.MAX_IN_FLIGHT);
+      new Coalescer<>(
+          this::send,
+          MAX_NAMES,
+          lookup -> 1,
+          MAX_NAMES,
+          WriteCoalescer.MAX_IN_FLIGHT,
+          // as many as there are calls in flight, which admission bounds
+          Coalescer.QueueBound.NONE);
 
   NamespaceLookups(Pool pool) {
     this.pool = pool;
   }
 
   Future<Optional<Namespace>> find(String name) {
-    Lookup lookup = new Lookup(name, Promise.promise());
+    Lookup lookup = new Lookup(name, Coalescer.promise(), CallDeadline.current());
     coalescer.submit(lookup);
     return lookup.result.future();
   }
@@ -75,5 +85,12 @@ final class NamespaceLookups {
     return namespaces;
   }
 
-  private record Lookup(String name, Promise<Optional<Namespace>> result) {}
+  private record Lookup(String name, Promise<Optional<Namespace>> result, CallDeadline deadline)
+      implements Coalescer.Queued {
+
+    @Override
+    public void drop(ServiceException reason) {
+      result.tryFail(reason);
+    }
+  }
 }

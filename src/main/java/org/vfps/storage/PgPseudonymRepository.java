@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
@@ -54,12 +55,13 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private final UpsertTimer timer;
   private final ThreadLocal<WriteCoalescer> coalescers;
 
-  PgPseudonymRepository(Vertx vertx, Pool pool, UpsertTimer timer) {
+  PgPseudonymRepository(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission) {
     this.vertx = (VertxInternal) vertx;
     this.pool = pool;
     this.timer = timer;
     this.coalescers =
-        ThreadLocal.withInitial(() -> new WriteCoalescer(pool, this::upsertAlone, timer));
+        ThreadLocal.withInitial(
+            () -> new WriteCoalescer(pool, this::upsertAlone, timer, admission));
   }
 
   /**

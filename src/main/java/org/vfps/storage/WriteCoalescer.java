@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.vfps.admission.Admission;
+import org.vfps.admission.CallDeadline;
+import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.Upserted;
@@ -30,6 +33,11 @@ import org.vfps.pseudonym.Upserted;
  * candidate) is retried one request at a time, so that only the requests at fault fail, each with
  * its own status; a batch that cannot reach the database fails all its requests with {@code
  * UNAVAILABLE}. Every future completes after its row is committed.
+ *
+ * <p>The values waiting for a statement count against the replica's {@link
+ * Admission#tryQueueWrites(int) bound}: a request that does not fit is refused at once with {@code
+ * OVERLOADED}. A request whose call's deadline passes while it waits, or whose client leaves, is
+ * failed with {@code DEADLINE_EXCEEDED} and never sent.
  *
  * <p>Not thread-safe: one instance serves one event loop, and is used only on its thread.
  */
@@ -51,23 +59,35 @@ final class WriteCoalescer {
   private final Pool pool;
   private final SingleUpsert single;
   private final UpsertTimer timer;
-  private final Coalescer<Request> coalescer =
-      new Coalescer<>(
-          this::send,
-          MAX_ROWS,
-          request -> request.pair.namespace().length() + request.pair.originalValue().length(),
-          MAX_BYTES,
-          MAX_IN_FLIGHT);
+  private final Coalescer<Request> coalescer;
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
     Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates);
   }
 
-  WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer) {
+  WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer, Admission admission) {
     this.pool = pool;
     this.single = single;
     this.timer = timer;
+    this.coalescer =
+        new Coalescer<>(
+            this::send,
+            MAX_ROWS,
+            request -> request.pair.namespace().length() + request.pair.originalValue().length(),
+            MAX_BYTES,
+            MAX_IN_FLIGHT,
+            new Coalescer.QueueBound() {
+              @Override
+              public boolean tryAdd(int count) {
+                return admission.tryQueueWrites(count);
+              }
+
+              @Override
+              public void removed(int count) {
+                admission.writesDequeued(count);
+              }
+            });
   }
 
   /**
@@ -76,8 +96,14 @@ final class WriteCoalescer {
    */
   Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates) {
     Request request =
-        new Request(new Pair(namespace, originalValue), candidates, Promise.promise());
-    coalescer.submit(request);
+        new Request(
+            new Pair(namespace, originalValue),
+            candidates,
+            Coalescer.promise(),
+            CallDeadline.current());
+    if (!coalescer.submit(request)) {
+      return Future.failedFuture(Admission.overloaded(Admission.Limit.QUEUED_WRITES));
+    }
     return request.result.future();
   }
 
@@ -86,8 +112,9 @@ final class WriteCoalescer {
    * upserted as {@link #upsert} upserts one. The values join the queue a chunk of {@link #MAX_ROWS}
    * at a time, with at most {@link #MAX_IN_FLIGHT} chunks of the call queued or in flight, and the
    * next chunk when one completes: the call keeps every statement slot busy, yet a request that
-   * arrives meanwhile waits behind at most those chunks, never behind the whole call. After a
-   * failure no further chunk joins; the future fails with the first failure.
+   * arrives meanwhile waits behind at most those chunks, never behind the whole call. A chunk that
+   * does not fit in the queue fails the call with {@code OVERLOADED}. After a failure no further
+   * chunk joins; the future fails with the first failure.
    */
   Future<List<Pseudonym>> upsertAll(
       String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
@@ -213,7 +240,9 @@ final class WriteCoalescer {
     private final List<String> originalValues;
     private final Function<String, Candidates> candidates;
     private final Pseudonym[] stored;
-    private final Promise<List<Pseudonym>> result = Promise.promise();
+    private final Promise<List<Pseudonym>> result = Coalescer.promise();
+    // taken now: later chunks are fed from the completions of earlier ones, on other contexts
+    private final CallDeadline deadline = CallDeadline.current();
     private int next;
     private int chunksOutstanding;
 
@@ -228,7 +257,9 @@ final class WriteCoalescer {
       if (originalValues.isEmpty()) {
         return Future.succeededFuture(List.of());
       }
-      for (int i = 0; i < MAX_IN_FLIGHT && next < originalValues.size(); i++) {
+      for (int i = 0;
+          i < MAX_IN_FLIGHT && next < originalValues.size() && !result.future().isComplete();
+          i++) {
         submitChunk();
       }
       return result.future();
@@ -246,11 +277,17 @@ final class WriteCoalescer {
             new Request(
                 new Pair(namespace, originalValue),
                 candidates.apply(originalValue),
-                Promise.promise());
+                Promise.promise(),
+                deadline);
         requests.add(request);
         results.add(request.result.future());
       }
       chunksOutstanding++;
+      if (!coalescer.submitAll(requests)) {
+        chunksOutstanding--;
+        result.tryFail(Admission.overloaded(Admission.Limit.QUEUED_WRITES));
+        return;
+      }
       Future.all(results)
           .onComplete(
               done -> {
@@ -271,12 +308,19 @@ final class WriteCoalescer {
                   result.complete(List.of(stored));
                 }
               });
-      coalescer.submitAll(requests);
     }
   }
 
   /** What is upserted: a namespace and an original value. */
   private record Pair(String namespace, String originalValue) {}
 
-  private record Request(Pair pair, Candidates candidates, Promise<Upserted> result) {}
+  private record Request(
+      Pair pair, Candidates candidates, Promise<Upserted> result, CallDeadline deadline)
+      implements Coalescer.Queued {
+
+    @Override
+    public void drop(ServiceException reason) {
+      result.tryFail(reason);
+    }
+  }
 }

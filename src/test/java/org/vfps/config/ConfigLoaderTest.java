@@ -40,6 +40,7 @@ class ConfigLoaderTest {
     assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
     assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
         .isEqualTo(new BatchConfig(250));
+    assertThat(config.admission()).isEqualTo(new AdmissionConfig(512, 65_536));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
@@ -253,6 +254,15 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void admissionBoundsComeFromTheEnvironment() {
+    VfpsConfig config =
+        ConfigLoader.load(
+            Map.of("Admission__MaxConcurrentRequests", "8", "Admission__MaxQueuedWrites", "100"));
+
+    assertThat(config.admission()).isEqualTo(new AdmissionConfig(8, 100));
+  }
+
+  @Test
   void requestBodyLimitComesFromTheEnvironment() {
     VfpsConfig config = ConfigLoader.load(Map.of("Http__MaxRequestBodyBytes", "65536"));
 
@@ -357,6 +367,10 @@ class ConfigLoaderTest {
             + " positive integer",
         "Pseudonymization__Caching__SizeLimit|many|Pseudonymization__Caching__SizeLimit: 'many' is"
             + " not a positive integer",
+        "Admission__MaxConcurrentRequests|0|Admission__MaxConcurrentRequests: '0' is not a"
+            + " positive integer (1-2147483647)",
+        "Admission__MaxQueuedWrites|-1|Admission__MaxQueuedWrites: '-1' is not a positive"
+            + " integer (1-2147483647)",
         "Pseudonymization__Batch__MaxSize|0|Pseudonymization__Batch__MaxSize: '0' is not a batch"
             + " size (1-100000)",
         "Pseudonymization__Batch__MaxSize|100001|Pseudonymization__Batch__MaxSize: '100001' is not"

@@ -7,6 +7,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -17,12 +18,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
+import org.vfps.admission.Admission;
+import org.vfps.admission.CallDeadline;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -279,6 +283,116 @@ class WriteCoalescerIT {
         default -> assertThat(found).isEmpty();
       }
     }
+    database.close();
+  }
+
+  @Test
+  void upsertsBeyondTheQueueBoundAreRefusedAtOnce() {
+    List<Admission.Limit> refused = new CopyOnWriteArrayList<>();
+    Admission admission = new Admission(Integer.MAX_VALUE, 1, refused::add);
+    Database database = Database.connect(vertx, TestPostgres.database(), recording, admission);
+    PseudonymRepository repository = database.pseudonyms();
+    String namespace = namespace();
+
+    // the first requests take every statement slot, one more waits, and then the queue is full
+    List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
+    for (int i = 0; i <= WriteCoalescer.MAX_IN_FLIGHT; i++) {
+      String original = "admitted-" + i;
+      upserts.add(() -> repository.upsert(namespace, original, random()));
+    }
+    upserts.add(() -> repository.upsert(namespace, "refused", random()));
+    upserts.add(
+        () ->
+            repository
+                .upsertAll(namespace, List.of("refused-a", "refused-b"), value -> random())
+                .map(stored -> stored.get(0)));
+    List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
+
+    assertThat(results.subList(0, WriteCoalescer.MAX_IN_FLIGHT + 1)).allMatch(Future::succeeded);
+    assertThat(results.subList(WriteCoalescer.MAX_IN_FLIGHT + 1, results.size()))
+        .allSatisfy(
+            result ->
+                assertThat(result.cause())
+                    .isInstanceOfSatisfying(
+                        ServiceException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED)));
+    assertThat(refused).containsOnly(Admission.Limit.QUEUED_WRITES).hasSize(2);
+    assertThat(admission.queuedWrites()).isZero();
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(WriteCoalescer.MAX_IN_FLIGHT + 1);
+    database.close();
+  }
+
+  @Test
+  void workOfACallWhoseDeadlinePassedOrWhoseClientLeftIsNeverSent() {
+    Database database = Database.connect(vertx, TestPostgres.database());
+    PseudonymRepository repository = database.pseudonyms();
+    NamespaceRepository namespaces = database.namespaces();
+    String namespace = namespace();
+    ContextInternal loop = (ContextInternal) vertx.getOrCreateContext();
+    ContextInternal late = loop.duplicate();
+    ContextInternal left = loop.duplicate();
+    ContextInternal inTime = loop.duplicate();
+    Promise<List<Future<?>>> submitted = Promise.promise();
+    loop.runOnContext(
+        ignored -> {
+          List<Future<?>> calls = new ArrayList<>();
+          late.dispatch(
+              () -> {
+                CallDeadline.begin(late, System.nanoTime(), 0);
+                calls.add(repository.upsert(namespace, "late", random()));
+                calls.add(repository.upsertAll(namespace, List.of("late-a"), value -> random()));
+                calls.add(namespaces.find(namespace));
+              });
+          left.dispatch(
+              () -> {
+                CallDeadline.begin(left, System.nanoTime(), -1).abandon();
+                calls.add(repository.upsert(namespace, "left", random()));
+              });
+          inTime.dispatch(
+              () -> {
+                CallDeadline.begin(inTime, System.nanoTime(), TimeUnit.MINUTES.toNanos(1));
+                calls.add(repository.upsert(namespace, "in-time", random()));
+              });
+          submitted.complete(calls);
+        });
+    List<Future<?>> calls = submitted.future().await();
+    Future.join(calls).otherwiseEmpty().await();
+
+    assertThat(calls.subList(0, 4))
+        .allSatisfy(
+            call ->
+                assertThat(call.cause())
+                    .isInstanceOfSatisfying(
+                        ServiceException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED)));
+    assertThat(calls.get(4).succeeded()).isTrue();
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
+    database.close();
+  }
+
+  @Test
+  void aCoalescedRequestsCallerGoesOnOnItsOwnContext() {
+    Database database = Database.connect(vertx, TestPostgres.database());
+    NamespaceRepository namespaces = database.namespaces();
+    String namespace = namespace();
+    ContextInternal loop = (ContextInternal) vertx.getOrCreateContext();
+    Promise<List<Future<Boolean>>> submitted = Promise.promise();
+    loop.runOnContext(
+        ignored -> {
+          // more lookups than statement slots: the last ones complete with a later statement, in
+          // the callback of another call's
+          List<Future<Boolean>> ownContext = new ArrayList<>();
+          for (int i = 0; i < 2 * WriteCoalescer.MAX_IN_FLIGHT; i++) {
+            ContextInternal call = loop.duplicate();
+            call.dispatch(
+                () ->
+                    ownContext.add(
+                        namespaces.find(namespace).map(found -> Vertx.currentContext() == call)));
+          }
+          submitted.complete(ownContext);
+        });
+
+    assertThat(Future.all(submitted.future().await()).await().<Boolean>list()).containsOnly(true);
     database.close();
   }
 

@@ -1,0 +1,23 @@
+package org.vfps.config;
+
+/**
+ * Admission control ({@code Admission__*}): the bounds of one replica's work in flight, beyond
+ * which new work is refused at once.
+ *
+ * @param maxConcurrentRequests gRPC calls and HTTP requests in flight at once, the probes and gRPC
+ *     health not counted ({@code MaxConcurrentRequests})
+ * @param maxQueuedWrites values waiting in the write coalescers for their upsert statement ({@code
+ *     MaxQueuedWrites})
+ */
+public record AdmissionConfig(int maxConcurrentRequests, int maxQueuedWrites) {
+
+  public AdmissionConfig {
+    if (maxConcurrentRequests < 1) {
+      throw new IllegalArgumentException(
+          "maxConcurrentRequests must be positive: " + maxConcurrentRequests);
+    }
+    if (maxQueuedWrites < 1) {
+      throw new IllegalArgumentException("maxQueuedWrites must be positive: " + maxQueuedWrites);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package org.vfps.http;
+
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.PlatformHandler;
+import java.util.Set;
+import org.vfps.admission.Admission;
+
+/**
+ * The HTTP listener's side of admission control, the router's first handler: every request but the
+ * probes takes a place from {@link Admission} until its response has ended (or its connection
+ * closed); a request that finds none fails with {@code OVERLOADED} before its body is read, which
+ * the failure handlers answer 503 with {@code Retry-After} (an {@code OperationOutcome} on the FHIR
+ * routes, the JSON error body elsewhere). A platform handler, as Vert.x Web calls those that run
+ * before the body is read.
+ */
+final class RequestAdmission implements PlatformHandler {
+
+  /** Answered whatever the load, so that an overloaded replica is not taken for a dead one. */
+  private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/livez");
+
+  private final Admission admission;
+
+  RequestAdmission(Admission admission) {
+    this.admission = admission;
+  }
+
+  @Override
+  public void handle(RoutingContext rc) {
+    if (PROBES.contains(rc.normalizedPath())) {
+      rc.next();
+      return;
+    }
+    if (!admission.tryStartRequest()) {
+      rc.fail(Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS));
+      return;
+    }
+    rc.addEndHandler(ended -> admission.endRequest());
+    rc.next();
+  }
+}

@@ -1,0 +1,150 @@
+package org.vfps.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.vfps.admission.LockableService.ANSWER_SECONDS;
+
+import ch.qos.logback.classic.Level;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.health.v1.HealthCheckRequest;
+import io.vertx.grpc.health.v1.HealthCheckResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.GrpcTestClient;
+import org.vfps.GrpcTestClient.Reply;
+import org.vfps.HttpTestClient.Response;
+import org.vfps.LogCapture;
+import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.api.v1.PseudonymServiceGrpcClient;
+
+/**
+ * Admission control through the real listeners. Requests are made slow by a table lock the test
+ * holds, so they keep their places for as long as the test wants; what is refused is refused while
+ * they still wait, so no clock decides the outcome.
+ */
+class AdmissionIT {
+
+  /** The start-up's warnings and the refusals' debug lines: kept off the build's output. */
+  @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
+
+  @Test
+  void beyondTheBoundEveryEdgeRefusesAtOnceWhileProbesHealthAndMetricsAnswer() throws Exception {
+    try (LockableService service =
+        new LockableService(Map.of("Admission__MaxConcurrentRequests", "2"))) {
+      service.lock();
+      // a gRPC and a REST Create take both places and wait for the lock
+      Future<Reply<PseudonymServiceCreateResponse>> grpcHolder =
+          service.grpc.callAsync(PseudonymServiceGrpcClient.Create, service.create("held-grpc"));
+      CompletableFuture<Response> restHolder =
+          CompletableFuture.supplyAsync(() -> restCreate(service, "held-rest"));
+      service.awaitGauge("vfps_admission_requests_in_flight", 2);
+
+      Reply<PseudonymServiceCreateResponse> refused = service.answer("refused", Map.of());
+      assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(refused.message()).contains("Admission__MaxConcurrentRequests");
+
+      Response rest = restCreate(service, "refused-rest");
+      assertThat(rest.status()).as(rest.body()).isEqualTo(503);
+      assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
+      assertThat(rest.json().getString("message")).contains("Admission__MaxConcurrentRequests");
+
+      Response fhir =
+          service.http.post(
+              "/v1/fhir/$create-pseudonym",
+              "application/fhir+json",
+              """
+              {"resourceType": "Parameters", "parameter": [
+                {"name": "namespace", "valueString": "%s"},
+                {"name": "originalValue", "valueString": "refused-fhir"}]}"""
+                  .formatted(service.namespace)
+                  .getBytes(StandardCharsets.UTF_8));
+      assertThat(fhir.status()).as(fhir.body()).isEqualTo(503);
+      assertThat(fhir.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(fhir.contentType()).isEqualTo("application/fhir+json; charset=utf-8");
+      assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
+      assertThat(fhir.json().getJsonArray("issue").getJsonObject(0).getString("code"))
+          .isEqualTo("throttled");
+
+      for (String probe : List.of("/livez", "/readyz", "/healthz")) {
+        assertThat(service.http.get(probe).status()).as(probe).isEqualTo(200);
+      }
+      assertThat(
+              service
+                  .grpc
+                  .ok(GrpcTestClient.HEALTH_CHECK, HealthCheckRequest.getDefaultInstance())
+                  .getStatus())
+          .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "concurrent_requests")))
+          .isEqualTo(3);
+
+      service.unlock();
+      assertThat(grpcHolder.await(ANSWER_SECONDS, TimeUnit.SECONDS).status())
+          .isEqualTo(GrpcStatus.OK);
+      assertThat(restHolder.get(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(200);
+      service.awaitGauge("vfps_admission_requests_in_flight", 0);
+      assertThat(service.answer("after", Map.of()).status()).isEqualTo(GrpcStatus.OK);
+      assertThat(restCreate(service, "after-rest").status()).isEqualTo(200);
+      assertThat(service.stored()).as("the refused values were never stored").isEqualTo(4);
+      assertThat(log.atLeast(Level.ERROR)).isEmpty();
+    }
+  }
+
+  @Test
+  void valuesBeyondTheWriteQueueBoundAreRefusedAtOnce() throws Exception {
+    try (LockableService service = new LockableService(Map.of("Admission__MaxQueuedWrites", "1"))) {
+      service.lock();
+      List<Future<Reply<PseudonymServiceCreateResponse>>> held = service.holdStatementSlots();
+      held.add(service.grpc.callAsync(PseudonymServiceGrpcClient.Create, service.create("queued")));
+      service.awaitGauge("vfps_admission_queued_writes", 1);
+
+      Reply<PseudonymServiceCreateResponse> refused = service.answer("refused", Map.of());
+      assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(refused.message()).contains("Admission__MaxQueuedWrites");
+      assertThat(
+              service
+                  .grpc
+                  .callAsync(
+                      PseudonymServiceGrpcClient.BatchCreate,
+                      PseudonymServiceBatchCreateRequest.newBuilder()
+                          .setNamespace(service.namespace)
+                          .addOriginalValues("refused-a")
+                          .addOriginalValues("refused-b")
+                          .build())
+                  .await(ANSWER_SECONDS, TimeUnit.SECONDS)
+                  .status())
+          .isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      Response rest = restCreate(service, "refused-rest");
+      assertThat(rest.status()).as(rest.body()).isEqualTo(503);
+      assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "queued_writes")))
+          .isEqualTo(3);
+
+      service.unlock();
+      for (Future<Reply<PseudonymServiceCreateResponse>> call : held) {
+        assertThat(call.await(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(GrpcStatus.OK);
+      }
+      assertThat(service.stored()).isEqualTo(5);
+      assertThat(service.scrape().value("vfps_admission_queued_writes")).isZero();
+    }
+  }
+
+  private static Response restCreate(LockableService service, String originalValue) {
+    return service.http.postJson(
+        "/v1/namespaces/" + service.namespace + "/pseudonyms",
+        new JsonObject().put("originalValue", originalValue).encode());
+  }
+}
