@@ -62,7 +62,10 @@ public final class HttpApiVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     RouterBuilder builder =
-        RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
+        RouterBuilder.create(
+            vertx,
+            dependencies.contract().contract(),
+            new JsonRequests(dependencies.contract().contract()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);

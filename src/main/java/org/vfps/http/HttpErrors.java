@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.error.ServiceException;
 import org.vfps.grpc.GrpcErrors;
+import org.vfps.grpc.MalformedInputLog;
 
 /**
  * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
@@ -70,7 +71,7 @@ final class HttpErrors {
     if (problem == null) {
       return false;
     }
-    LOG.debug("{} rejected: {}", request.method(), problem);
+    MalformedInputLog.warn("HTTP request (" + request.method() + ")", problem);
     send(request.response(), new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, problem));
     return true;
   }

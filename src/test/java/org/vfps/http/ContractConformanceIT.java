@@ -2,6 +2,7 @@ package org.vfps.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.openapi.contract.OpenAPIContract;
@@ -13,12 +14,15 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
+import org.vfps.LogCapture;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
+import org.vfps.grpc.MalformedInputLog;
 
 /**
  * The service answers as its OpenAPI contract says, in the points schemathesis found: the media
@@ -33,6 +37,8 @@ class ContractConformanceIT {
   private static OpenAPIContract contract;
   private static VfpsServer server;
   private static HttpTestClient http;
+
+  @RegisterExtension final LogCapture logs = LogCapture.of("org.vfps");
 
   @BeforeAll
   static void start() {
@@ -179,6 +185,48 @@ class ContractConformanceIT {
     } finally {
       http.delete("/v1/namespaces/" + namespace);
     }
+  }
+
+  /**
+   * A query value is percent-decoded once, on every route: {@code 100%25} is the text {@code 100%}
+   * (decoded again it would not decode, which was a 500 with a stack trace), {@code %2531} is the
+   * text {@code %31} (not the number 1). A target that does not decode even once is a 400 and one
+   * warning without a stack trace.
+   */
+  @Test
+  void queryValuesAreDecodedOnce() {
+    String namespace = "decoded-once-" + SUFFIX;
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new JsonObject().put("name", namespace).put("pseudonymLength", 16).encode())
+                .status())
+        .isEqualTo(200);
+    String pseudonyms = "/v1/namespaces/" + namespace + "/pseudonyms";
+    try {
+      for (String query :
+          List.of("page_token=100%25", "pageToken=%25zz%25", "page_size=%2531", "pageSize=1%25")) {
+        Response response = http.get(pseudonyms + "?" + query);
+        assertThat(response.status()).as(query).isEqualTo(400);
+        assertThat(response.json().getInteger("code")).as(query).isEqualTo(3);
+      }
+      assertThat(http.get(pseudonyms + "?page_size=%31&include_total_size=%74rue").status())
+          .isEqualTo(200);
+      for (String target : List.of(pseudonyms + "?page_token=%zz", "/livez?x=%", "/ui/?x=%g0")) {
+        Response malformed = http.rawGet(target);
+        assertThat(malformed.status()).as(target).isEqualTo(400);
+        assertThat(malformed.json().getInteger("code")).as(target).isEqualTo(3);
+      }
+    } finally {
+      http.delete("/v1/namespaces/" + namespace);
+    }
+    assertThat(logs.atLeast(Level.WARN))
+        .allSatisfy(
+            event -> {
+              assertThat(event.getLevel()).isEqualTo(Level.WARN);
+              assertThat(event.getLoggerName()).isEqualTo(MalformedInputLog.class.getName());
+              assertThat(event.getThrowableProxy()).isNull();
+            });
   }
 
   private static boolean allowedByContract(String operationId, String body) {
