@@ -51,7 +51,7 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
    *       nothing; the document served keeps the true type.
    * </ul>
    */
-  static JsonObject forParser(JsonObject contract) {
+  private static JsonObject forParser(JsonObject contract) {
     String json = ((JsonObject) withoutServiceChecks(contract)).encode();
     return new JsonObject(json.replace("\"" + FHIR_JSON + "\":", "\"application/json\":"));
   }
