@@ -247,13 +247,14 @@ final class CreateStreamCall {
 
   /** A request message the call cannot read, logged as {@link UnaryRequests} logs one. */
   private ServiceException malformed(String problem) {
-    MalformedInputLog.warn(call.fullMethodName(), problem);
+    MalformedInputLog.warn("gRPC call of " + call.fullMethodName(), problem);
     return new ServiceException(
         ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + ".");
   }
 
   private ServiceException tooLarge() {
-    MalformedInputLog.warn(call.fullMethodName(), "a message over the size limit");
+    MalformedInputLog.warn(
+        "gRPC call of " + call.fullMethodName(), "a message over the size limit");
     return new ServiceException(
         ErrorCode.RESOURCE_EXHAUSTED,
         "The request message is larger than " + UnaryRequests.MAX_MESSAGE_BYTES + " bytes.");

@@ -6,12 +6,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs gRPC calls the edge cannot read (a broken client, not a user's bad value) as one WARN line
- * without a stack trace, at most once per {@value #INTERVAL_SECONDS} s for the whole process: the
- * first call of an interval, with the number of calls left out before it. Never logs the input
- * itself. Thread-safe.
+ * Logs requests an edge cannot read (a broken client, not a user's bad value): gRPC calls, and HTTP
+ * requests whose target does not decode. One WARN line without a stack trace, at most once per
+ * {@value #INTERVAL_SECONDS} s for the whole process: the first request of an interval, with the
+ * number of requests left out before it. Never logs the input itself. Thread-safe.
  */
-final class MalformedInputLog {
+public final class MalformedInputLog {
 
   private static final Logger LOG = LoggerFactory.getLogger(MalformedInputLog.class);
   private static final long INTERVAL_SECONDS = 10;
@@ -23,17 +23,17 @@ final class MalformedInputLog {
   private MalformedInputLog() {}
 
   /**
-   * @param method the call's full method name
+   * @param request what was rejected, e.g. {@code gRPC call of vfps.api.v1.NamespaceService/Get}
    * @param problem what is wrong, in words of the service's own (never the client's bytes)
    */
-  static void warn(String method, String problem) {
+  public static void warn(String request, String problem) {
     long now = System.nanoTime();
     long next = nextLine.get();
     if (now - next >= 0 && nextLine.compareAndSet(next, now + INTERVAL_NANOS)) {
       long others = leftOut.getAndSet(0);
       LOG.warn(
-          "Rejected a malformed gRPC call of {}: {}{}",
-          method,
+          "Rejected a malformed {}: {}{}",
+          request,
           problem,
           others == 0 ? "" : " (" + others + " more since the last such line)");
     } else {

@@ -40,7 +40,8 @@ final class MessageEncodings implements Handler<HttpServerRequest> {
     if (encoding == null || encoding.trim().equalsIgnoreCase("identity")) {
       request.headers().set(GrpcHeaderNames.GRPC_ENCODING, UNDECLARED);
     } else if (!encoding.trim().equalsIgnoreCase("gzip")) {
-      MalformedInputLog.warn(request.path(), "a grpc-encoding other than gzip and identity");
+      MalformedInputLog.warn(
+          "gRPC call of " + request.path(), "a grpc-encoding other than gzip and identity");
       request
           .response()
           .putHeader(HttpHeaders.CONTENT_TYPE, contentType)

@@ -113,7 +113,7 @@ final class UnaryRequests {
     if (request.tryFail(
         new ServiceException(
             ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + "."))) {
-      MalformedInputLog.warn(call.fullMethodName(), problem);
+      MalformedInputLog.warn("gRPC call of " + call.fullMethodName(), problem);
     }
   }
 
@@ -122,7 +122,8 @@ final class UnaryRequests {
         new ServiceException(
             ErrorCode.RESOURCE_EXHAUSTED,
             "The request message is larger than " + MAX_MESSAGE_BYTES + " bytes."))) {
-      MalformedInputLog.warn(call.fullMethodName(), "a message over the size limit");
+      MalformedInputLog.warn(
+          "gRPC call of " + call.fullMethodName(), "a message over the size limit");
     }
   }
 }

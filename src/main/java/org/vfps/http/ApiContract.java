@@ -3,6 +3,7 @@ package org.vfps.http;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.openapi.contract.OpenAPIContract;
 
@@ -16,6 +17,12 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
 
   /** The class path resource holding the contract. */
   public static final String RESOURCE = "openapi/vfps.json";
+
+  /**
+   * The extension keyword of a schema that lists the keywords (rules) the service checks itself,
+   * which the router leaves to it.
+   */
+  static final String CHECKED_BY_SERVICE = "x-checked-by-service";
 
   private static final String FHIR_JSON = "application/fhir+json";
 
@@ -31,13 +38,42 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
   }
 
   /**
-   * The contract as Vert.x's parser takes it: the parser refuses media types other than {@code
-   * application/json} and {@code vnd.*+json}, so the FHIR replies' {@code application/fhir+json} is
-   * renamed {@code application/json} in its copy. The FHIR routes are not validated by the
-   * contract, so the router loses nothing; the document served keeps the true type.
+   * The contract as Vert.x's parser and validator take it.
+   *
+   * <ul>
+   *   <li>The rules a schema names in {@value #CHECKED_BY_SERVICE} are left out: the service checks
+   *       them itself and answers them with codes and messages of its own ({@code OUT_OF_RANGE} for
+   *       a pseudonym length, the index of a blank value in a batch), which the validator's generic
+   *       400 would hide. The document served keeps them, for clients and fuzzers.
+   *   <li>The parser refuses media types other than {@code application/json} and {@code
+   *       vnd.*+json}, so the FHIR replies' {@code application/fhir+json} is renamed {@code
+   *       application/json}. The FHIR routes are not validated by the contract, so the router loses
+   *       nothing; the document served keeps the true type.
+   * </ul>
    */
   private static JsonObject forParser(JsonObject contract) {
-    String json = contract.encode();
+    String json = ((JsonObject) withoutServiceChecks(contract)).encode();
     return new JsonObject(json.replace("\"" + FHIR_JSON + "\":", "\"application/json\":"));
+  }
+
+  /** A copy of the JSON value without the keywords each schema lists as checked by the service. */
+  private static Object withoutServiceChecks(Object value) {
+    if (value instanceof JsonObject object) {
+      JsonArray checked = object.getJsonArray(CHECKED_BY_SERVICE, new JsonArray());
+      JsonObject copy = new JsonObject();
+      object.forEach(
+          entry -> {
+            if (!entry.getKey().equals(CHECKED_BY_SERVICE) && !checked.contains(entry.getKey())) {
+              copy.put(entry.getKey(), withoutServiceChecks(entry.getValue()));
+            }
+          });
+      return copy;
+    }
+    if (value instanceof JsonArray array) {
+      JsonArray copy = new JsonArray();
+      array.forEach(item -> copy.add(withoutServiceChecks(item)));
+      return copy;
+    }
+    return value;
   }
 }

@@ -65,7 +65,10 @@ public final class HttpApiVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     RouterBuilder builder =
-        RouterBuilder.create(vertx, dependencies.contract().contract(), new JsonRequests());
+        RouterBuilder.create(
+            vertx,
+            dependencies.contract().contract(),
+            new JsonRequests(dependencies.contract().contract()));
     // first: a refused request is answered before its body is read
     builder.rootHandler(new RequestAdmission(dependencies.admission()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));

@@ -14,6 +14,7 @@ import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.grpc.GrpcErrors;
+import org.vfps.grpc.MalformedInputLog;
 
 /**
  * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
@@ -81,7 +82,7 @@ final class HttpErrors {
     if (problem == null) {
       return false;
     }
-    LOG.debug("{} rejected: {}", request.method(), problem);
+    MalformedInputLog.warn("HTTP request (" + request.method() + ")", problem);
     send(request.response(), new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, problem));
     return true;
   }

@@ -8,10 +8,11 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
 import io.vertx.json.schema.common.dsl.SchemaType;
 import io.vertx.openapi.contract.Location;
+import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.Parameter;
+import io.vertx.openapi.contract.Path;
 import io.vertx.openapi.validation.RequestParameter;
-import io.vertx.openapi.validation.RequestUtils;
 import io.vertx.openapi.validation.ValidatableRequest;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -21,7 +22,6 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -30,10 +30,36 @@ import org.vfps.error.ServiceException;
  * before it parses a body: a JSON content type ({@code application/json} or any {@code +json}),
  * UTF-8, and text that is valid UTF-8. A request failing them is {@code INVALID_ARGUMENT}. Needs
  * the body read by a {@code BodyHandler}.
+ *
+ * <p>The parameters are the router's, decoded once. Vert.x's own extraction ({@code RequestUtils})
+ * percent-decodes query values a second time, so that {@code ?page_token=100%25} failed with an
+ * exception (a 500) and {@code ?page_size=%2531} became 1; it also reads path and query parameters
+ * only. So the contract may hold only path and query parameters, of a primitive type, which the
+ * constructor checks.
  */
 final class JsonRequests implements RequestExtractor {
 
   private static final String JSON = "application/json";
+
+  /** Fails if the contract has a parameter this extractor cannot take from a request. */
+  JsonRequests(OpenAPIContract contract) {
+    for (Path path : contract.getPaths()) {
+      for (Operation operation : path.getOperations()) {
+        for (Parameter parameter : operation.getParameters()) {
+          if ((parameter.getIn() != Location.PATH && parameter.getIn() != Location.QUERY)
+              || parameter.getSchemaType() == SchemaType.ARRAY
+              || parameter.getSchemaType() == SchemaType.OBJECT) {
+            throw new IllegalStateException(
+                "The contract's parameter "
+                    + parameter.getName()
+                    + " of "
+                    + operation.getOperationId()
+                    + " is not a primitive in the path or the query.");
+          }
+        }
+      }
+    }
+  }
 
   @Override
   public Future<ValidatableRequest> extractValidatableRequest(
@@ -46,45 +72,38 @@ final class JsonRequests implements RequestExtractor {
         return Future.failedFuture(new ServiceException(ErrorCode.INVALID_ARGUMENT, problem.get()));
       }
     }
-    return RequestUtils.extract(rc.request(), operation, () -> Future.succeededFuture(body))
-        .map(
-            extracted ->
-                new Extracted(
-                    extracted,
-                    // the validator knows only the media type the contract names
-                    operation.getRequestBody() == null ? extracted.getContentType() : JSON,
-                    asText(extracted.getPathParameters(), operation, Location.PATH, rc::pathParam),
-                    asText(
-                        extracted.getQuery(),
-                        operation,
-                        Location.QUERY,
-                        name -> rc.queryParams().get(name))));
+    Map<String, RequestParameter> path = new HashMap<>();
+    Map<String, RequestParameter> query = new HashMap<>();
+    for (Parameter parameter : operation.getParameters()) {
+      String name = parameter.getName();
+      if (parameter.getIn() == Location.PATH) {
+        path.put(name, asValidatorReads(parameter, rc.pathParam(name)));
+      } else {
+        query.put(name, asValidatorReads(parameter, rc.queryParams().get(name)));
+      }
+    }
+    return Future.succeededFuture(
+        new Extracted(
+            path,
+            query,
+            () -> body,
+            // the validator knows only the media type the contract names
+            operation.getRequestBody() == null ? null : JSON));
   }
 
   /**
-   * The parameters of {@code extracted}, with those of type string replaced by the text the router
-   * decoded, JSON-quoted. The validator reads every parameter value as JSON first, so unquoted a
-   * namespace named {@code -1} would be a number, and one holding a backslash, a quote or a control
-   * character would not decode at all; and it decodes a query value a second time.
+   * A parameter's decoded text as the validator is to read it. The validator reads every value as
+   * JSON first, so a string is JSON-quoted: unquoted, a namespace named {@code -1} would be a
+   * number, and one holding a backslash, a quote or a control character would not decode at all.
    *
-   * @param decoded the router's value of a parameter by name, or null when absent
+   * @param decoded the router's value, null when absent
    */
-  private static Map<String, RequestParameter> asText(
-      Map<String, RequestParameter> extracted,
-      Operation operation,
-      Location in,
-      Function<String, String> decoded) {
-    Map<String, RequestParameter> parameters = new HashMap<>(extracted);
-    for (Parameter parameter : operation.getParameters()) {
-      if (parameter.getIn() == in && parameter.getSchemaType() == SchemaType.STRING) {
-        String value = decoded.apply(parameter.getName());
-        if (value != null) {
-          String quoted = Json.encode(value);
-          parameters.put(parameter.getName(), () -> quoted);
-        }
-      }
+  private static RequestParameter asValidatorReads(Parameter parameter, String decoded) {
+    if (decoded == null) {
+      return () -> null;
     }
-    return parameters;
+    String text = parameter.getSchemaType() == SchemaType.STRING ? Json.encode(decoded) : decoded;
+    return () -> text;
   }
 
   /**
@@ -160,12 +179,12 @@ final class JsonRequests implements RequestExtractor {
     }
   }
 
-  /** The extracted request with the content type and parameters the validator is to see. */
+  /** A request as the validator is to see it: no cookies nor headers in the contract. */
   private record Extracted(
-      ValidatableRequest request,
-      String contentType,
       Map<String, RequestParameter> pathParameters,
-      Map<String, RequestParameter> query)
+      Map<String, RequestParameter> query,
+      RequestParameter body,
+      String contentType)
       implements ValidatableRequest {
 
     @Override
@@ -175,7 +194,7 @@ final class JsonRequests implements RequestExtractor {
 
     @Override
     public Map<String, RequestParameter> getCookies() {
-      return request.getCookies();
+      return Map.of();
     }
 
     @Override
@@ -190,12 +209,12 @@ final class JsonRequests implements RequestExtractor {
 
     @Override
     public Map<String, RequestParameter> getHeaders() {
-      return request.getHeaders();
+      return Map.of();
     }
 
     @Override
     public RequestParameter getBody() {
-      return request.getBody();
+      return body;
     }
   }
 }
