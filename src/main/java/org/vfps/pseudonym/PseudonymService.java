@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -333,22 +334,34 @@ public final class PseudonymService {
               return namespaces.resolve(namespaceName);
             })
         .compose(
-            namespace -> {
-              Set<String> distinct = new LinkedHashSet<>();
-              for (String value : originalValues) {
-                if (isStorable(value)) {
-                  distinct.add(value);
-                }
-              }
-              return distinct.isEmpty()
-                  ? Future.succeededFuture(Map.<String, Pseudonym>of())
-                  : repository.findAllByOriginal(namespace.name(), List.copyOf(distinct));
-            })
-        .map(
-            found ->
-                originalValues.stream()
-                    .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
-                    .toList());
+            namespace ->
+                findEach(
+                    originalValues,
+                    PseudonymService::isStorable,
+                    distinct -> repository.findAllByOriginal(namespace.name(), distinct)));
+  }
+
+  /**
+   * What {@code find} finds for each of {@code values}, in their order: each distinct value that
+   * {@code lookable} lets through is looked up once; the others are never found.
+   */
+  private static Future<List<Optional<Pseudonym>>> findEach(
+      List<String> values,
+      Predicate<String> lookable,
+      Function<List<String>, Future<Map<String, Pseudonym>>> find) {
+    Set<String> distinct = new LinkedHashSet<>();
+    for (String value : values) {
+      if (value != null && lookable.test(value)) {
+        distinct.add(value);
+      }
+    }
+    Future<Map<String, Pseudonym>> found =
+        distinct.isEmpty() ? Future.succeededFuture(Map.of()) : find.apply(List.copyOf(distinct));
+    return found.map(
+        byValue ->
+            values.stream()
+                .map(value -> Optional.ofNullable(value == null ? null : byValue.get(value)))
+                .toList());
   }
 
   /**
@@ -518,22 +531,11 @@ public final class PseudonymService {
     return namespaces
         .resolve(namespaceName)
         .compose(
-            namespace -> {
-              Set<String> distinct = new LinkedHashSet<>();
-              for (String value : pseudonymValues) {
-                if (value != null && TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
-                  distinct.add(value);
-                }
-              }
-              return distinct.isEmpty()
-                  ? Future.succeededFuture(Map.<String, Pseudonym>of())
-                  : repository.findAllByValue(namespace.name(), List.copyOf(distinct));
-            })
-        .map(
-            found ->
-                pseudonymValues.stream()
-                    .map(value -> Optional.ofNullable(value == null ? null : found.get(value)))
-                    .toList());
+            namespace ->
+                findEach(
+                    pseudonymValues,
+                    value -> TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES),
+                    distinct -> repository.findAllByValue(namespace.name(), distinct)));
   }
 
   /**
