@@ -106,7 +106,12 @@ final class PgFailures {
     }
     // the pool and the socket layer report these as plain VertxExceptions, told apart only by
     // their fixed messages; other VertxExceptions (a parameter count or type mismatch) are bugs
-    return failure instanceof VertxException
-        && CONNECTION_MESSAGES.contains(String.valueOf(failure.getMessage()));
+    if (!(failure instanceof VertxException)) {
+      return false;
+    }
+    String message = String.valueOf(failure.getMessage());
+    // a statement sent on a connection that closed meanwhile: "..., current status: CLOSED"
+    return CONNECTION_MESSAGES.contains(message)
+        || message.startsWith("Connection is not active now, current status: ");
   }
 }

@@ -28,6 +28,7 @@ class PgFailuresTest {
         new SSLHandshakeException("handshake timed out"),
         ClosedConnectionException.INSTANCE,
         new VertxException("Connection was closed", true),
+        new VertxException("Connection is not active now, current status: CLOSED", true),
         new VertxException("Timeout waiting for connection", true),
         new VertxException("Pool closed", true),
         new PgException("terminating connection", "FATAL", "57P01", null),
