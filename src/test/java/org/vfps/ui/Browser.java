@@ -35,7 +35,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 final class Browser implements AutoCloseable {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(30);
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
   static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
 
   private final Path profile;
