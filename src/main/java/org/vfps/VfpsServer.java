@@ -44,6 +44,7 @@ import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.metrics.CacheStatistics;
 import org.vfps.metrics.MetricsVerticle;
 import org.vfps.metrics.ServiceMeters;
@@ -81,6 +82,7 @@ public final class VfpsServer implements AutoCloseable {
   private final List<GrpcApiVerticle> grpcVerticles;
   private final List<HttpApiVerticle> httpVerticles;
   private final Duration shutdownTimeout;
+  private final EdgeWarnings warnings;
 
   private VfpsServer(
       Vertx vertx,
@@ -93,7 +95,8 @@ public final class VfpsServer implements AutoCloseable {
       Promise<Void> stopping,
       List<GrpcApiVerticle> grpcVerticles,
       List<HttpApiVerticle> httpVerticles,
-      Duration shutdownTimeout) {
+      Duration shutdownTimeout,
+      EdgeWarnings warnings) {
     this.vertx = vertx;
     this.database = database;
     this.embedded = embedded;
@@ -105,6 +108,7 @@ public final class VfpsServer implements AutoCloseable {
     this.grpcVerticles = grpcVerticles;
     this.httpVerticles = httpVerticles;
     this.shutdownTimeout = shutdownTimeout;
+    this.warnings = warnings;
   }
 
   /**
@@ -155,6 +159,8 @@ public final class VfpsServer implements AutoCloseable {
       }
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(vertx, config.tls());
+      // this server's own, so that each server (several run in one test JVM) logs its first lines
+      EdgeWarnings warnings = new EdgeWarnings(vertx);
       Admission admission = Instrumentation.admission(config.admission(), meters);
       database =
           Database.connect(vertx, connection, Instrumentation.upsertTimer(meters), admission);
@@ -260,7 +266,8 @@ public final class VfpsServer implements AutoCloseable {
                             tls,
                             authenticator,
                             grpcConnections(config.connections()),
-                            admission);
+                            admission,
+                            warnings);
                     grpcVerticles.add(verticle);
                     return verticle;
                   },
@@ -268,7 +275,7 @@ public final class VfpsServer implements AutoCloseable {
       // the REST contract and HAPI's first parse each take most of a second of CPU: they start
       // once gRPC serves, on workers side by side, so they do not slow the way to the first Create
       Future<ApiContract> loadingContract = ApiContract.load(vertx);
-      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms);
+      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms, warnings);
       ApiContract contract = loadingContract.await();
       FhirOperations fhir = startingFhir.await();
       HttpApiVerticle.Dependencies http =
@@ -294,7 +301,8 @@ public final class VfpsServer implements AutoCloseable {
                           namespaces))
                   ::mount,
               httpConnections(config.connections()),
-              admission);
+              admission,
+              warnings);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(
           "HTTP",
@@ -341,7 +349,8 @@ public final class VfpsServer implements AutoCloseable {
           stopping,
           grpcVerticles,
           httpVerticles,
-          config.connections().shutdownTimeout());
+          config.connections().shutdownTimeout(),
+          warnings);
     } catch (Exception e) {
       // Exception, not RuntimeException: Future.await() rethrows checked failures (a
       // BindException) as they are
@@ -475,6 +484,7 @@ public final class VfpsServer implements AutoCloseable {
       return;
     }
     drain();
+    warnings.close();
     closeQuietly(vertx, database, tracing, embedded);
   }
 

@@ -53,12 +53,22 @@ class PackageRulesTest {
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config")),
           // the edges
-          Map.entry("grpc", union(DOMAIN, "api", "access", "auth", "connection", "admission")),
+          Map.entry(
+              "grpc", union(DOMAIN, "api", "access", "auth", "connection", "admission", "log")),
           // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
           Map.entry(
               "http",
-              union(DOMAIN, "api", "grpc", "fhir", "access", "auth", "connection", "admission")),
-          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission")),
+              union(
+                  DOMAIN,
+                  "api",
+                  "grpc",
+                  "fhir",
+                  "access",
+                  "auth",
+                  "connection",
+                  "admission",
+                  "log")),
+          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log")),
           // the admin UI signs users in and turns their sessions into callers through auth
           Map.entry("ui", union(DOMAIN, "access", "auth")),
           Map.entry("metrics", Set.of("config")),
@@ -70,7 +80,9 @@ class PackageRulesTest {
           Map.entry("connection", Set.of()),
           // the one place that admits work (asked by the edges and the storage) and calls'
           // deadlines
-          Map.entry("admission", Set.of("error")));
+          Map.entry("admission", Set.of("error")),
+          // the edges' throttled warnings (a lost database, malformed requests), one set per server
+          Map.entry("log", Set.of("error")));
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);

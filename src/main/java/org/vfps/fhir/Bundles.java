@@ -112,7 +112,7 @@ final class Bundles {
     for (int i = 0; i < entries.size(); i++) {
       try {
         PseudonymCall call = read(entries.get(i), i);
-        Optional<Answer> invalid = PseudonymCalls.validate(call);
+        Optional<Answer> invalid = calls.validate(call);
         if (invalid.isPresent()) {
           return Future.succeededFuture(failedEntry(i, invalid.get()));
         }

@@ -1,6 +1,7 @@
 package org.vfps.fhir;
 
 import org.hl7.fhir.r4.model.Parameters;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 
 /** How one operation words the answers to a {@link PseudonymCall}. */
@@ -15,8 +16,8 @@ interface CallReply {
    */
   Answer unknownValue();
 
-  /** The answer to a failed domain call. */
-  Answer failure(Throwable failure);
+  /** The answer to a failed domain call; an {@code UNAVAILABLE} one is told to {@code warnings}. */
+  Answer failure(Throwable failure, EdgeWarnings warnings);
 
   /** Whether a new pair is {@code 201 Created} in a batch-response (else {@code 200}). */
   default boolean createdIs201() {

@@ -7,6 +7,7 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 
 /**
@@ -57,8 +58,8 @@ final class CreatePseudonym {
     }
 
     @Override
-    public Answer failure(Throwable failure) {
-      return FhirErrors.fail("$" + NAME, failure);
+    public Answer failure(Throwable failure, EdgeWarnings warnings) {
+      return FhirErrors.fail("$" + NAME, failure, warnings);
     }
   }
 

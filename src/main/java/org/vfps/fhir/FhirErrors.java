@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * The one failure mapping of the FHIR edge: every failure becomes an {@code OperationOutcome} with
@@ -25,8 +26,11 @@ final class FhirErrors {
 
   private FhirErrors() {}
 
-  /** A failed domain call, a {@link Rejection} or an unexpected throwable (logged here, once). */
-  static Answer fail(String operation, Throwable failure) {
+  /**
+   * A failed domain call, a {@link Rejection} or an unexpected throwable (logged here, once; an
+   * {@code UNAVAILABLE} one through {@code warnings}).
+   */
+  static Answer fail(String operation, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof Rejection rejection) {
       LOG.debug("{} rejected: {}", operation, rejection.answer().status());
       return rejection.answer();
@@ -58,13 +62,7 @@ final class FhirErrors {
       case OVERLOADED -> reject(operation, 503, IssueType.THROTTLED, service.getMessage());
       case DEADLINE_EXCEEDED -> reject(operation, 504, IssueType.TIMEOUT, service.getMessage());
       case UNAVAILABLE -> {
-        LOG.warn(
-            "{} failed: {} ({})",
-            operation,
-            service.getMessage(),
-            service.getCause() == null
-                ? "no cause"
-                : service.getCause().getClass().getSimpleName());
+        warnings.unavailable(operation, service);
         yield outcome(503, IssueType.TRANSIENT, service.getMessage(), null);
       }
       case INTERNAL -> {
@@ -107,9 +105,9 @@ final class FhirErrors {
   }
 
   /** A failure the HTTP router found before the operation ran (a body over the limit). */
-  static Answer routerFailure(int status, Throwable failure) {
+  static Answer routerFailure(int status, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof ServiceException) {
-      return fail("FHIR request", failure);
+      return fail("FHIR request", failure, warnings);
     }
     if (status == 413) {
       return reject(
@@ -121,7 +119,7 @@ final class FhirErrors {
     if (status >= 400 && status < 500) {
       return reject("FHIR request", status, IssueType.PROCESSING, MALFORMED);
     }
-    return fail("FHIR request", failure == null ? new IllegalStateException() : failure);
+    return fail("FHIR request", failure == null ? new IllegalStateException() : failure, warnings);
   }
 
   /**

@@ -16,6 +16,7 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
@@ -44,25 +45,33 @@ public final class FhirOperations {
   private final PseudonymCalls calls;
   private final Bundles bundles;
   private final GpasOperations gpas;
+  private final EdgeWarnings warnings;
 
-  FhirOperations(FhirContext fhir, PseudonymService pseudonyms, Clock clock, int maxBatchSize) {
+  FhirOperations(
+      FhirContext fhir,
+      PseudonymService pseudonyms,
+      Clock clock,
+      int maxBatchSize,
+      EdgeWarnings warnings) {
     this.fhir = fhir;
     this.clock = clock;
-    this.calls = new PseudonymCalls(pseudonyms);
+    this.calls = new PseudonymCalls(pseudonyms, warnings);
     this.bundles = new Bundles(calls, maxBatchSize);
-    this.gpas = new GpasOperations(pseudonyms, maxBatchSize);
+    this.gpas = new GpasOperations(pseudonyms, maxBatchSize, warnings);
+    this.warnings = warnings;
   }
 
   /**
    * Creates the HAPI context and runs its slow first parse (the model scan, about a second) on a
    * worker thread, so that no event loop and no first request waits for it.
    */
-  public static Future<FhirOperations> start(Vertx vertx, PseudonymService pseudonyms) {
+  public static Future<FhirOperations> start(
+      Vertx vertx, PseudonymService pseudonyms, EdgeWarnings warnings) {
     return vertx.executeBlocking(
         () -> {
           FhirOperations operations =
               new FhirOperations(
-                  newContext(), pseudonyms, Clock.systemUTC(), pseudonyms.maxBatchSize());
+                  newContext(), pseudonyms, Clock.systemUTC(), pseudonyms.maxBatchSize(), warnings);
           operations.warmUp();
           return operations;
         });
@@ -116,7 +125,7 @@ public final class FhirOperations {
                       RequestBodies.read(fhir, contentType, body), Parameters.class);
               return calls.run(caller, operation.read(parameters));
             })
-        .otherwise(failure -> FhirErrors.fail("$" + code, failure))
+        .otherwise(failure -> FhirErrors.fail("$" + code, failure, warnings))
         .map(this::reply);
   }
 
@@ -136,7 +145,7 @@ public final class FhirOperations {
                   .caller(Bundles.operationOf(bundle))
                   .compose(caller -> bundles.process(caller, bundle));
             })
-        .otherwise(failure -> FhirErrors.fail(BUNDLE, failure))
+        .otherwise(failure -> FhirErrors.fail(BUNDLE, failure, warnings))
         .map(this::reply);
   }
 
@@ -174,7 +183,7 @@ public final class FhirOperations {
                     caller,
                     RequestBodies.require(
                         RequestBodies.read(fhir, contentType, body), Parameters.class)))
-        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure, warnings))
         .map(this::reply);
   }
 
@@ -193,7 +202,7 @@ public final class FhirOperations {
     return callers
         .caller(operation.access())
         .compose(caller -> gpas.get(operation, caller, query))
-        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure))
+        .otherwise(failure -> FhirErrors.fail("gPAS $" + code, failure, warnings))
         .map(this::reply);
   }
 
@@ -229,7 +238,7 @@ public final class FhirOperations {
    * @param failure may be null
    */
   public FhirReply routerFailure(int status, Throwable failure) {
-    return reply(FhirErrors.routerFailure(status, failure));
+    return reply(FhirErrors.routerFailure(status, failure, warnings));
   }
 
   private FhirReply reply(Answer answer) {

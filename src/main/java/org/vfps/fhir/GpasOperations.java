@@ -13,6 +13,7 @@ import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
 import org.vfps.access.Caller;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -45,13 +46,16 @@ final class GpasOperations {
 
   private final PseudonymService pseudonyms;
   private final int maxValues;
+  private final EdgeWarnings warnings;
 
   /**
    * @param maxValues the most values one call may hold
+   * @param warnings logs the calls that failed UNAVAILABLE
    */
-  GpasOperations(PseudonymService pseudonyms, int maxValues) {
+  GpasOperations(PseudonymService pseudonyms, int maxValues, EdgeWarnings warnings) {
     this.pseudonyms = pseudonyms;
     this.maxValues = maxValues;
+    this.warnings = warnings;
   }
 
   /** {@code POST $<operation>} with its {@code Parameters}. */
@@ -249,7 +253,7 @@ final class GpasOperations {
   }
 
   /** An unknown domain as gPAS answers it; the other failures as {@link FhirErrors} maps them. */
-  private static Answer failure(GpasOperation operation, Throwable failure) {
+  private Answer failure(GpasOperation operation, Throwable failure) {
     if (FhirErrors.isUnknownNamespace(failure)) {
       return FhirErrors.outcome(
           400,
@@ -257,6 +261,6 @@ final class GpasOperations {
           "Unknown domain '" + FhirErrors.namespaceOf(failure) + "'.",
           ParameterReader.expression("target"));
     }
-    return FhirErrors.fail("gPAS $" + operation.code(), failure);
+    return FhirErrors.fail("gPAS $" + operation.code(), failure, warnings);
   }
 }

@@ -6,6 +6,7 @@ import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
 import org.hl7.fhir.r4.model.Type;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 
 /**
@@ -115,7 +116,7 @@ final class MiiOperations {
       return version11() ? new StringType(value) : new Identifier().setValue(value);
     }
 
-    Answer failure(String operation, Throwable failure) {
+    Answer failure(String operation, Throwable failure, EdgeWarnings warnings) {
       if (FhirErrors.isUnknownNamespace(failure)) {
         return FhirErrors.outcome(
             404,
@@ -123,7 +124,7 @@ final class MiiOperations {
             "The pseudonymization context '" + namespace + "' was not found.",
             ParameterReader.expression(contextName));
       }
-      return FhirErrors.fail("$" + operation, failure);
+      return FhirErrors.fail("$" + operation, failure, warnings);
     }
   }
 
@@ -154,8 +155,8 @@ final class MiiOperations {
     }
 
     @Override
-    public Answer failure(Throwable failure) {
-      return request.failure(operation, failure);
+    public Answer failure(Throwable failure, EdgeWarnings warnings) {
+      return request.failure(operation, failure, warnings);
     }
 
     @Override
@@ -189,8 +190,8 @@ final class MiiOperations {
     }
 
     @Override
-    public Answer failure(Throwable failure) {
-      return request.failure(DE_PSEUDONYMIZE, failure);
+    public Answer failure(Throwable failure, EdgeWarnings warnings) {
+      return request.failure(DE_PSEUDONYMIZE, failure, warnings);
     }
   }
 }

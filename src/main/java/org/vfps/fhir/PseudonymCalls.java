@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.vfps.access.Caller;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.TextLimits;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -17,9 +18,11 @@ import org.vfps.pseudonym.PseudonymService;
 final class PseudonymCalls {
 
   private final PseudonymService pseudonyms;
+  private final EdgeWarnings warnings;
 
-  PseudonymCalls(PseudonymService pseudonyms) {
+  PseudonymCalls(PseudonymService pseudonyms, EdgeWarnings warnings) {
     this.pseudonyms = pseudonyms;
+    this.warnings = warnings;
   }
 
   /** Runs the call: creates, finds or looks up. */
@@ -46,7 +49,7 @@ final class PseudonymCalls {
                               .map(pseudonym -> Answer.ok(reply.success(pseudonym)))
                               .orElseGet(reply::unknownValue));
         };
-    return answer.otherwise(reply::failure);
+    return answer.otherwise(failure -> reply.failure(failure, warnings));
   }
 
   /**
@@ -58,7 +61,8 @@ final class PseudonymCalls {
     if (call.kind() != PseudonymCall.Kind.CREATE) {
       return run(caller, call).map(Optional::of);
     }
-    return find(caller, call).otherwise(failure -> Optional.of(call.reply().failure(failure)));
+    return find(caller, call)
+        .otherwise(failure -> Optional.of(call.reply().failure(failure, warnings)));
   }
 
   /**
@@ -66,7 +70,7 @@ final class PseudonymCalls {
    * found without calling it; empty for every other call. A transaction checks its entries this way
    * before anything else.
    */
-  static Optional<Answer> validate(PseudonymCall call) {
+  Optional<Answer> validate(PseudonymCall call) {
     if (call.kind() != PseudonymCall.Kind.CREATE) {
       return Optional.empty();
     }
@@ -80,7 +84,7 @@ final class PseudonymCalls {
           "original value", call.value(), TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
       return Optional.empty();
     } catch (ServiceException invalid) {
-      return Optional.of(call.reply().failure(invalid));
+      return Optional.of(call.reply().failure(invalid, warnings));
     }
   }
 

@@ -22,6 +22,7 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -60,6 +61,7 @@ final class CreateStreamCall {
   private final PseudonymService pseudonyms;
   private final CallObserver observer;
   private final CallDeadline deadline;
+  private final EdgeWarnings warnings;
   private final ArrayDeque<Future<Pseudonym>> unanswered = new ArrayDeque<>();
   private final Promise<GrpcStatus> ended = Promise.promise();
   private long read;
@@ -74,7 +76,8 @@ final class CreateStreamCall {
       Caller caller,
       PseudonymService pseudonyms,
       CallObserver observer,
-      CallDeadline deadline) {
+      CallDeadline deadline,
+      EdgeWarnings warnings) {
     this.call = call;
     this.response = call.response();
     this.decoder = decoder;
@@ -82,6 +85,7 @@ final class CreateStreamCall {
     this.pseudonyms = pseudonyms;
     this.observer = observer;
     this.deadline = deadline;
+    this.warnings = warnings;
   }
 
   /**
@@ -184,7 +188,7 @@ final class CreateStreamCall {
           new ServiceException(
               service.code(), prefix + service.getMessage(), metadata, service.getCause());
     }
-    GrpcErrors.fail(response, call.fullMethodName(), named);
+    GrpcErrors.fail(response, call.fullMethodName(), named, warnings);
     ended.complete(GrpcErrors.status(named));
   }
 
@@ -195,7 +199,7 @@ final class CreateStreamCall {
     finish();
     LOG.debug("{}: the deadline passed after {} requests", call.fullMethodName(), read);
     ServiceException exceeded = CallDeadline.exceeded();
-    GrpcErrors.fail(response, call.fullMethodName(), exceeded);
+    GrpcErrors.fail(response, call.fullMethodName(), exceeded, warnings);
     ended.complete(GrpcErrors.status(exceeded));
   }
 
@@ -247,14 +251,13 @@ final class CreateStreamCall {
 
   /** A request message the call cannot read, logged as {@link UnaryRequests} logs one. */
   private ServiceException malformed(String problem) {
-    MalformedInputLog.warn("gRPC call of " + call.fullMethodName(), problem);
+    warnings.malformed("gRPC call of " + call.fullMethodName(), problem);
     return new ServiceException(
         ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + ".");
   }
 
   private ServiceException tooLarge() {
-    MalformedInputLog.warn(
-        "gRPC call of " + call.fullMethodName(), "a message over the size limit");
+    warnings.malformed("gRPC call of " + call.fullMethodName(), "a message over the size limit");
     return new ServiceException(
         ErrorCode.RESOURCE_EXHAUSTED,
         "The request message is larger than " + UnaryRequests.MAX_MESSAGE_BYTES + " bytes.");

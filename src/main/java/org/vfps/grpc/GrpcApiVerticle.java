@@ -16,6 +16,7 @@ import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -52,13 +53,15 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final Authenticator authenticator;
   private final ConnectionLimits connections;
   private final Admission admission;
+  private final EdgeWarnings warnings;
   private HttpServer server;
 
   /**
    * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
    * caller from {@code authenticator}, listens with {@code tls}, holds its connections to {@code
    * connections} and admits the calls of the vfps services through {@code admission} (health and
-   * reflection are never refused).
+   * reflection are never refused); calls that fail UNAVAILABLE and malformed calls are logged
+   * through {@code warnings}.
    */
   public GrpcApiVerticle(
       int port,
@@ -70,7 +73,8 @@ public final class GrpcApiVerticle extends VerticleBase {
       ServerTls tls,
       Authenticator authenticator,
       ConnectionLimits connections,
-      Admission admission) {
+      Admission admission,
+      EdgeWarnings warnings) {
     this.port = port;
     this.reflection = reflection;
     this.namespaces = namespaces;
@@ -81,6 +85,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.authenticator = authenticator;
     this.connections = connections;
     this.admission = admission;
+    this.warnings = warnings;
   }
 
   @Override
@@ -91,9 +96,11 @@ public final class GrpcApiVerticle extends VerticleBase {
             new GrpcServerOptions()
                 .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
-    grpc.addService(NamespaceGrpcService.of(namespaces, observer, authenticator, admission));
-    grpc.addService(PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission));
-    grpc.addService(new HealthChecks(vertx, ready));
+    grpc.addService(
+        NamespaceGrpcService.of(namespaces, observer, authenticator, admission, warnings));
+    grpc.addService(
+        PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
+    grpc.addService(new HealthChecks(vertx, ready, warnings));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
       grpc.addService(new LegacyReflection());
@@ -109,7 +116,8 @@ public final class GrpcApiVerticle extends VerticleBase {
                     .setHttp2RstFloodMaxRstFramePerWindow(MAX_STREAM_RESETS_PER_WINDOW),
                 connections));
     server.requestHandler(
-        ConnectionDeadlines.apply(vertx, server, connections, new MessageEncodings(grpc)));
+        ConnectionDeadlines.apply(
+            vertx, server, connections, new MessageEncodings(grpc, warnings)));
     return server.listen();
   }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * Ends a failed call with its gRPC status, message and trailers: the one mapping for gRPC. The REST
@@ -19,8 +20,12 @@ public final class GrpcErrors {
 
   private GrpcErrors() {}
 
-  /** Sends the failure; unexpected failures are logged once here and answered as INTERNAL. */
-  static void fail(GrpcServerResponse<?, ?> response, String method, Throwable failure) {
+  /**
+   * Sends the failure; unexpected failures are logged once here and answered as INTERNAL, calls
+   * that failed UNAVAILABLE are told to {@code warnings}.
+   */
+  static void fail(
+      GrpcServerResponse<?, ?> response, String method, Throwable failure, EdgeWarnings warnings) {
     if (!(failure instanceof ServiceException service)) {
       LOG.error("{} failed unexpectedly", method, failure);
       response.status(GrpcStatus.INTERNAL).statusMessage("Internal error.").end();
@@ -30,7 +35,7 @@ public final class GrpcErrors {
     if (status == GrpcStatus.INTERNAL) {
       LOG.error("{} failed: {}", method, service.getMessage(), service.getCause());
     } else if (status == GrpcStatus.UNAVAILABLE) {
-      LOG.warn("{} failed: {} ({})", method, service.getMessage(), describe(service.getCause()));
+      warnings.unavailable(method, service);
     } else {
       LOG.debug("{} rejected: {}", method, service.code());
     }
@@ -88,9 +93,5 @@ public final class GrpcErrors {
       }
     }
     return safe.toString();
-  }
-
-  private static String describe(Throwable cause) {
-    return cause == null ? "no cause" : cause.getClass().getSimpleName();
   }
 }

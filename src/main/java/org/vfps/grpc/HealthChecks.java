@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * {@code grpc.health.v1.Health}: the server ({@code ""}) and both vfps services are serving exactly
@@ -25,9 +26,13 @@ final class HealthChecks implements Service {
 
   private final HealthService health;
   private final Supplier<Future<Boolean>> ready;
+  private final EdgeWarnings warnings;
+  private final UnaryRequests requests;
 
-  HealthChecks(Vertx vertx, Supplier<Future<Boolean>> ready) {
+  HealthChecks(Vertx vertx, Supplier<Future<Boolean>> ready, EdgeWarnings warnings) {
     this.ready = ready;
+    this.warnings = warnings;
+    this.requests = new UnaryRequests(warnings);
     this.health =
         HealthService.create(vertx)
             .register(NamespaceServiceGrpcService.SERVICE_NAME, ready)
@@ -51,7 +56,8 @@ final class HealthChecks implements Service {
     grpc.callHandler(
         GrpcHealthCheckV1Handler.SERVICE_METHOD,
         call ->
-            UnaryRequests.read(call, GrpcHealthCheckV1Handler.SERVICE_METHOD.decoder())
+            requests
+                .read(call, GrpcHealthCheckV1Handler.SERVICE_METHOD.decoder())
                 .compose(
                     request ->
                         request.getService().isEmpty()
@@ -60,7 +66,8 @@ final class HealthChecks implements Service {
                 .onComplete(
                     checked -> {
                       if (checked.cause() instanceof ServiceException malformed) {
-                        GrpcErrors.fail(call.response(), call.fullMethodName(), malformed);
+                        GrpcErrors.fail(
+                            call.response(), call.fullMethodName(), malformed, warnings);
                         return;
                       }
                       if (checked.failed()) {

@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.grpc.common.GrpcHeaderNames;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * The message encodings of the gRPC listener, checked before a call reaches the gRPC server: a call
@@ -23,9 +24,11 @@ final class MessageEncodings implements Handler<HttpServerRequest> {
   static final String ACCEPTED = "gzip,identity";
 
   private final GrpcServer grpc;
+  private final EdgeWarnings warnings;
 
-  MessageEncodings(GrpcServer grpc) {
+  MessageEncodings(GrpcServer grpc, EdgeWarnings warnings) {
     this.grpc = grpc;
+    this.warnings = warnings;
   }
 
   @Override
@@ -40,7 +43,7 @@ final class MessageEncodings implements Handler<HttpServerRequest> {
     if (encoding == null || encoding.trim().equalsIgnoreCase("identity")) {
       request.headers().set(GrpcHeaderNames.GRPC_ENCODING, UNDECLARED);
     } else if (!encoding.trim().equalsIgnoreCase("gzip")) {
-      MalformedInputLog.warn(
+      warnings.malformed(
           "gRPC call of " + request.path(), "a grpc-encoding other than gzip and identity");
       request
           .response()

@@ -9,6 +9,7 @@ import org.vfps.api.v1.NamespaceServiceDeleteResponse;
 import org.vfps.api.v1.NamespaceServiceGetResponse;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
 import org.vfps.auth.Authenticator;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 
 /** {@code vfps.api.v1.NamespaceService} on {@link NamespaceService}. */
@@ -20,13 +21,15 @@ final class NamespaceGrpcService {
       NamespaceService namespaces,
       CallObserver observer,
       Authenticator authenticator,
-      Admission admission) {
+      Admission admission,
+      EdgeWarnings warnings) {
     return new UnaryService(
             NamespaceServiceGrpcService.SERVICE_NAME,
             NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
             observer,
             authenticator,
-            admission)
+            admission,
+            warnings)
         .method(
             NamespaceServiceGrpcService.Create,
             Operation.NAMESPACE_CREATE,

@@ -7,6 +7,7 @@ import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.auth.Authenticator;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.PseudonymService;
 
 /** {@code vfps.api.v1.PseudonymService} on {@link PseudonymService}. */
@@ -18,13 +19,15 @@ final class PseudonymGrpcService {
       PseudonymService pseudonyms,
       CallObserver observer,
       Authenticator authenticator,
-      Admission admission) {
+      Admission admission,
+      EdgeWarnings warnings) {
     return new UnaryService(
             PseudonymServiceGrpcService.SERVICE_NAME,
             PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
             observer,
             authenticator,
-            admission)
+            admission,
+            warnings)
         .method(
             PseudonymServiceGrpcService.Create,
             Operation.PSEUDONYM_CREATE,
@@ -73,7 +76,8 @@ final class PseudonymGrpcService {
                         caller,
                         pseudonyms,
                         observer,
-                        deadline)
+                        deadline,
+                        warnings)
                     .serve())
         .method(
             PseudonymServiceGrpcService.List,

@@ -13,13 +13,14 @@ import java.io.InputStream;
 import java.util.zip.GZIPInputStream;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * Reads the one request message of a unary call. What is not one well-formed message fails with
  * {@code INVALID_ARGUMENT}, answered as soon as it shows: bytes that are no message of the type, a
  * frame cut short, a message flagged compressed in a call that declares no {@code grpc-encoding}, a
  * second message. A message over {@value #MAX_MESSAGE_BYTES} bytes, compressed or inflated, fails
- * with {@code RESOURCE_EXHAUSTED}. Each such call is logged by {@link MalformedInputLog}.
+ * with {@code RESOURCE_EXHAUSTED}. Each such call is logged by {@link EdgeWarnings#malformed}.
  *
  * <p>The gRPC spec names no status for a compressed flag without an encoding (PROTOCOL-HTTP2.md:
  * "If the Message-Encoding header is omitted then the Compressed-Flag must be 0"); grpc-java and
@@ -31,13 +32,18 @@ final class UnaryRequests {
   /** The largest message read, compressed or inflated: the gRPC listener's limit. */
   static final long MAX_MESSAGE_BYTES = GrpcApiVerticle.MAX_MESSAGE_BYTES;
 
-  private UnaryRequests() {}
+  private final EdgeWarnings warnings;
+
+  /** Reads requests, logging the malformed ones to {@code warnings}. */
+  UnaryRequests(EdgeWarnings warnings) {
+    this.warnings = warnings;
+  }
 
   /**
    * The call's request. Call it as soon as the call arrives, before anything asynchronous, so that
    * no message is missed.
    */
-  static <Req> Future<Req> read(GrpcServerRequest<Req, ?> call, GrpcMessageDecoder<Req> decoder) {
+  <Req> Future<Req> read(GrpcServerRequest<Req, ?> call, GrpcMessageDecoder<Req> decoder) {
     Promise<Req> request = Promise.promise();
     GrpcMessage[] received = new GrpcMessage[1];
     call.messageHandler(
@@ -72,7 +78,7 @@ final class UnaryRequests {
     return request.future();
   }
 
-  private static <Req> void decode(
+  private <Req> void decode(
       GrpcServerRequest<Req, ?> call,
       Promise<Req> request,
       GrpcMessage message,
@@ -109,21 +115,20 @@ final class UnaryRequests {
     }
   }
 
-  private static void reject(GrpcServerRequest<?, ?> call, Promise<?> request, String problem) {
+  private void reject(GrpcServerRequest<?, ?> call, Promise<?> request, String problem) {
     if (request.tryFail(
         new ServiceException(
             ErrorCode.INVALID_ARGUMENT, "The request is malformed: " + problem + "."))) {
-      MalformedInputLog.warn("gRPC call of " + call.fullMethodName(), problem);
+      warnings.malformed("gRPC call of " + call.fullMethodName(), problem);
     }
   }
 
-  private static void tooLarge(GrpcServerRequest<?, ?> call, Promise<?> request) {
+  private void tooLarge(GrpcServerRequest<?, ?> call, Promise<?> request) {
     if (request.tryFail(
         new ServiceException(
             ErrorCode.RESOURCE_EXHAUSTED,
             "The request message is larger than " + MAX_MESSAGE_BYTES + " bytes."))) {
-      MalformedInputLog.warn(
-          "gRPC call of " + call.fullMethodName(), "a message over the size limit");
+      warnings.malformed("gRPC call of " + call.fullMethodName(), "a message over the size limit");
     }
   }
 }

@@ -27,6 +27,7 @@ import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
 import org.vfps.auth.Authenticator;
 import org.vfps.error.ServiceException;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * A gRPC service of unary methods, each a function from caller and request to future response, and
@@ -51,6 +52,8 @@ final class UnaryService implements Service {
   private final CallObserver observer;
   private final Authenticator authenticator;
   private final Admission admission;
+  private final EdgeWarnings warnings;
+  private final UnaryRequests requests;
   private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
 
   UnaryService(
@@ -58,12 +61,15 @@ final class UnaryService implements Service {
       Descriptors.ServiceDescriptor descriptor,
       CallObserver observer,
       Authenticator authenticator,
-      Admission admission) {
+      Admission admission,
+      EdgeWarnings warnings) {
     this.name = name;
     this.descriptor = JsonNamedDescriptors.of(descriptor);
     this.observer = observer;
     this.authenticator = authenticator;
     this.admission = admission;
+    this.warnings = warnings;
+    this.requests = new UnaryRequests(warnings);
   }
 
   /**
@@ -152,10 +158,10 @@ final class UnaryService implements Service {
                         if (outcome.succeeded()) {
                           reply.accept(call, outcome.result());
                         } else {
-                          GrpcErrors.fail(call.response(), fullName, outcome.cause());
+                          GrpcErrors.fail(call.response(), fullName, outcome.cause(), warnings);
                         }
                       };
-                  Future<Req> request = UnaryRequests.read(call, method.decoder());
+                  Future<Req> request = requests.read(call, method.decoder());
                   ending.atDeadline(
                       () -> answer.handle(Future.failedFuture(CallDeadline.exceeded())));
                   caller(call, operation)
@@ -179,7 +185,7 @@ final class UnaryService implements Service {
         call.methodName(),
         GrpcErrors.status(refused),
         System.nanoTime() - started);
-    GrpcErrors.fail(call.response(), call.fullMethodName(), refused);
+    GrpcErrors.fail(call.response(), call.fullMethodName(), refused, warnings);
   }
 
   /** The call's deadline, from its {@code grpc-timeout}, kept on the call's context. */
@@ -220,7 +226,7 @@ final class UnaryService implements Service {
                             if (failure == null) {
                               return handler.serve(caller.result(), call, deadline);
                             }
-                            GrpcErrors.fail(call.response(), fullName, failure);
+                            GrpcErrors.fail(call.response(), fullName, failure, warnings);
                             return Future.succeededFuture(GrpcErrors.status(failure));
                           })
                       .onComplete(

@@ -18,6 +18,7 @@ import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
+import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
@@ -38,6 +39,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    * @param connections the limits the listener holds its connections to
    * @param admission admits every request but the probes
+   * @param warnings logs the requests that failed UNAVAILABLE and the malformed ones
    */
   public record Dependencies(
       int port,
@@ -53,7 +55,8 @@ public final class HttpApiVerticle extends VerticleBase {
       Authenticator authenticator,
       Consumer<Router> adminUi,
       ConnectionLimits connections,
-      Admission admission) {}
+      Admission admission,
+      EdgeWarnings warnings) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -77,6 +80,7 @@ public final class HttpApiVerticle extends VerticleBase {
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
         .bind(builder);
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
+    HttpErrors errors = new HttpErrors(dependencies.warnings());
 
     Router router = builder.createRouter();
     RestRoutes.matchCustomMethodsLiterally(router);
@@ -88,14 +92,14 @@ public final class HttpApiVerticle extends VerticleBase {
         .mount(vertx, router);
     new ApiDocs(dependencies.contract()).mount(router);
     dependencies.adminUi().accept(router);
-    router.route().failureHandler(HttpErrors::handle);
-    router.errorHandler(404, HttpErrors::handle);
+    router.route().failureHandler(errors::handle);
+    router.errorHandler(404, errors::handle);
     router.errorHandler(
         405,
         rc -> {
           rc.response()
               .putHeader(HttpHeaders.ALLOW, AllowedMethods.of(router, rc.normalizedPath()));
-          HttpErrors.handle(rc);
+          errors.handle(rc);
         });
 
     server =
@@ -116,7 +120,7 @@ public final class HttpApiVerticle extends VerticleBase {
             server,
             dependencies.connections(),
             request -> {
-              if (!HttpErrors.rejectMalformedUri(request)) {
+              if (!errors.rejectMalformedUri(request)) {
                 router.handle(request);
               }
             }));

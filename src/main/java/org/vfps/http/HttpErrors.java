@@ -14,14 +14,15 @@ import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.grpc.GrpcErrors;
-import org.vfps.grpc.MalformedInputLog;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
  * contract rejected, or an unexpected throwable becomes an HTTP status and the body {@code {"code":
  * <gRPC status code>, "message": "...", "details": []}}, with the gRPC-to-HTTP status table of the
  * .NET transcoding; an overloaded replica's refusal ({@code OVERLOADED}) is a 503 with code 8
- * ({@code RESOURCE_EXHAUSTED}) and {@code Retry-After}.
+ * ({@code RESOURCE_EXHAUSTED}) and {@code Retry-After}. Requests that failed {@code UNAVAILABLE}
+ * and malformed ones are logged through the server's {@link EdgeWarnings}.
  */
 final class HttpErrors {
 
@@ -46,10 +47,14 @@ final class HttpErrors {
     }
   }
 
-  private HttpErrors() {}
+  private final EdgeWarnings warnings;
+
+  HttpErrors(EdgeWarnings warnings) {
+    this.warnings = warnings;
+  }
 
   /** The router's failure handler and its 404 and 405 handler. */
-  static void handle(RoutingContext rc) {
+  void handle(RoutingContext rc) {
     ErrorReply reply = reply(rc.statusCode(), rc.failure());
     log(rc, reply);
     if (rc.response().headWritten()) {
@@ -64,7 +69,7 @@ final class HttpErrors {
    * Answers a request whose path holds a percent sign not followed by two hex digits, or whose
    * query string does not decode, which the router cannot even match; returns whether it did.
    */
-  static boolean rejectMalformedUri(HttpServerRequest request) {
+  boolean rejectMalformedUri(HttpServerRequest request) {
     String problem = null;
     String path = request.path();
     for (int i = path.indexOf('%'); i >= 0 && problem == null; i = path.indexOf('%', i + 1)) {
@@ -82,7 +87,7 @@ final class HttpErrors {
     if (problem == null) {
       return false;
     }
-    MalformedInputLog.warn("HTTP request (" + request.method() + ")", problem);
+    warnings.malformed("HTTP request (" + request.method() + ")", problem);
     send(request.response(), new ErrorReply(400, GrpcStatus.INVALID_ARGUMENT, problem));
     return true;
   }
@@ -162,7 +167,7 @@ final class HttpErrors {
    * Logs by operation, not by path: a path is the client's text, and a careless client may have put
    * an original value into one.
    */
-  private static void log(RoutingContext rc, ErrorReply reply) {
+  private void log(RoutingContext rc, ErrorReply reply) {
     String operation = rc.get(RestRoutes.OPERATION_KEY);
     String request =
         rc.request().method() + " " + (operation == null ? "(no operation)" : operation);
@@ -173,13 +178,9 @@ final class HttpErrors {
               ? service.getCause()
               : failure;
       LOG.error("{} failed: {}", request, reply.message(), cause);
-    } else if (reply.code() == GrpcStatus.UNAVAILABLE) {
-      Throwable cause = rc.failure() == null ? null : rc.failure().getCause();
-      LOG.warn(
-          "{} failed: {} ({})",
-          request,
-          reply.message(),
-          cause == null ? "no cause" : cause.getClass().getSimpleName());
+    } else if (rc.failure() instanceof ServiceException service
+        && service.code() == ErrorCode.UNAVAILABLE) {
+      warnings.unavailable(request, service);
     } else {
       LOG.debug("{} rejected: {} {}", request, reply.httpStatus(), reply.code());
     }

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** FHIR JSON written by hand, as the named clients send it, and read back without HAPI. */
-final class FhirJson {
+public final class FhirJson {
 
   private FhirJson() {}
 
-  static JsonObject string(String name, String value) {
+  public static JsonObject string(String name, String value) {
     return new JsonObject().put("name", name).put("valueString", value);
   }
 
@@ -30,7 +30,7 @@ final class FhirJson {
     return new JsonObject().put("name", name).put("valueBoolean", value);
   }
 
-  static JsonObject parameters(JsonObject... parameters) {
+  public static JsonObject parameters(JsonObject... parameters) {
     JsonArray list = new JsonArray();
     for (JsonObject parameter : parameters) {
       list.add(parameter);

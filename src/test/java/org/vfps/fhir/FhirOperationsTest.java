@@ -18,7 +18,7 @@ import org.vfps.access.Caller;
 /** The checks {@code $create-pseudonym} makes before it calls the service, and metadata. */
 class FhirOperationsTest {
 
-  // no service: every request here must be answered before one would be called
+  // no service and no warnings: every request here must be answered before one would be called
   private static FhirOperations operations;
 
   @BeforeAll
@@ -28,7 +28,8 @@ class FhirOperationsTest {
             FhirOperations.newContext(),
             null,
             Clock.fixed(Instant.parse("2026-11-30T02:09:04.5Z"), ZoneOffset.UTC),
-            10_000);
+            10_000,
+            null);
   }
 
   private static FhirReply create(String contentType, String body) {

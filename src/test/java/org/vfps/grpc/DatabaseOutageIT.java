@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
@@ -11,14 +13,20 @@ import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
+import org.vfps.HttpTestClient;
 import org.vfps.LogCapture;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
@@ -29,6 +37,8 @@ import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.fhir.FhirJson;
+import org.vfps.log.EdgeWarnings;
 
 /** The service rides out a lost database: UNAVAILABLE while it is away, serving once it is back. */
 class DatabaseOutageIT {
@@ -96,6 +106,106 @@ class DatabaseOutageIT {
                 assertThat(event.getFormattedMessage())
                     .contains("PseudonymService/Create")
                     .contains("not available"));
+  }
+
+  @Test
+  void anOutageWritesItsFirstWarningAtOnceAndThenOnlyCountsTheFailedCalls() {
+    ConnectionSettings database = TestPostgres.database();
+    int failed = 0;
+    long started;
+    List<String> duringOutage;
+    try (TcpProxy proxy = new TcpProxy(database.host(), database.port())) {
+      try (VfpsServer server =
+              TestService.start(
+                  Map.of("ConnectionStrings__PostgreSQL", proxy.connectionString(database)));
+          GrpcTestClient grpc = new GrpcTestClient(server.grpcPort());
+          HttpTestClient http = new HttpTestClient(server.httpPort())) {
+        String namespace = "outage-log-" + UUID.randomUUID();
+        grpc.ok(
+            NamespaceServiceGrpcClient.Create,
+            NamespaceServiceCreateRequest.newBuilder()
+                .setName(namespace)
+                .setPseudonymLength(8)
+                .build());
+
+        proxy.cut();
+        started = System.nanoTime();
+        assertThat(createOverGrpc(grpc, namespace, 0).status()).isEqualTo(GrpcStatus.UNAVAILABLE);
+        failed++;
+        // the first failed call of the outage is logged at once, before its answer
+        assertThat(unavailableLines())
+            .singleElement()
+            .asString()
+            .contains("PseudonymService/Create failed: The database is not available.");
+
+        // gRPC, REST and FHIR calls share the one limit of the server
+        for (int i = 1; i <= 300; i++) {
+          String value = "during-outage-" + i;
+          switch (i % 3) {
+            case 0 ->
+                assertThat(createOverGrpc(grpc, namespace, i).status())
+                    .isEqualTo(GrpcStatus.UNAVAILABLE);
+            case 1 ->
+                assertThat(
+                        http.postJson(
+                                "/v1/namespaces/" + namespace + "/pseudonyms",
+                                new JsonObject().put("originalValue", value).encode())
+                            .status())
+                    .isEqualTo(503);
+            default ->
+                assertThat(
+                        http.post(
+                                "/v1/fhir/$create-pseudonym",
+                                "application/fhir+json",
+                                FhirJson.parameters(
+                                        FhirJson.string("namespace", namespace),
+                                        FhirJson.string("originalValue", value))
+                                    .encode()
+                                    .getBytes(StandardCharsets.UTF_8))
+                            .status())
+                    .isEqualTo(503);
+          }
+          failed++;
+        }
+        duringOutage = unavailableLines();
+      }
+    }
+    // one line at once, then at most one per 10 s interval that began while calls failed
+    long intervals = 1 + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) / 10;
+    assertThat(duringOutage).hasSizeLessThanOrEqualTo((int) intervals + 1);
+    // the server's close writes the summary still pending: every failed call is accounted for
+    List<String> lines = unavailableLines();
+    long accountedFor = 0;
+    for (String line : lines) {
+      Matcher summary = SUMMARY.matcher(line);
+      accountedFor += summary.matches() ? Long.parseLong(summary.group(1).replace(",", "")) : 1;
+    }
+    assertThat(accountedFor).isEqualTo(failed);
+    assertThat(lines).last().asString().matches(SUMMARY);
+    assertThat(log.atLeast(Level.WARN))
+        .allSatisfy(
+            event -> assertThat(event.getFormattedMessage()).doesNotContain("during-outage"));
+  }
+
+  private static final Pattern SUMMARY =
+      Pattern.compile("^([0-9,]+) more calls failed UNAVAILABLE in the last 10 s$");
+
+  /** The WARN lines about calls that failed UNAVAILABLE: full lines and summaries. */
+  private List<String> unavailableLines() {
+    return log.atLeast(Level.WARN).stream()
+        .filter(event -> event.getLoggerName().equals(EdgeWarnings.class.getName()))
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(line -> line.contains("not available") || SUMMARY.matcher(line).matches())
+        .toList();
+  }
+
+  private static Reply<?> createOverGrpc(GrpcTestClient client, String namespace, int i) {
+    return client.call(
+        PseudonymServiceGrpcClient.Create,
+        PseudonymServiceCreateRequest.newBuilder()
+            .setNamespace(namespace)
+            .setOriginalValue("during-outage-" + i)
+            .build());
   }
 
   private static HealthCheckResponse.ServingStatus health(GrpcTestClient client) {

@@ -43,6 +43,7 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * gRPC input no client library would send, written frame by frame with a raw HTTP/2 client
@@ -208,7 +209,7 @@ class MalformedGrpcInputIT {
 
     List<ILoggingEvent> warnings =
         logs.list.stream()
-            .filter(event -> event.getLoggerName().equals(MalformedInputLog.class.getName()))
+            .filter(event -> event.getLoggerName().equals(EdgeWarnings.class.getName()))
             .toList();
     assertThat(warnings)
         .hasSizeLessThanOrEqualTo((int) intervals + 1)

@@ -26,7 +26,7 @@ import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.TestService;
 import org.vfps.VfpsServer;
-import org.vfps.grpc.MalformedInputLog;
+import org.vfps.log.EdgeWarnings;
 
 /**
  * The service answers as its OpenAPI contract says, in the points schemathesis found: the media
@@ -540,7 +540,7 @@ class ContractConformanceIT {
         .allSatisfy(
             event -> {
               assertThat(event.getLevel()).isEqualTo(Level.WARN);
-              assertThat(event.getLoggerName()).isEqualTo(MalformedInputLog.class.getName());
+              assertThat(event.getLoggerName()).isEqualTo(EdgeWarnings.class.getName());
               assertThat(event.getThrowableProxy()).isNull();
             });
   }

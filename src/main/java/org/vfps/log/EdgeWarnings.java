@@ -1,0 +1,66 @@
+package org.vfps.log;
+
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.error.ServiceException;
+
+/**
+ * The WARN lines of the API edges (gRPC, REST, FHIR) about calls they could not serve, each kind
+ * throttled to one line per {@value #INTERVAL_SECONDS} s: a call that failed {@code UNAVAILABLE}
+ * (the database cannot be reached), and a request the edge cannot read (a broken client, not a
+ * user's bad value). The first line of a burst is written at once and names the call; then one line
+ * per interval counts the rest, e.g. {@code 6,512 more calls failed UNAVAILABLE in the last 10 s}.
+ * One per server, so that each server's first line is its own. Never logs a request's content.
+ * Thread-safe.
+ */
+public final class EdgeWarnings {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EdgeWarnings.class);
+  private static final long INTERVAL_SECONDS = 10;
+
+  private final ThrottledWarning unavailable;
+  private final ThrottledWarning malformed;
+
+  /** The warnings of a server running on {@code vertx}, whose timers write the summary lines. */
+  public EdgeWarnings(Vertx vertx) {
+    this(vertx, Duration.ofSeconds(INTERVAL_SECONDS));
+  }
+
+  EdgeWarnings(Vertx vertx, Duration interval) {
+    this.unavailable = new ThrottledWarning(vertx, LOG, interval, "calls failed UNAVAILABLE");
+    this.malformed = new ThrottledWarning(vertx, LOG, interval, "malformed requests rejected");
+  }
+
+  /**
+   * A call answered {@code UNAVAILABLE}: names the call, the failure's message and its cause's
+   * class (never the cause's message, which may quote a value).
+   *
+   * @param call e.g. {@code vfps.api.v1.PseudonymService/Create} or {@code POST createPseudonym}
+   */
+  public void unavailable(String call, ServiceException failure) {
+    Throwable cause = failure.getCause();
+    unavailable.warn(
+        "{} failed: {} ({})",
+        call,
+        failure.getMessage(),
+        cause == null ? "no cause" : cause.getClass().getSimpleName());
+  }
+
+  /**
+   * A request rejected because the edge cannot read it.
+   *
+   * @param request what was rejected, e.g. {@code gRPC call of vfps.api.v1.NamespaceService/Get}
+   * @param problem what is wrong, in words of the service's own (never the client's bytes)
+   */
+  public void malformed(String request, String problem) {
+    malformed.warn("Rejected a malformed {}: {}", request, problem);
+  }
+
+  /** Writes the summary lines still pending; at the server's close, before Vert.x closes. */
+  public void close() {
+    unavailable.close();
+    malformed.close();
+  }
+}
