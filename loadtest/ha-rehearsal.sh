@@ -8,8 +8,9 @@
 #      old primary is shut down on switchover and failover);
 #   2. between the replicas and HAProxy a relay that can be partitioned (loadtest/PartitionProxy.java:
 #      it stops forwarding, in both directions, without closing or resetting anything);
-#   3. three clustered vfps replicas from target/vfps.jar with the chart's settings (both caches and
-#      the cluster on, the chart's JAVA_OPTS, each in a cgroup of 1 CPU and MEMORY_MIB as a pod);
+#   3. three clustered vfps replicas from target/vfps.jar with the chart's settings for this topology
+#      (deploy/ci/ha-values.yaml: both caches and the cluster on, its JAVA_OPTS, each in a cgroup of
+#      1 CPU and MEMORY_MIB as a pod);
 #   4. an open-model load (loadtest/HaRehearsalClient.java): RATE Creates per second of fresh values
 #      on a fixed schedule that never waits for replies, a DEADLINE_MS deadline per call, retries on
 #      UNAVAILABLE only, the replica chosen per call, every acknowledged pair in a ledger;
@@ -30,7 +31,7 @@
 # offered and none succeeded; the failure-equivalent (unavailable) seconds are the failed and shed
 # calls divided by the offered rate, the time the whole offered load would have been failing.
 #
-#   loadtest/ha-rehearsal.sh                     # every scenario, about 7 minutes
+#   loadtest/ha-rehearsal.sh                     # every scenario, 8 to 24 minutes
 #   HA_PROFILE=short loadtest/ha-rehearsal.sh    # baseline, replica kill, primary kill: ~3 minutes
 #
 # Needs root (apt-get, cgroups, running PostgreSQL as the postgres user), Debian's etcd-server,
@@ -60,8 +61,9 @@ PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 java="$JAVA_HOME/bin/java"
 export PATH="$HOME/go/bin:$PATH" # grpcurl, when there, for the probes of the snapshots
-# the chart's javaOpts (deploy/values.yaml) and its MALLOC_ARENA_MAX
-export JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
+# the javaOpts of deploy/ci/ha-values.yaml and the chart's MALLOC_ARENA_MAX; the chart's default
+# -Xmx32m is too small for a clustered replica: in the partition all three ran out of heap
+export JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC -Xmx96m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
 export MALLOC_ARENA_MAX=2
 
 # the shortest each scenario runs, its recovery included (seconds)
