@@ -36,10 +36,12 @@ import org.vfps.error.ServiceException;
  * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
  * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
  *
- * <p>Every call first asks {@link Admission} for a place, before its request is read; a call that
- * finds none is answered {@code RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its
- * {@link CallDeadline}: the call is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its
- * work waits, and work is not started once it has passed.
+ * <p>A unary call asks {@link Admission} for a place when its work starts, once its request message
+ * is in and its caller authenticated, so that a slow sender holds none; a streaming call asks when
+ * it arrives and holds its place while it is served. A call that finds none is answered {@code
+ * RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its {@link CallDeadline}: the call
+ * is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its work waits, and work is not
+ * started once it has passed.
  */
 final class UnaryService implements Service {
 
@@ -120,10 +122,6 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  if (!admission.tryStartRequest()) {
-                    refuse(call, started);
-                    return;
-                  }
                   CallDeadline deadline = begin(call, started);
                   CallEnding ending =
                       new CallEnding(
@@ -161,11 +159,20 @@ final class UnaryService implements Service {
                   caller(call, operation)
                       .compose(
                           authenticated ->
+                              // the work starts once the message is in: a slow sender holds
+                              // no place
                               request.compose(
-                                  r ->
-                                      deadline.passed()
-                                          ? Future.failedFuture(CallDeadline.exceeded())
-                                          : handler.apply(call, authenticated, r)))
+                                  r -> {
+                                    if (deadline.passed()) {
+                                      return Future.failedFuture(CallDeadline.exceeded());
+                                    }
+                                    if (!ending.admit()) {
+                                      return Future.failedFuture(
+                                          Admission.overloaded(
+                                              Admission.Limit.CONCURRENT_REQUESTS));
+                                    }
+                                    return handler.apply(call, authenticated, r);
+                                  }))
                       .onComplete(answer);
                 }));
     return this;

@@ -69,9 +69,9 @@ public final class HttpApiVerticle extends VerticleBase {
             vertx,
             dependencies.contract().contract(),
             new JsonRequests(dependencies.contract().contract()));
-    // first: a refused request is answered before its body is read
-    builder.rootHandler(new RequestAdmission(dependencies.admission()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
+    // after the body: a request takes its place when its work can start
+    builder.rootHandler(new RequestAdmission(dependencies.admission()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)

@@ -1,19 +1,19 @@
 package org.vfps.http;
 
+import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.Set;
 import org.vfps.admission.Admission;
 
 /**
- * The HTTP listener's side of admission control, the router's first handler: every request but the
- * probes takes a place from {@link Admission} until its response has ended (or its connection
- * closed); a request that finds none fails with {@code OVERLOADED} before its body is read, which
- * the failure handlers answer 503 with {@code Retry-After} (an {@code OperationOutcome} on the FHIR
- * routes, the JSON error body elsewhere). A platform handler, as Vert.x Web calls those that run
- * before the body is read.
+ * The HTTP listener's side of admission control, the handler after the body handler: every request
+ * but the probes takes a place from {@link Admission} once its body is in, when its work starts, so
+ * that a slow sender holds none; it keeps the place until its response has ended (or its connection
+ * closed). A request that finds none fails with {@code OVERLOADED}, which the failure handlers
+ * answer 503 with {@code Retry-After} (an {@code OperationOutcome} on the FHIR routes, the JSON
+ * error body elsewhere).
  */
-final class RequestAdmission implements PlatformHandler {
+final class RequestAdmission implements Handler<RoutingContext> {
 
   /** Answered whatever the load, so that an overloaded replica is not taken for a dead one. */
   private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/livez");

@@ -1,15 +1,19 @@
 package org.vfps.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 
 import ch.qos.logback.classic.Level;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +25,7 @@ import org.vfps.GrpcTestClient.Reply;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
@@ -139,6 +144,46 @@ class AdmissionIT {
       }
       assertThat(service.stored()).isEqualTo(5);
       assertThat(service.scrape().value("vfps_admission_queued_writes")).isZero();
+    }
+  }
+
+  @Test
+  void aSlowSenderHoldsNoPlaceWhileItsRequestIsIncomplete() throws Exception {
+    try (LockableService service =
+            new LockableService(Map.of("Admission__MaxConcurrentRequests", "1"));
+        Socket slowRest = new Socket("127.0.0.1", service.server.httpPort())) {
+      // a REST Create whose head is in and whose body never ends
+      slowRest
+          .getOutputStream()
+          .write(
+              ("POST /v1/namespaces/"
+                      + service.namespace
+                      + "/pseudonyms HTTP/1.1\r\n"
+                      + "Host: localhost\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 100\r\n\r\n{\"originalValue\":")
+                  .getBytes(StandardCharsets.US_ASCII));
+      slowRest.getOutputStream().flush();
+      // a gRPC Create whose message is in and whose end of stream never comes
+      GrpcClientRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> slowGrpc =
+          service
+              .grpc
+              .client()
+              .request(service.grpc.address(), PseudonymServiceGrpcClient.Create)
+              .await(ANSWER_SECONDS, TimeUnit.SECONDS);
+      slowGrpc.write(service.create("never-ended")).await(ANSWER_SECONDS, TimeUnit.SECONDS);
+      await("both incomplete requests seen by the listeners")
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> service.scrape().sum("vertx_http_server_active_requests") >= 2);
+
+      assertThat(service.answer("while-grpc-waits", Map.of()).status()).isEqualTo(GrpcStatus.OK);
+      Response rest = restCreate(service, "while-rest-waits");
+      assertThat(rest.status()).as(rest.body()).isEqualTo(200);
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "concurrent_requests")))
+          .isZero();
+      slowGrpc.cancel();
     }
   }
 
