@@ -8,8 +8,10 @@ package org.vfps.config;
  *     health not counted ({@code MaxConcurrentRequests})
  * @param maxQueuedWrites values waiting in the write coalescers for their upsert statement ({@code
  *     MaxQueuedWrites})
+ * @param maxReplyBytes bytes held at once by the replies a replica builds whole in memory before it
+ *     sends them, the gRPC {@code NamespaceService/GetAll} ({@code MaxReplyBytes})
  */
-public record AdmissionConfig(int maxConcurrentRequests, int maxQueuedWrites) {
+public record AdmissionConfig(int maxConcurrentRequests, int maxQueuedWrites, int maxReplyBytes) {
 
   public AdmissionConfig {
     if (maxConcurrentRequests < 1) {
@@ -18,6 +20,9 @@ public record AdmissionConfig(int maxConcurrentRequests, int maxQueuedWrites) {
     }
     if (maxQueuedWrites < 1) {
       throw new IllegalArgumentException("maxQueuedWrites must be positive: " + maxQueuedWrites);
+    }
+    if (maxReplyBytes < 1) {
+      throw new IllegalArgumentException("maxReplyBytes must be positive: " + maxReplyBytes);
     }
   }
 }

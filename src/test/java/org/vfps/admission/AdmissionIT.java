@@ -24,6 +24,10 @@ import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllResponse;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
@@ -185,6 +189,58 @@ class AdmissionIT {
           .isZero();
       slowGrpc.cancel();
     }
+  }
+
+  @Test
+  void aReplyBuiltInMemoryBeyondTheByteBudgetIsRefusedAndItsBytesAreGivenBack() throws Exception {
+    int budget = 2_000;
+    try (LockableService service =
+        new LockableService(Map.of("Admission__MaxReplyBytes", Integer.toString(budget)))) {
+      createNamespaces(service, "fits", 10);
+      Reply<NamespaceServiceGetAllResponse> fits = getAll(service);
+      assertThat(fits.status()).as(fits.message()).isEqualTo(GrpcStatus.OK);
+      assertThat(fits.body().getSerializedSize()).isBetween(budget / 2, budget);
+      // were the bytes of the first not given back, the second would not fit
+      assertThat(getAll(service).status()).isEqualTo(GrpcStatus.OK);
+      assertThat(service.scrape().value("vfps_admission_reply_bytes")).isZero();
+
+      createNamespaces(service, "too-many", 20);
+      Reply<NamespaceServiceGetAllResponse> refused = getAll(service);
+      assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(refused.message()).contains("Admission__MaxReplyBytes", "retry");
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "reply_bytes")))
+          .isEqualTo(1);
+      assertThat(service.scrape().value("vfps_admission_reply_bytes")).isZero();
+      // the REST listing streams, so it holds no reply whole and is not bounded by the budget
+      Response listed = service.http.get("/v1/namespaces");
+      assertThat(listed.status()).isEqualTo(200);
+      assertThat(listed.json().getJsonArray("namespaces")).hasSize(31);
+      assertThat(log.atLeast(Level.ERROR)).isEmpty();
+    }
+  }
+
+  private static void createNamespaces(LockableService service, String prefix, int count) {
+    for (int i = 0; i < count; i++) {
+      service.grpc.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(prefix + "-" + i + "-" + service.namespace)
+              .setPseudonymLength(16)
+              .setDescription("a namespace whose listing takes some bytes")
+              .build());
+    }
+  }
+
+  private static Reply<NamespaceServiceGetAllResponse> getAll(LockableService service)
+      throws Exception {
+    return service
+        .grpc
+        .callAsync(
+            NamespaceServiceGrpcClient.GetAll, NamespaceServiceGetAllRequest.getDefaultInstance())
+        .await(ANSWER_SECONDS, TimeUnit.SECONDS);
   }
 
   private static Response restCreate(LockableService service, String originalValue) {

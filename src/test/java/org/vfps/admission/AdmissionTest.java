@@ -13,7 +13,7 @@ class AdmissionTest {
 
   @Test
   void admitsRequestsUpToTheBoundAndOneMoreOnlyOnceAPlaceIsGivenBack() {
-    Admission admission = new Admission(2, 10, refused::add);
+    Admission admission = new Admission(2, 10, Long.MAX_VALUE, refused::add);
 
     assertThat(admission.tryStartRequest()).isTrue();
     assertThat(admission.tryStartRequest()).isTrue();
@@ -28,7 +28,7 @@ class AdmissionTest {
 
   @Test
   void boundsTheQueuedWritesButAlwaysAdmitsWritesThatFindTheQueuesEmpty() {
-    Admission admission = new Admission(10, 3, refused::add);
+    Admission admission = new Admission(10, 3, Long.MAX_VALUE, refused::add);
 
     assertThat(admission.tryQueueWrites(512)).as("alone, larger than the bound").isTrue();
     assertThat(admission.tryQueueWrites(1)).isFalse();
