@@ -294,7 +294,8 @@ public final class VfpsServer implements AutoCloseable {
                           namespaces))
                   ::mount,
               httpConnections(config.connections()),
-              admission);
+              admission,
+              config.admission().httpRequestTimeout());
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(
           "HTTP",

@@ -132,7 +132,8 @@ public final class ConfigLoader {
     return new AdmissionConfig(
         positiveInt(settings, "Admission:MaxConcurrentRequests"),
         positiveInt(settings, "Admission:MaxQueuedWrites"),
-        positiveInt(settings, "Admission:MaxReplyBytes"));
+        positiveInt(settings, "Admission:MaxReplyBytes"),
+        timeSpan(settings, "Http:RequestTimeout"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {

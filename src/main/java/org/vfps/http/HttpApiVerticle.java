@@ -38,6 +38,8 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    * @param connections the limits the listener holds its connections to
    * @param admission admits every request but the probes
+   * @param requestTimeout the deadline of each admitted request ({@code Http__RequestTimeout}),
+   *     zero for none
    */
   public record Dependencies(
       int port,
@@ -53,7 +55,8 @@ public final class HttpApiVerticle extends VerticleBase {
       Authenticator authenticator,
       Consumer<Router> adminUi,
       ConnectionLimits connections,
-      Admission admission) {}
+      Admission admission,
+      Duration requestTimeout) {}
 
   private final Dependencies dependencies;
   private HttpServer server;
@@ -71,7 +74,8 @@ public final class HttpApiVerticle extends VerticleBase {
             new JsonRequests(dependencies.contract().contract()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
     // after the body: a request takes its place when its work can start
-    builder.rootHandler(new RequestAdmission(dependencies.admission()));
+    builder.rootHandler(
+        new RequestAdmission(dependencies.admission(), dependencies.requestTimeout()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)

@@ -50,6 +50,9 @@ final class HttpErrors {
 
   /** The router's failure handler and its 404 and 405 handler. */
   static void handle(RoutingContext rc) {
+    if (RequestAdmission.answered(rc)) {
+      return;
+    }
     ErrorReply reply = reply(rc.statusCode(), rc.failure());
     log(rc, reply);
     if (rc.response().headWritten()) {

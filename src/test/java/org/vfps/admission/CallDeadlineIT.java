@@ -7,7 +7,9 @@ import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient.Reply;
+import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
@@ -127,6 +130,44 @@ class CallDeadlineIT {
     }
   }
 
+  @Test
+  void restAndFhirRequestsWaitingForTheDatabaseAreAnsweredAtTheirDeadline() throws Exception {
+    try (LockableService service =
+        new LockableService(Map.of("Http__RequestTimeout", "00:00:00.5"))) {
+      service.lock();
+      Response rest =
+          service.http.postJson(
+              "/v1/namespaces/" + service.namespace + "/pseudonyms",
+              new JsonObject().put("originalValue", "rest-late").encode());
+      assertThat(rest.status()).as(rest.body()).isEqualTo(504);
+      assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED.code);
+
+      Response fhir =
+          service.http.post(
+              "/v1/fhir/$create-pseudonym",
+              "application/fhir+json",
+              """
+              {"resourceType": "Parameters", "parameter": [
+                {"name": "namespace", "valueString": "%s"},
+                {"name": "originalValue", "valueString": "fhir-late"}]}"""
+                  .formatted(service.namespace)
+                  .getBytes(StandardCharsets.UTF_8));
+      assertThat(fhir.status()).as(fhir.body()).isEqualTo(504);
+      assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
+      assertThat(fhir.json().getJsonArray("issue").getJsonObject(0).getString("code"))
+          .isEqualTo("timeout");
+      service.awaitGauge("vfps_admission_requests_in_flight", 0);
+
+      service.unlock();
+      Response after =
+          service.http.postJson(
+              "/v1/namespaces/" + service.namespace + "/pseudonyms",
+              new JsonObject().put("originalValue", "rest-in-time").encode());
+      assertThat(after.status()).as(after.body()).isEqualTo(200);
+      assertThat(warningsAndErrors()).isEmpty();
+    }
+  }
+
   /** What the request path logged at WARN or above: the start-up's own warnings left out. */
   private List<ILoggingEvent> warningsAndErrors() {
     return log.atLeast(Level.WARN).stream()
@@ -134,6 +175,8 @@ class CallDeadlineIT {
             event ->
                 event.getLoggerName().startsWith("org.vfps.grpc")
                     || event.getLoggerName().startsWith("org.vfps.storage")
+                    || event.getLoggerName().startsWith("org.vfps.http")
+                    || event.getLoggerName().startsWith("org.vfps.fhir")
                     || event.getLevel() == Level.ERROR)
         .toList();
   }

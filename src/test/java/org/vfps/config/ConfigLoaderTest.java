@@ -40,7 +40,8 @@ class ConfigLoaderTest {
     assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
     assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
         .isEqualTo(new BatchConfig(250));
-    assertThat(config.admission()).isEqualTo(new AdmissionConfig(512, 65_536, 4_194_304));
+    assertThat(config.admission())
+        .isEqualTo(new AdmissionConfig(512, 65_536, 4_194_304, Duration.ofSeconds(30)));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
@@ -263,9 +264,12 @@ class ConfigLoaderTest {
                 "Admission__MaxQueuedWrites",
                 "100",
                 "Admission__MaxReplyBytes",
-                "65536"));
+                "65536",
+                "Http__RequestTimeout",
+                "00:01:00"));
 
-    assertThat(config.admission()).isEqualTo(new AdmissionConfig(8, 100, 65_536));
+    assertThat(config.admission())
+        .isEqualTo(new AdmissionConfig(8, 100, 65_536, Duration.ofMinutes(1)));
   }
 
   @Test
