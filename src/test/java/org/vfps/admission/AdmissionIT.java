@@ -6,7 +6,6 @@ import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 
 import ch.qos.logback.classic.Level;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
@@ -52,29 +51,20 @@ class AdmissionIT {
       Future<Reply<PseudonymServiceCreateResponse>> grpcHolder =
           service.grpc.callAsync(PseudonymServiceGrpcClient.Create, service.create("held-grpc"));
       CompletableFuture<Response> restHolder =
-          CompletableFuture.supplyAsync(() -> restCreate(service, "held-rest"));
+          CompletableFuture.supplyAsync(() -> service.restCreate("held-rest"));
       service.awaitGauge("vfps_admission_requests_in_flight", 2);
 
       Reply<PseudonymServiceCreateResponse> refused = service.answer("refused", Map.of());
       assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
       assertThat(refused.message()).contains("Admission__MaxConcurrentRequests");
 
-      Response rest = restCreate(service, "refused-rest");
+      Response rest = service.restCreate("refused-rest");
       assertThat(rest.status()).as(rest.body()).isEqualTo(503);
       assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
       assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
       assertThat(rest.json().getString("message")).contains("Admission__MaxConcurrentRequests");
 
-      Response fhir =
-          service.http.post(
-              "/v1/fhir/$create-pseudonym",
-              "application/fhir+json",
-              """
-              {"resourceType": "Parameters", "parameter": [
-                {"name": "namespace", "valueString": "%s"},
-                {"name": "originalValue", "valueString": "refused-fhir"}]}"""
-                  .formatted(service.namespace)
-                  .getBytes(StandardCharsets.UTF_8));
+      Response fhir = service.fhirCreate("refused-fhir");
       assertThat(fhir.status()).as(fhir.body()).isEqualTo(503);
       assertThat(fhir.headers().firstValue("retry-after")).hasValue("1");
       assertThat(fhir.contentType()).isEqualTo("application/fhir+json; charset=utf-8");
@@ -103,7 +93,7 @@ class AdmissionIT {
       assertThat(restHolder.get(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(200);
       service.awaitGauge("vfps_admission_requests_in_flight", 0);
       assertThat(service.answer("after", Map.of()).status()).isEqualTo(GrpcStatus.OK);
-      assertThat(restCreate(service, "after-rest").status()).isEqualTo(200);
+      assertThat(service.restCreate("after-rest").status()).isEqualTo(200);
       assertThat(service.stored()).as("the refused values were never stored").isEqualTo(4);
       assertThat(log.atLeast(Level.ERROR)).isEmpty();
     }
@@ -133,7 +123,7 @@ class AdmissionIT {
                   .await(ANSWER_SECONDS, TimeUnit.SECONDS)
                   .status())
           .isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
-      Response rest = restCreate(service, "refused-rest");
+      Response rest = service.restCreate("refused-rest");
       assertThat(rest.status()).as(rest.body()).isEqualTo(503);
       assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
       assertThat(
@@ -180,7 +170,7 @@ class AdmissionIT {
           .until(() -> service.scrape().sum("vertx_http_server_active_requests") >= 2);
 
       assertThat(service.answer("while-grpc-waits", Map.of()).status()).isEqualTo(GrpcStatus.OK);
-      Response rest = restCreate(service, "while-rest-waits");
+      Response rest = service.restCreate("while-rest-waits");
       assertThat(rest.status()).as(rest.body()).isEqualTo(200);
       assertThat(
               service
@@ -241,11 +231,5 @@ class AdmissionIT {
         .callAsync(
             NamespaceServiceGrpcClient.GetAll, NamespaceServiceGetAllRequest.getDefaultInstance())
         .await(ANSWER_SECONDS, TimeUnit.SECONDS);
-  }
-
-  private static Response restCreate(LockableService service, String originalValue) {
-    return service.http.postJson(
-        "/v1/namespaces/" + service.namespace + "/pseudonyms",
-        new JsonObject().put("originalValue", originalValue).encode());
   }
 }

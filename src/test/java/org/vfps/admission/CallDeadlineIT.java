@@ -7,9 +7,7 @@ import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -135,23 +133,11 @@ class CallDeadlineIT {
     try (LockableService service =
         new LockableService(Map.of("Http__RequestTimeout", "00:00:00.5"))) {
       service.lock();
-      Response rest =
-          service.http.postJson(
-              "/v1/namespaces/" + service.namespace + "/pseudonyms",
-              new JsonObject().put("originalValue", "rest-late").encode());
+      Response rest = service.restCreate("rest-late");
       assertThat(rest.status()).as(rest.body()).isEqualTo(504);
       assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED.code);
 
-      Response fhir =
-          service.http.post(
-              "/v1/fhir/$create-pseudonym",
-              "application/fhir+json",
-              """
-              {"resourceType": "Parameters", "parameter": [
-                {"name": "namespace", "valueString": "%s"},
-                {"name": "originalValue", "valueString": "fhir-late"}]}"""
-                  .formatted(service.namespace)
-                  .getBytes(StandardCharsets.UTF_8));
+      Response fhir = service.fhirCreate("fhir-late");
       assertThat(fhir.status()).as(fhir.body()).isEqualTo(504);
       assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
       assertThat(fhir.json().getJsonArray("issue").getJsonObject(0).getString("code"))
@@ -159,10 +145,7 @@ class CallDeadlineIT {
       service.awaitGauge("vfps_admission_requests_in_flight", 0);
 
       service.unlock();
-      Response after =
-          service.http.postJson(
-              "/v1/namespaces/" + service.namespace + "/pseudonyms",
-              new JsonObject().put("originalValue", "rest-in-time").encode());
+      Response after = service.restCreate("rest-in-time");
       assertThat(after.status()).as(after.body()).isEqualTo(200);
       assertThat(warningsAndErrors()).isEmpty();
     }
