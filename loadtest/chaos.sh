@@ -40,7 +40,11 @@ done
 
 work=$(mktemp -d /tmp/vfps-chaos.XXXXXX)
 chmod 755 "$work"
-data=$work/pgdata
+# PostgreSQL runs as postgres, which may not write to $work: its data and log live in a directory
+# of its own
+install -d -o postgres "$work/pg"
+data=$work/pg/data
+pglog=$work/pg/postgres.log
 service_pid=""
 client_pids=()
 as_postgres() { runuser -u postgres -- "$@"; }
@@ -61,12 +65,12 @@ mark() { echo "$(now_ms) $1" >>"$work/events"; } # a phase boundary or a fault's
 say "a throwaway PostgreSQL cluster on port $PG_PORT"
 install -d -o postgres "$data"
 as_postgres "$PG_BIN/initdb" -D "$data" -A trust -U postgres >"$work/initdb.log"
-pg -l "$work/postgres.log" -o "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1" start
+pg -l "$pglog" -o "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1" start
 as_postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -q -c 'CREATE DATABASE vfps_chaos'
 psql_chaos() { as_postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d vfps_chaos -q -t -A -v ON_ERROR_STOP=1 "$@"; }
 
 export ConnectionStrings__PostgreSQL="Host=127.0.0.1;Port=$PG_PORT;Database=vfps_chaos;Username=postgres;Password=unused;Timeout=5"
-export Grpc__Port=$GRPC_PORT Http__Port=48080 MetricsPort=0
+export Grpc__Port=$GRPC_PORT Http__Port=48080 MetricsPort=0 ForceRunDatabaseMigrations=true
 start_service() {
   "$JAVA_HOME/bin/java" -jar target/vfps.jar >>"$work/service.log" 2>&1 &
   service_pid=$!
@@ -126,7 +130,7 @@ say "fault 2: PostgreSQL stopped for 15 s"
 mark "pg-stop"
 pg stop -m fast
 sleep 15
-pg start -l "$work/postgres.log" -o "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1"
+pg start -l "$pglog" -o "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1"
 mark "pg-stop:end"
 
 sleep "$QUIET"

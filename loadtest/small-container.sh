@@ -8,6 +8,14 @@
 #
 #   loadtest/small-container.sh                      # 50,000 creates at concurrency 50
 #   SMALL_OPTS="-XX:+UseSerialGC ..." loadtest/small-container.sh
+#   MIX=overload loadtest/small-container.sh         # the overload mix, small container only
+#
+# MIX=overload runs the service in the small container only, with NAMESPACES namespaces (default
+# 20,000), and sends 20 REST and 20 gRPC GetAlls (every namespace each) at once; when they are
+# answered, the same again together with a burst of BURST (2,000) concurrent gRPC Creates over 20
+# connections. It prints what each part was
+# answered, the refusals the service counted by bound, the cgroup's peak and anonymous memory, the
+# OOM kills, and whether the service still answers a GetAll afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . loadtest/lib.sh
@@ -78,6 +86,94 @@ run() { # label, limited (yes|no), JAVA_OPTS
   fi
   echo "$label $alive $peak ${ooms:-0} $anon" >>"$work/memory.txt"
 }
+
+overload() {
+  local namespaces=${NAMESPACES:-20000} burst=${BURST:-2000} metrics=$((PORT + 2))
+  MALLOC_ARENA_MAX=2 JAVA_OPTS="$SMALL_OPTS" MetricsPort=$metrics \
+    sh -c "$(cgroup_enter "$group") exec bin/vfps" >"$work/overload.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 300); do
+    grpcurl -plaintext "127.0.0.1:$PORT" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && break
+    sleep 0.2
+  done
+  grpcurl -plaintext -d '{"name": "overload", "description": "one of the overload mix", "pseudonymLength": 16}' \
+    "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null
+  # the other namespaces as copies of the first, straight into the table: quicker than Creates
+  ${ADMIN_PSQL:-runuser -u postgres -- psql} -q -d vfps_small -v ON_ERROR_STOP=1 -c \
+    "INSERT INTO namespaces SELECT n.name || '-' || lpad(i::text, 5, '0'), n.description,
+       n.pseudonym_generation_method, n.pseudonym_length, n.pseudonym_prefix, n.pseudonym_suffix,
+       n.created_at, n.last_updated_at
+     FROM namespaces n, generate_series(2, $namespaces) i WHERE n.name = 'overload'"
+  ghz --insecure --call vfps.api.v1.PseudonymService/Create -c 10 -n 2000 \
+    -d '{"namespace": "overload", "originalValue": "warm-{{randomString 16}}"}' "127.0.0.1:$PORT" >/dev/null
+
+  getalls() { # label: 20 REST and 20 gRPC GetAlls at once, in the background
+    local i
+    for i in $(seq 1 20); do
+      curl -s -o /dev/null -m 120 -w '%{http_code} %{size_download}\n' \
+        "http://127.0.0.1:$((PORT + 1))/v1/namespaces" >"$work/rest-$1.$i" 2>&1 &
+      lists+=($!)
+    done
+    ghz --insecure --call vfps.api.v1.NamespaceService/GetAll -c 20 -n 20 -t 120s -O json -d '{}' \
+      "127.0.0.1:$PORT" >"$work/grpc-$1.json" &
+    lists+=($!)
+  }
+  local lists=()
+  getalls alone
+  wait "${lists[@]}" || true
+  lists=()
+  getalls mixed
+  ghz --insecure --call vfps.api.v1.PseudonymService/Create -c "$burst" -n "$burst" --connections 20 \
+    -t 60s -O json -d '{"namespace": "overload", "originalValue": "{{randomString 32}}"}' \
+    "127.0.0.1:$PORT" >"$work/burst.json"
+  wait "${lists[@]}" || true
+  curl -s "http://127.0.0.1:$metrics/metrics" | grep -E '^vfps_admission_refused_total' >"$work/refused.txt" || true
+
+  local after=failed
+  grpcurl -plaintext -max-msg-sz 67108864 -max-time 60 -d '{}' "127.0.0.1:$PORT" \
+    vfps.api.v1.NamespaceService/GetAll >"$work/after.json" 2>&1 && after="OK, $(grep -c '"name"' "$work/after.json") namespaces"
+  local alive=yes anon peak ooms
+  kill -0 "$pid" 2>/dev/null || alive=no
+  anon=$(cgroup_anonymous "$group")
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=""
+  peak=$(cgroup_peak "$group")
+  ooms=$(cgroup_oom_kills "$group")
+  python3 - "$work" "$namespaces" "$burst" "$alive" "$peak" "$anon" "${ooms:-0}" "$after" "$SMALL_OPTS" <<'PY'
+import collections, glob, json, os, sys
+work, namespaces, burst, alive, peak, anon, ooms, after, opts = sys.argv[1:]
+def codes(name):
+    r = json.load(open(os.path.join(work, name)))
+    return ", ".join(f"{k} {v}" for k, v in sorted((r.get("statusCodeDistribution") or {}).items()))
+def rest(label):
+    seen = collections.Counter()
+    for f in glob.glob(os.path.join(work, f"rest-{label}.*")):
+        line = open(f).read().split()
+        seen[f"HTTP {line[0]}" if line else "no answer"] += 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(seen.items()))
+print(f"\n1 CPU, 128 MiB, JAVA_OPTS={opts}; {int(namespaces):,} namespaces\n")
+print("| part | answers |")
+print("|---|---|")
+print(f"| 1. 20 REST GetAlls (`GET /v1/namespaces`) | {rest('alone')} |")
+print(f"| 1. 20 gRPC GetAlls, at the same time | {codes('grpc-alone.json')} |")
+print(f"| 2. 20 REST GetAlls again | {rest('mixed')} |")
+print(f"| 2. 20 gRPC GetAlls again | {codes('grpc-mixed.json')} |")
+print(f"| 2. {int(burst):,} concurrent gRPC Creates (20 connections), at the same time | {codes('burst.json')} |")
+refused = [l.split() for l in open(os.path.join(work, "refused.txt"))]
+print(f"| refusals counted, both rounds | {', '.join(f'{l[0][l[0].index(chr(34)) + 1:l[0].rindex(chr(34))]} {float(l[1]):.0f}' for l in refused) or 'none'} |")
+print(f"| a gRPC GetAll afterwards | {after} |")
+print(f"| cgroup peak (page cache included) | {int(peak) / 2**20:.1f} MiB |")
+print(f"| anonymous memory at the end | {int(anon) / 2**20:.1f} MiB |")
+print(f"| OOM kills | {ooms} |")
+print(f"| service alive at the end | {alive} |")
+PY
+}
+
+if [ "${MIX:-}" = overload ]; then
+  overload
+  exit 0
+fi
 
 run unlimited no "${UNLIMITED_OPTS:-}"
 run small yes "$SMALL_OPTS"

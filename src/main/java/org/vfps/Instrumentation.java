@@ -77,9 +77,14 @@ final class Instrumentation {
       refusals = limit -> counters.get(limit).run();
     }
     Admission admission =
-        new Admission(config.maxConcurrentRequests(), config.maxQueuedWrites(), refusals);
+        new Admission(
+            config.maxConcurrentRequests(),
+            config.maxQueuedWrites(),
+            config.maxReplyBytes(),
+            refusals);
     if (meters != null) {
-      meters.bindAdmission(admission::requestsInFlight, admission::queuedWrites);
+      meters.bindAdmission(
+          admission::requestsInFlight, admission::queuedWrites, admission::replyBytesHeld);
     }
     return admission;
   }

@@ -302,6 +302,7 @@ public final class VfpsServer implements AutoCloseable {
                   ::mount,
               httpConnections(config.connections()),
               admission,
+              config.admission().httpRequestTimeout(),
               warnings);
       List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
       listen(

@@ -1,16 +1,19 @@
 package org.vfps.admission;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
  * Decides whether the replica takes on more work: a request (a gRPC call, an HTTP request) while
- * fewer than {@code maxConcurrentRequests} are in flight, and values into the write coalescers'
- * queues while fewer than {@code maxQueuedWrites} wait there. Work beyond either bound is refused
+ * fewer than {@code maxConcurrentRequests} are in flight, values into the write coalescers' queues
+ * while fewer than {@code maxQueuedWrites} wait there, and bytes of a reply built whole in memory
+ * while fewer than {@code maxReplyBytes} are held by such replies. Work beyond any bound is refused
  * at once, never queued, and the caller answers it with {@link #overloaded}. The edges ask {@link
- * #tryStartRequest()} before they read a request; the storage asks {@link #tryQueueWrites(int)}.
- * Each refusal is counted. Thread-safe: one instance serves every verticle of the process.
+ * #tryStartRequest()} when a request's work starts and reserve a large reply's bytes through {@link
+ * #replyBytes()} as they build it; the storage asks {@link #tryQueueWrites(int)}. Each refusal is
+ * counted. Thread-safe: one instance serves every verticle of the process.
  */
 public final class Admission {
 
@@ -22,7 +25,9 @@ public final class Admission {
     /** {@code Admission__MaxConcurrentRequests}. */
     CONCURRENT_REQUESTS("concurrent_requests"),
     /** {@code Admission__MaxQueuedWrites}. */
-    QUEUED_WRITES("queued_writes");
+    QUEUED_WRITES("queued_writes"),
+    /** {@code Admission__MaxReplyBytes}. */
+    REPLY_BYTES("reply_bytes");
 
     private final String label;
 
@@ -47,27 +52,32 @@ public final class Admission {
 
   private final int maxConcurrentRequests;
   private final int maxQueuedWrites;
+  private final long maxReplyBytes;
   private final Refusals refusals;
   private final AtomicInteger requests = new AtomicInteger();
   private final AtomicInteger queuedWrites = new AtomicInteger();
+  private final AtomicLong replyBytes = new AtomicLong();
 
   /**
    * @param maxConcurrentRequests requests in flight at once, at least 1
    * @param maxQueuedWrites values waiting in the write coalescers at once, at least 1
+   * @param maxReplyBytes bytes held by replies built whole in memory at once, at least 1
    * @param refusals counts each refusal
    */
-  public Admission(int maxConcurrentRequests, int maxQueuedWrites, Refusals refusals) {
-    if (maxConcurrentRequests < 1 || maxQueuedWrites < 1) {
+  public Admission(
+      int maxConcurrentRequests, int maxQueuedWrites, long maxReplyBytes, Refusals refusals) {
+    if (maxConcurrentRequests < 1 || maxQueuedWrites < 1 || maxReplyBytes < 1) {
       throw new IllegalArgumentException("admission bounds must be positive");
     }
     this.maxConcurrentRequests = maxConcurrentRequests;
     this.maxQueuedWrites = maxQueuedWrites;
+    this.maxReplyBytes = maxReplyBytes;
     this.refusals = refusals;
   }
 
   /** Admission without bounds, for tests and tools that use the storage alone. */
   public static Admission unbounded() {
-    return new Admission(Integer.MAX_VALUE, Integer.MAX_VALUE, Refusals.NONE);
+    return new Admission(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Refusals.NONE);
   }
 
   /**
@@ -109,6 +119,33 @@ public final class Admission {
     queuedWrites.addAndGet(-count);
   }
 
+  /** A new, empty reservation for the bytes of one reply that is built whole in memory. */
+  public ReplyBytes replyBytes() {
+    return new ReplyBytes(this);
+  }
+
+  /**
+   * Reserves {@code bytes} more for a reply; false (and the refusal counted) when they do not fit.
+   */
+  boolean tryReserveReplyBytes(long bytes) {
+    if (replyBytes.addAndGet(bytes) <= maxReplyBytes) {
+      return true;
+    }
+    replyBytes.addAndGet(-bytes);
+    refusals.refused(Limit.REPLY_BYTES);
+    return false;
+  }
+
+  /** Gives back {@code bytes} a reply had reserved. */
+  void releaseReplyBytes(long bytes) {
+    replyBytes.addAndGet(-bytes);
+  }
+
+  /** The bytes reserved by replies being built or sent now. */
+  public long replyBytesHeld() {
+    return replyBytes.get();
+  }
+
   /** The requests in flight now. */
   public int requestsInFlight() {
     return requests.get();
@@ -133,6 +170,10 @@ public final class Admission {
           case QUEUED_WRITES ->
               "The service is at its limit of values waiting for the database"
                   + " (Admission__MaxQueuedWrites); retry in a moment.";
+          case REPLY_BYTES ->
+              "The service is at its limit of bytes of replies built in memory"
+                  + " (Admission__MaxReplyBytes); retry in a moment. A reply larger than the"
+                  + " limit never fits: list namespaces with GET /v1/namespaces, which streams.";
         });
   }
 }

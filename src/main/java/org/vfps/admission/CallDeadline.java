@@ -15,7 +15,7 @@ import org.vfps.error.ServiceException;
  */
 public final class CallDeadline {
 
-  /** The deadline of work outside a call (an HTTP request, start-up): it never passes. */
+  /** The deadline of work outside a call (start-up, a request without a timeout): never passes. */
   public static final CallDeadline NONE = new CallDeadline(false, 0);
 
   private final boolean bounded;

@@ -131,7 +131,9 @@ public final class ConfigLoader {
   private static AdmissionConfig admission(FlatSettings settings) {
     return new AdmissionConfig(
         positiveInt(settings, "Admission:MaxConcurrentRequests"),
-        positiveInt(settings, "Admission:MaxQueuedWrites"));
+        positiveInt(settings, "Admission:MaxQueuedWrites"),
+        positiveInt(settings, "Admission:MaxReplyBytes"),
+        timeSpan(settings, "Http:RequestTimeout"));
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {

@@ -8,18 +8,19 @@ import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
 
 /**
- * The end of one admitted call, reported once: by the service with its reply, at the call's
- * deadline, or by the client, which reset the stream (it cancelled the call, or its deadline
- * passed) or lost the connection first. Whichever comes first gives the call's place back to {@link
- * Admission} and marks its {@link CallDeadline} passed, so that work still queued for it is not
- * sent. A call the client has left is not answered, since its stream is gone. Used on the call's
- * context only.
+ * The end of one call, reported once: by the service with its reply, at the call's deadline, or by
+ * the client, which reset the stream (it cancelled the call, or its deadline passed) or lost the
+ * connection first. Whichever comes first gives the call's place back to {@link Admission}, if it
+ * was {@linkplain #admit() admitted}, and marks its {@link CallDeadline} passed, so that work still
+ * queued for it is not sent. A call the client has left is not answered, since its stream is gone.
+ * Used on the call's context only.
  */
 final class CallEnding {
 
   private final CallDeadline deadline;
   private final Admission admission;
   private Timer timer;
+  private boolean admitted;
   private boolean ended;
 
   /**
@@ -70,6 +71,15 @@ final class CallEnding {
     return timer;
   }
 
+  /**
+   * Takes a place for the call's work from {@link Admission}, given back when the call ends; false
+   * (the refusal counted) when there is none or the call has ended already.
+   */
+  boolean admit() {
+    admitted = !ended && admission.tryStartRequest();
+    return admitted;
+  }
+
   /** Ends the call on the service's side; false when it has ended already. */
   boolean end() {
     return finish();
@@ -85,7 +95,9 @@ final class CallEnding {
     }
     // answered or left: whatever is still queued for the call goes unsent
     deadline.abandon();
-    admission.endRequest();
+    if (admitted) {
+      admission.endRequest();
+    }
     return true;
   }
 }

@@ -1,6 +1,5 @@
 package org.vfps.grpc;
 
-import io.vertx.core.Future;
 import io.vertx.grpc.server.Service;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
@@ -55,10 +54,10 @@ final class NamespaceGrpcService {
         .encodedMethod(
             NamespaceServiceGrpcService.GetAll,
             Operation.NAMESPACE_GET_ALL,
-            (format, caller, request) -> {
+            (format, caller, request, bytes) -> {
               NamespaceListPayload payload = new NamespaceListPayload(format);
               return namespaces
-                  .getAll(caller, page -> Future.succeededFuture(payload.append(page)))
+                  .getAll(caller, page -> bytes.reserve(payload.append(page)))
                   .map(done -> payload.finish());
             })
         .method(

@@ -25,6 +25,7 @@ import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
+import org.vfps.admission.ReplyBytes;
 import org.vfps.auth.Authenticator;
 import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
@@ -37,10 +38,12 @@ import org.vfps.log.EdgeWarnings;
  * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
  * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
  *
- * <p>Every call first asks {@link Admission} for a place, before its request is read; a call that
- * finds none is answered {@code RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its
- * {@link CallDeadline}: the call is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its
- * work waits, and work is not started once it has passed.
+ * <p>A unary call asks {@link Admission} for a place when its work starts, once its request message
+ * is in and its caller authenticated, so that a slow sender holds none; a streaming call asks when
+ * it arrives and holds its place while it is served. A call that finds none is answered {@code
+ * RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its {@link CallDeadline}: the call
+ * is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its work waits, and work is not
+ * started once it has passed.
  */
 final class UnaryService implements Service {
 
@@ -84,28 +87,48 @@ final class UnaryService implements Service {
         method,
         operation,
         (call, caller, request) -> handler.apply(caller, request),
-        (call, reply) -> call.response().end(reply));
+        (call, reply) -> call.response().end(reply),
+        unsent -> {});
   }
 
   /**
-   * Binds the method to a handler that yields the response already encoded in the call's wire
-   * format (see {@link GrpcServerRequest#format()}): for responses built piece by piece rather than
-   * as one message object.
+   * Binds the method to a handler that builds the response already encoded in the call's wire
+   * format (see {@link GrpcServerRequest#format()}), piece by piece rather than as one message
+   * object, reserving its bytes in the call's {@link ReplyBytes} as it grows (and failing when they
+   * do not fit); they are given back once the response is written, or dropped.
    */
   <Req, Resp> UnaryService encodedMethod(
       ServiceMethod<Req, Resp> method, Operation operation, EncodedHandler<Req> handler) {
     return bind(
         method,
         operation,
-        (call, caller, request) -> handler.apply(call.format(), caller, request),
-        (call, payload) ->
-            call.response().endMessage(GrpcMessage.message("identity", call.format(), payload)));
+        (call, caller, request) -> {
+          ReplyBytes bytes = admission.replyBytes();
+          return handler
+              .apply(call.format(), caller, request, bytes)
+              .transform(
+                  built -> {
+                    if (built.failed()) {
+                      bytes.release();
+                      return Future.failedFuture(built.cause());
+                    }
+                    return Future.succeededFuture(new Encoded(built.result(), bytes));
+                  });
+        },
+        (call, encoded) ->
+            call.response()
+                .endMessage(GrpcMessage.message("identity", call.format(), encoded.payload()))
+                .onComplete(written -> encoded.bytes().release()),
+        unsent -> unsent.bytes().release());
   }
 
   /** A handler whose reply is the encoded response message. */
   interface EncodedHandler<Req> {
-    Future<Buffer> apply(WireFormat format, Caller caller, Req request);
+    Future<Buffer> apply(WireFormat format, Caller caller, Req request, ReplyBytes bytes);
   }
+
+  /** An encoded response and the bytes it holds. */
+  private record Encoded(Buffer payload, ReplyBytes bytes) {}
 
   private interface CallHandler<Req, Resp, T> {
     Future<T> apply(GrpcServerRequest<Req, Resp> call, Caller caller, Req request);
@@ -115,7 +138,8 @@ final class UnaryService implements Service {
       ServiceMethod<Req, Resp> method,
       Operation operation,
       CallHandler<Req, Resp, T> handler,
-      BiConsumer<GrpcServerRequest<Req, Resp>, T> reply) {
+      BiConsumer<GrpcServerRequest<Req, Resp>, T> reply,
+      Consumer<T> unsent) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();
     String methodName = method.methodName();
@@ -126,10 +150,6 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  if (!admission.tryStartRequest()) {
-                    refuse(call, started);
-                    return;
-                  }
                   CallDeadline deadline = begin(call, started);
                   CallEnding ending =
                       new CallEnding(
@@ -147,6 +167,10 @@ final class UnaryService implements Service {
                   Handler<AsyncResult<T>> answer =
                       outcome -> {
                         if (!ending.end()) {
+                          // answered at its deadline, or left by its client
+                          if (outcome.succeeded()) {
+                            unsent.accept(outcome.result());
+                          }
                           return;
                         }
                         GrpcStatus status =
@@ -167,11 +191,20 @@ final class UnaryService implements Service {
                   caller(call, operation)
                       .compose(
                           authenticated ->
+                              // the work starts once the message is in: a slow sender holds
+                              // no place
                               request.compose(
-                                  r ->
-                                      deadline.passed()
-                                          ? Future.failedFuture(CallDeadline.exceeded())
-                                          : handler.apply(call, authenticated, r)))
+                                  r -> {
+                                    if (deadline.passed()) {
+                                      return Future.failedFuture(CallDeadline.exceeded());
+                                    }
+                                    if (!ending.admit()) {
+                                      return Future.failedFuture(
+                                          Admission.overloaded(
+                                              Admission.Limit.CONCURRENT_REQUESTS));
+                                    }
+                                    return handler.apply(call, authenticated, r);
+                                  }))
                       .onComplete(answer);
                 }));
     return this;

@@ -102,6 +102,9 @@ final class FhirRoutes {
   }
 
   private static void send(RoutingContext rc, FhirReply reply) {
+    if (RequestAdmission.answered(rc)) {
+      return;
+    }
     Authentication.challenge(reply.status(), rc.request(), rc.response());
     if (reply.retryAfterSeconds() > 0) {
       rc.response().putHeader(HttpHeaders.RETRY_AFTER, Integer.toString(reply.retryAfterSeconds()));

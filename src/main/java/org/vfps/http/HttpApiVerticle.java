@@ -39,6 +39,8 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    * @param connections the limits the listener holds its connections to
    * @param admission admits every request but the probes
+   * @param requestTimeout the deadline of each admitted request ({@code Http__RequestTimeout}),
+   *     zero for none
    * @param warnings logs the requests that failed UNAVAILABLE and the malformed ones
    */
   public record Dependencies(
@@ -56,6 +58,7 @@ public final class HttpApiVerticle extends VerticleBase {
       Consumer<Router> adminUi,
       ConnectionLimits connections,
       Admission admission,
+      Duration requestTimeout,
       EdgeWarnings warnings) {}
 
   private final Dependencies dependencies;
@@ -72,9 +75,10 @@ public final class HttpApiVerticle extends VerticleBase {
             vertx,
             dependencies.contract().contract(),
             new JsonRequests(dependencies.contract().contract()));
-    // first: a refused request is answered before its body is read
-    builder.rootHandler(new RequestAdmission(dependencies.admission()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
+    // after the body: a request takes its place when its work can start
+    builder.rootHandler(
+        new RequestAdmission(dependencies.admission(), dependencies.requestTimeout()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);
     new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)

@@ -55,6 +55,9 @@ final class HttpErrors {
 
   /** The router's failure handler and its 404 and 405 handler. */
   void handle(RoutingContext rc) {
+    if (RequestAdmission.answered(rc)) {
+      return;
+    }
     ErrorReply reply = reply(rc.statusCode(), rc.failure());
     log(rc, reply);
     if (rc.response().headWritten()) {

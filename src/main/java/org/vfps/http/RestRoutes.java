@@ -87,6 +87,9 @@ final class RestRoutes {
                   .compose(read -> list.end())
                   .onFailure(
                       failure -> {
+                        if (RequestAdmission.answered(rc)) {
+                          return;
+                        }
                         if (!list.started()) {
                           rc.fail(failure);
                         } else if (!rc.response().closed()) {
@@ -246,6 +249,9 @@ final class RestRoutes {
                     .compose(caller -> handler.apply(rc, caller))
                     .onComplete(
                         reply -> {
+                          if (RequestAdmission.answered(rc)) {
+                            return;
+                          }
                           if (reply.succeeded()) {
                             rc.response()
                                 .putHeader(HttpHeaders.CONTENT_TYPE, JSON)

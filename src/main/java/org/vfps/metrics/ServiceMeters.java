@@ -18,6 +18,7 @@ import java.util.EnumSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -178,15 +179,20 @@ public final class ServiceMeters {
   }
 
   /**
-   * Exports the work admission control bounds: {@code vfps_admission_requests_in_flight} and {@code
-   * vfps_admission_queued_writes} (gauges), read at each scrape, from any thread.
+   * Exports the work admission control bounds: {@code vfps_admission_requests_in_flight}, {@code
+   * vfps_admission_queued_writes} and {@code vfps_admission_reply_bytes} (gauges), read at each
+   * scrape, from any thread.
    */
-  public void bindAdmission(IntSupplier requestsInFlight, IntSupplier queuedWrites) {
+  public void bindAdmission(
+      IntSupplier requestsInFlight, IntSupplier queuedWrites, LongSupplier replyBytes) {
     Gauge.builder("vfps.admission.requests.in.flight", requestsInFlight::getAsInt)
         .description("gRPC calls and HTTP requests in flight (probes and gRPC health not counted)")
         .register(registry);
     Gauge.builder("vfps.admission.queued.writes", queuedWrites::getAsInt)
         .description("Values waiting in the write coalescers for their upsert statement")
+        .register(registry);
+    Gauge.builder("vfps.admission.reply.bytes", replyBytes::getAsLong)
+        .description("Bytes held by replies built whole in memory before they are sent")
         .register(registry);
   }
 

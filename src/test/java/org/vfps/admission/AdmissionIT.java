@@ -1,15 +1,18 @@
 package org.vfps.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 
 import ch.qos.logback.classic.Level;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +23,12 @@ import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllRequest;
+import org.vfps.api.v1.NamespaceServiceGetAllResponse;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
@@ -43,29 +51,20 @@ class AdmissionIT {
       Future<Reply<PseudonymServiceCreateResponse>> grpcHolder =
           service.grpc.callAsync(PseudonymServiceGrpcClient.Create, service.create("held-grpc"));
       CompletableFuture<Response> restHolder =
-          CompletableFuture.supplyAsync(() -> restCreate(service, "held-rest"));
+          CompletableFuture.supplyAsync(() -> service.restCreate("held-rest"));
       service.awaitGauge("vfps_admission_requests_in_flight", 2);
 
       Reply<PseudonymServiceCreateResponse> refused = service.answer("refused", Map.of());
       assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
       assertThat(refused.message()).contains("Admission__MaxConcurrentRequests");
 
-      Response rest = restCreate(service, "refused-rest");
+      Response rest = service.restCreate("refused-rest");
       assertThat(rest.status()).as(rest.body()).isEqualTo(503);
       assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
       assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
       assertThat(rest.json().getString("message")).contains("Admission__MaxConcurrentRequests");
 
-      Response fhir =
-          service.http.post(
-              "/v1/fhir/$create-pseudonym",
-              "application/fhir+json",
-              """
-              {"resourceType": "Parameters", "parameter": [
-                {"name": "namespace", "valueString": "%s"},
-                {"name": "originalValue", "valueString": "refused-fhir"}]}"""
-                  .formatted(service.namespace)
-                  .getBytes(StandardCharsets.UTF_8));
+      Response fhir = service.fhirCreate("refused-fhir");
       assertThat(fhir.status()).as(fhir.body()).isEqualTo(503);
       assertThat(fhir.headers().firstValue("retry-after")).hasValue("1");
       assertThat(fhir.contentType()).isEqualTo("application/fhir+json; charset=utf-8");
@@ -94,7 +93,7 @@ class AdmissionIT {
       assertThat(restHolder.get(ANSWER_SECONDS, TimeUnit.SECONDS).status()).isEqualTo(200);
       service.awaitGauge("vfps_admission_requests_in_flight", 0);
       assertThat(service.answer("after", Map.of()).status()).isEqualTo(GrpcStatus.OK);
-      assertThat(restCreate(service, "after-rest").status()).isEqualTo(200);
+      assertThat(service.restCreate("after-rest").status()).isEqualTo(200);
       assertThat(service.stored()).as("the refused values were never stored").isEqualTo(4);
       assertThat(log.atLeast(Level.ERROR)).isEmpty();
     }
@@ -124,7 +123,7 @@ class AdmissionIT {
                   .await(ANSWER_SECONDS, TimeUnit.SECONDS)
                   .status())
           .isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
-      Response rest = restCreate(service, "refused-rest");
+      Response rest = service.restCreate("refused-rest");
       assertThat(rest.status()).as(rest.body()).isEqualTo(503);
       assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
       assertThat(
@@ -142,9 +141,95 @@ class AdmissionIT {
     }
   }
 
-  private static Response restCreate(LockableService service, String originalValue) {
-    return service.http.postJson(
-        "/v1/namespaces/" + service.namespace + "/pseudonyms",
-        new JsonObject().put("originalValue", originalValue).encode());
+  @Test
+  void aSlowSenderHoldsNoPlaceWhileItsRequestIsIncomplete() throws Exception {
+    try (LockableService service =
+            new LockableService(Map.of("Admission__MaxConcurrentRequests", "1"));
+        Socket slowRest = new Socket("127.0.0.1", service.server.httpPort())) {
+      // a REST Create whose head is in and whose body never ends
+      slowRest
+          .getOutputStream()
+          .write(
+              ("POST /v1/namespaces/"
+                      + service.namespace
+                      + "/pseudonyms HTTP/1.1\r\n"
+                      + "Host: localhost\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: 100\r\n\r\n{\"originalValue\":")
+                  .getBytes(StandardCharsets.US_ASCII));
+      slowRest.getOutputStream().flush();
+      // a gRPC Create whose message is in and whose end of stream never comes
+      GrpcClientRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> slowGrpc =
+          service
+              .grpc
+              .client()
+              .request(service.grpc.address(), PseudonymServiceGrpcClient.Create)
+              .await(ANSWER_SECONDS, TimeUnit.SECONDS);
+      slowGrpc.write(service.create("never-ended")).await(ANSWER_SECONDS, TimeUnit.SECONDS);
+      await("both incomplete requests seen by the listeners")
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> service.scrape().sum("vertx_http_server_active_requests") >= 2);
+
+      assertThat(service.answer("while-grpc-waits", Map.of()).status()).isEqualTo(GrpcStatus.OK);
+      Response rest = service.restCreate("while-rest-waits");
+      assertThat(rest.status()).as(rest.body()).isEqualTo(200);
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "concurrent_requests")))
+          .isZero();
+      slowGrpc.cancel();
+    }
+  }
+
+  @Test
+  void aReplyBuiltInMemoryBeyondTheByteBudgetIsRefusedAndItsBytesAreGivenBack() throws Exception {
+    int budget = 2_000;
+    try (LockableService service =
+        new LockableService(Map.of("Admission__MaxReplyBytes", Integer.toString(budget)))) {
+      createNamespaces(service, "fits", 10);
+      Reply<NamespaceServiceGetAllResponse> fits = getAll(service);
+      assertThat(fits.status()).as(fits.message()).isEqualTo(GrpcStatus.OK);
+      assertThat(fits.body().getSerializedSize()).isBetween(budget / 2, budget);
+      // were the bytes of the first not given back, the second would not fit
+      assertThat(getAll(service).status()).isEqualTo(GrpcStatus.OK);
+      assertThat(service.scrape().value("vfps_admission_reply_bytes")).isZero();
+
+      createNamespaces(service, "too-many", 20);
+      Reply<NamespaceServiceGetAllResponse> refused = getAll(service);
+      assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(refused.message()).contains("Admission__MaxReplyBytes", "retry");
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "reply_bytes")))
+          .isEqualTo(1);
+      assertThat(service.scrape().value("vfps_admission_reply_bytes")).isZero();
+      // the REST listing streams, so it holds no reply whole and is not bounded by the budget
+      Response listed = service.http.get("/v1/namespaces");
+      assertThat(listed.status()).isEqualTo(200);
+      assertThat(listed.json().getJsonArray("namespaces")).hasSize(31);
+      assertThat(log.atLeast(Level.ERROR)).isEmpty();
+    }
+  }
+
+  private static void createNamespaces(LockableService service, String prefix, int count) {
+    for (int i = 0; i < count; i++) {
+      service.grpc.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(prefix + "-" + i + "-" + service.namespace)
+              .setPseudonymLength(16)
+              .setDescription("a namespace whose listing takes some bytes")
+              .build());
+    }
+  }
+
+  private static Reply<NamespaceServiceGetAllResponse> getAll(LockableService service)
+      throws Exception {
+    return service
+        .grpc
+        .callAsync(
+            NamespaceServiceGrpcClient.GetAll, NamespaceServiceGetAllRequest.getDefaultInstance())
+        .await(ANSWER_SECONDS, TimeUnit.SECONDS);
   }
 }

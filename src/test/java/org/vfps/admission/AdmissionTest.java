@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
 
 class AdmissionTest {
 
@@ -13,7 +14,7 @@ class AdmissionTest {
 
   @Test
   void admitsRequestsUpToTheBoundAndOneMoreOnlyOnceAPlaceIsGivenBack() {
-    Admission admission = new Admission(2, 10, refused::add);
+    Admission admission = new Admission(2, 10, Long.MAX_VALUE, refused::add);
 
     assertThat(admission.tryStartRequest()).isTrue();
     assertThat(admission.tryStartRequest()).isTrue();
@@ -28,7 +29,7 @@ class AdmissionTest {
 
   @Test
   void boundsTheQueuedWritesButAlwaysAdmitsWritesThatFindTheQueuesEmpty() {
-    Admission admission = new Admission(10, 3, refused::add);
+    Admission admission = new Admission(10, 3, Long.MAX_VALUE, refused::add);
 
     assertThat(admission.tryQueueWrites(512)).as("alone, larger than the bound").isTrue();
     assertThat(admission.tryQueueWrites(1)).isFalse();
@@ -42,11 +43,36 @@ class AdmissionTest {
   }
 
   @Test
+  void replyBytesAreReservedPieceByPieceWithinTheBudgetAndGivenBackAllAtOnce() {
+    Admission admission = new Admission(10, 10, 100, refused::add);
+    ReplyBytes first = admission.replyBytes();
+    ReplyBytes second = admission.replyBytes();
+
+    assertThat(first.reserve(60).succeeded()).isTrue();
+    assertThat(second.reserve(30).succeeded()).isTrue();
+    assertThat(first.reserve(20).cause())
+        .isInstanceOfSatisfying(
+            ServiceException.class,
+            refusal -> assertThat(refusal.code()).isEqualTo(ErrorCode.OVERLOADED));
+    assertThat(admission.replyBytesHeld()).as("the refused piece is not held").isEqualTo(90);
+    assertThat(refused).containsExactly(Admission.Limit.REPLY_BYTES);
+
+    first.release();
+    first.release();
+    assertThat(admission.replyBytesHeld()).isEqualTo(30);
+    assertThat(second.reserve(70).succeeded()).isTrue();
+    second.release();
+    assertThat(admission.replyBytesHeld()).isZero();
+  }
+
+  @Test
   void aRefusalIsOverloadedAndNamesTheBoundsKey() {
     assertThat(Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS))
         .satisfies(e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED))
         .hasMessageContaining("Admission__MaxConcurrentRequests");
     assertThat(Admission.overloaded(Admission.Limit.QUEUED_WRITES))
         .hasMessageContaining("Admission__MaxQueuedWrites");
+    assertThat(Admission.overloaded(Admission.Limit.REPLY_BYTES))
+        .hasMessageContaining("Admission__MaxReplyBytes");
   }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient.Reply;
+import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
@@ -127,6 +128,29 @@ class CallDeadlineIT {
     }
   }
 
+  @Test
+  void restAndFhirRequestsWaitingForTheDatabaseAreAnsweredAtTheirDeadline() throws Exception {
+    try (LockableService service =
+        new LockableService(Map.of("Http__RequestTimeout", "00:00:00.5"))) {
+      service.lock();
+      Response rest = service.restCreate("rest-late");
+      assertThat(rest.status()).as(rest.body()).isEqualTo(504);
+      assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED.code);
+
+      Response fhir = service.fhirCreate("fhir-late");
+      assertThat(fhir.status()).as(fhir.body()).isEqualTo(504);
+      assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
+      assertThat(fhir.json().getJsonArray("issue").getJsonObject(0).getString("code"))
+          .isEqualTo("timeout");
+      service.awaitGauge("vfps_admission_requests_in_flight", 0);
+
+      service.unlock();
+      Response after = service.restCreate("rest-in-time");
+      assertThat(after.status()).as(after.body()).isEqualTo(200);
+      assertThat(warningsAndErrors()).isEmpty();
+    }
+  }
+
   /** What the request path logged at WARN or above: the start-up's own warnings left out. */
   private List<ILoggingEvent> warningsAndErrors() {
     return log.atLeast(Level.WARN).stream()
@@ -134,6 +158,8 @@ class CallDeadlineIT {
             event ->
                 event.getLoggerName().startsWith("org.vfps.grpc")
                     || event.getLoggerName().startsWith("org.vfps.storage")
+                    || event.getLoggerName().startsWith("org.vfps.http")
+                    || event.getLoggerName().startsWith("org.vfps.fhir")
                     || event.getLevel() == Level.ERROR)
         .toList();
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -144,6 +146,26 @@ final class LockableService implements AutoCloseable {
         .setNamespace(namespace)
         .setOriginalValue(originalValue)
         .build();
+  }
+
+  /** A REST Create of the value in the test's namespace. */
+  Response restCreate(String originalValue) {
+    return http.postJson(
+        "/v1/namespaces/" + namespace + "/pseudonyms",
+        new JsonObject().put("originalValue", originalValue).encode());
+  }
+
+  /** A FHIR {@code $create-pseudonym} of the value in the test's namespace. */
+  Response fhirCreate(String originalValue) {
+    return http.post(
+        "/v1/fhir/$create-pseudonym",
+        "application/fhir+json",
+        """
+        {"resourceType": "Parameters", "parameter": [
+          {"name": "namespace", "valueString": "%s"},
+          {"name": "originalValue", "valueString": "%s"}]}"""
+            .formatted(namespace, originalValue)
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   /** The pseudonyms stored in the namespace. */

@@ -40,7 +40,8 @@ class ConfigLoaderTest {
     assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
     assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
         .isEqualTo(new BatchConfig(250));
-    assertThat(config.admission()).isEqualTo(new AdmissionConfig(512, 65_536));
+    assertThat(config.admission())
+        .isEqualTo(new AdmissionConfig(512, 65_536, 4_194_304, Duration.ofSeconds(30)));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
@@ -257,9 +258,18 @@ class ConfigLoaderTest {
   void admissionBoundsComeFromTheEnvironment() {
     VfpsConfig config =
         ConfigLoader.load(
-            Map.of("Admission__MaxConcurrentRequests", "8", "Admission__MaxQueuedWrites", "100"));
+            Map.of(
+                "Admission__MaxConcurrentRequests",
+                "8",
+                "Admission__MaxQueuedWrites",
+                "100",
+                "Admission__MaxReplyBytes",
+                "65536",
+                "Http__RequestTimeout",
+                "00:01:00"));
 
-    assertThat(config.admission()).isEqualTo(new AdmissionConfig(8, 100));
+    assertThat(config.admission())
+        .isEqualTo(new AdmissionConfig(8, 100, 65_536, Duration.ofMinutes(1)));
   }
 
   @Test
@@ -370,6 +380,8 @@ class ConfigLoaderTest {
         "Admission__MaxConcurrentRequests|0|Admission__MaxConcurrentRequests: '0' is not a"
             + " positive integer (1-2147483647)",
         "Admission__MaxQueuedWrites|-1|Admission__MaxQueuedWrites: '-1' is not a positive"
+            + " integer (1-2147483647)",
+        "Admission__MaxReplyBytes|4MiB|Admission__MaxReplyBytes: '4MiB' is not a positive"
             + " integer (1-2147483647)",
         "Pseudonymization__Batch__MaxSize|0|Pseudonymization__Batch__MaxSize: '0' is not a batch"
             + " size (1-100000)",

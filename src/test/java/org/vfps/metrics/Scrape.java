@@ -65,6 +65,20 @@ public record Scrape(String text, List<MetricFamily> families) {
     return value(family, Map.of());
   }
 
+  /** The values of every counter or gauge series of the family, added up; 0 when it has none. */
+  public double sum(String family) {
+    return family(family).stream()
+        .flatMap(f -> f.getMetrics().stream())
+        .mapToDouble(
+            metric ->
+                switch (metric) {
+                  case Counter counter -> counter.getValue();
+                  case Gauge gauge -> gauge.getValue();
+                  default -> throw new AssertionError(family + " is neither counter nor gauge");
+                })
+        .sum();
+  }
+
   private static AssertionError missing(String family) {
     return new AssertionError("no metric family " + family);
   }

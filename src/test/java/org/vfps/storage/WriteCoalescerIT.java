@@ -289,7 +289,7 @@ class WriteCoalescerIT {
   @Test
   void upsertsBeyondTheQueueBoundAreRefusedAtOnce() {
     List<Admission.Limit> refused = new CopyOnWriteArrayList<>();
-    Admission admission = new Admission(Integer.MAX_VALUE, 1, refused::add);
+    Admission admission = new Admission(Integer.MAX_VALUE, 1, Long.MAX_VALUE, refused::add);
     Database database = Database.connect(vertx, TestPostgres.database(), recording, admission);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
