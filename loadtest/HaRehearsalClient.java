@@ -54,8 +54,9 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * pods only: each replica's {@code /readyz} ({@code --readiness}, its HTTP addresses in the order
  * of {@code --targets}) is polled every 250 ms, as endpoints follow readiness probes, and a replica
  * gets new attempts only while its last answer was 200 (an attempt already sent stays where it
- * is). When no replica is ready, the attempt fails at once with {@code UNAVAILABLE}, as a gRPC
- * client whose resolver has no address. A call has {@code --deadline-ms} from its scheduled send
+ * is). When no replica is ready (the database is down, so every {@code /readyz} is 503), every
+ * replica gets attempts again, as a gRPC client keeps the addresses it has when the name resolves
+ * to none. A call has {@code --deadline-ms} from its scheduled send
  * time, retries included, and is sent with that {@code grpc-timeout}. A call is retried, on the
  * next ready replica after a randomized exponential backoff (200 ms doubling, at most 5 attempts),
  * only when it fails with {@code UNAVAILABLE}; a transport failure (connection refused, closed or
@@ -427,7 +428,10 @@ public final class HaRehearsalClient {
     return firstRound.future();
   }
 
-  /** The first ready replica from {@code from} on, round robin; -1 when none is ready. */
+  /**
+   * The first ready replica from {@code from} on, round robin; {@code from} itself when none is
+   * ready, as a gRPC client whose resolver finds no address keeps the ones it has.
+   */
   private int readyFrom(int from) {
     for (int i = 0; i < replicas.size(); i++) {
       int replica = (from + i) % replicas.size();
@@ -435,7 +439,7 @@ public final class HaRehearsalClient {
         return replica;
       }
     }
-    return -1;
+    return from % replicas.size();
   }
 
   private String reconnects() {
@@ -489,25 +493,16 @@ public final class HaRehearsalClient {
       return;
     }
     int replica = readyFrom(from);
-    Future<String> created;
-    if (replica < 0) {
-      created =
-          Future.failedFuture(
-              new FailedAttempt(new Failure(GrpcStatus.UNAVAILABLE, "no-ready-replica")));
-    } else {
-      call.replica = replica + 1;
-      if (attempt == 1) {
-        nextReplica = (replica + 1) % replicas.size();
-      }
-      created =
-          create(
-              replicas.get(replica),
-              call.original,
-              call.deadlineNanos,
-              req -> call.current = req,
-              messages);
+    call.replica = replica + 1;
+    if (attempt == 1) {
+      nextReplica = (replica + 1) % replicas.size();
     }
-    created
+    create(
+            replicas.get(replica),
+            call.original,
+            call.deadlineNanos,
+            req -> call.current = req,
+            messages)
         .onSuccess(call.result::tryComplete)
         .onFailure(
             error -> {
@@ -515,8 +510,7 @@ public final class HaRehearsalClient {
                 return; // the deadline passed; this is the cancelled attempt
               }
               Failure failure = ((FailedAttempt) error).failure;
-              call.attemptFailures.add(
-                  (replica < 0 ? "none" : "r" + (replica + 1)) + ":" + failure.label());
+              call.attemptFailures.add("r" + (replica + 1) + ":" + failure.label());
               long backoff =
                   ThreadLocalRandom.current()
                       .nextLong(
@@ -532,11 +526,7 @@ public final class HaRehearsalClient {
                 vertx.setTimer(
                     backoff,
                     id ->
-                        attempt(
-                            call,
-                            ((replica < 0 ? from : replica) + 1) % replicas.size(),
-                            attempt + 1,
-                            messages));
+                        attempt(call, (replica + 1) % replicas.size(), attempt + 1, messages));
               } else {
                 call.result.tryFail(error);
               }

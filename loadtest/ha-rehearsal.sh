@@ -16,7 +16,8 @@
 #      UNAVAILABLE only, every acknowledged pair in a ledger; the calls go round robin to the
 #      replicas that are ready, as through the chart's <release>-headless Service, which lists ready
 #      pods only: each replica's /readyz is polled every 250 ms, as endpoints follow readiness
-#      probes, and a replica gets new calls only while it answers 200;
+#      probes, and a replica gets new calls only while it answers 200 (when none does, all get
+#      calls, as a gRPC client keeps its addresses when the name resolves to none);
 #   5. under that load, in sequence: baseline; kill -9 of a replica and its restart; a planned Patroni
 #      switchover; kill -9 of the PostgreSQL primary (the Patroni node and its postgres processes, as
 #      a pod dies; the node comes back after PG_RESTART_DELAY as the pod would); a 20 s partition
