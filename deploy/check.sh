@@ -228,6 +228,7 @@ check_chart() {
 --set database.existingSecret=s --set config.Authorization.ClientSecret=x|set it through authorization.clientSecret
 EOF
 
+  check_chart_services "$work/cluster-values.yaml" "$work/default.yaml"
   check_chart_environment "$work/full-values.yaml"
 
   if ! have kubeconform; then
@@ -250,9 +251,40 @@ EOF
   fi
 }
 
+# The clients' headless Service lists the ready pods only; the cluster's discovery resolves its own,
+# which lists every pod and exists only with cluster.enabled.
+check_chart_services() { # rendered manifests: clustered, not clustered
+  if ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the Services for clients and for the cluster (needs python3 with PyYAML)"
+    return
+  fi
+  if python3 - "$1" "$2" <<'PY'
+import sys, yaml
+def docs(path):
+    return [d for d in yaml.safe_load_all(open(path)) if d]
+clustered, alone = docs(sys.argv[1]), docs(sys.argv[2])
+services = {d["metadata"]["name"]: d["spec"] for d in clustered if d["kind"] == "Service"}
+env = {v["name"]: v.get("value") for d in clustered if d["kind"] == "Deployment"
+       for v in d["spec"]["template"]["spec"]["containers"][0]["env"]}
+headless, members = services["vfps-headless"], services["vfps-members"]
+assert not headless.get("publishNotReadyAddresses", False), "vfps-headless lists pods that are not ready"
+assert {p["name"] for p in headless["ports"]} >= {"grpc", "http"}, "vfps-headless lacks the client ports"
+assert members["publishNotReadyAddresses"] is True, "vfps-members omits pods that are not ready"
+assert {p["name"] for p in members["ports"]} == {"cluster", "event-bus"}, "vfps-members has other ports"
+assert env["Cluster__Kubernetes__ServiceDns"].startswith("vfps-members."), env["Cluster__Kubernetes__ServiceDns"]
+assert not any(d["kind"] == "Service" and d["metadata"]["name"] == "vfps-members" for d in alone), \
+    "vfps-members without cluster.enabled"
+PY
+  then
+    pass "vfps-headless lists ready pods only; the cluster finds its members through vfps-members (every pod, cluster ports only, only when clustered)"
+  else
+    fail "the Services for clients and for the cluster"
+  fi
+}
+
 # Starts the jar with the environment the chart gives its pods (ports shifted, the embedded
 # database instead of the Secret's, the pod IP as 127.0.0.1, the mounted TLS Secret replaced by a
-# certificate made here): the service must accept every value, create the initial namespaces of
+# certificate made here, other Secrets' values by stand-ins): the service must accept every value, create the initial namespaces of
 # ci/full-values.yaml, and answer /readyz over HTTPS.
 check_chart_environment() { # rendered manifests
   if [ ! -f target/vfps.jar ] || ! have curl || ! have openssl || ! python3 -c 'import yaml' 2>/dev/null; then
@@ -271,6 +303,12 @@ for doc in yaml.safe_load_all(open(sys.argv[1])):
         for var in doc["spec"]["template"]["spec"]["containers"][0]["env"]:
             if "value" in var and not var["name"].startswith("PG"):
                 print(f"{var['name']}={var['value']}")
+            # a Secret's value other than the database's (which the embedded one replaces): a
+            # stand-in, as the kubelet would fill it in (Authorization__ClientSecret)
+            elif "secretKeyRef" in var.get("valueFrom", {}) and not var["name"].startswith(
+                    ("PG", "ConnectionStrings__")):
+                ref = var["valueFrom"]["secretKeyRef"]
+                print(f"{var['name']}=check-{ref['name']}-{ref['key']}")
 PY
   (
     while IFS='=' read -r name value; do export "$name=$value"; done <"$env"

@@ -2,9 +2,12 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.StreamResetException;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
@@ -46,12 +49,18 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * The load side of {@code loadtest/ha-rehearsal.sh}, in three commands.
  *
  * <p>{@code load}: an open model. Creates of fresh original values are offered at a fixed {@code
- * --rate} on a wall-clock schedule, whether or not earlier calls have been answered. Call {@code i}
- * goes to replica {@code i mod n}; a call has {@code --deadline-ms} from its scheduled send time,
- * retries included, and is sent with that {@code grpc-timeout}. A call is retried, on the next
- * replica after a randomized exponential backoff (200 ms doubling, at most 5 attempts), only when
- * it fails with {@code UNAVAILABLE}; a transport failure (connection refused, closed or reset)
- * counts as {@code UNAVAILABLE}, as gRPC clients report it. {@code INTERNAL}, {@code
+ * --rate} on a wall-clock schedule, whether or not earlier calls have been answered. The calls go
+ * round robin to the replicas that are ready, as through a Kubernetes Service that lists ready
+ * pods only: each replica's {@code /readyz} ({@code --readiness}, its HTTP addresses in the order
+ * of {@code --targets}) is polled every 250 ms, as endpoints follow readiness probes, and a replica
+ * gets new attempts only while its last answer was 200 (an attempt already sent stays where it
+ * is). When no replica is ready (the database is down, so every {@code /readyz} is 503), every
+ * replica gets attempts again, as a gRPC client keeps the addresses it has when the name resolves
+ * to none. A call has {@code --deadline-ms} from its scheduled send
+ * time, retries included, and is sent with that {@code grpc-timeout}. A call is retried, on the
+ * next ready replica after a randomized exponential backoff (200 ms doubling, at most 5 attempts),
+ * only when it fails with {@code UNAVAILABLE}; a transport failure (connection refused, closed or
+ * reset) counts as {@code UNAVAILABLE}, as gRPC clients report it. {@code INTERNAL}, {@code
  * DEADLINE_EXCEEDED} and everything else fail the call. When {@code --max-in-flight} calls are
  * outstanding, a new one is shed (not sent) and counts as failed. Every acknowledged (original,
  * pseudonym) pair is appended to {@code --ledger}, every call to {@code --calls}; the load stops
@@ -66,6 +75,7 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  *
  * <pre>
  * java -cp target/vfps.jar loadtest/HaRehearsalClient.java load --targets 127.0.0.1:25451,... \
+ *     --readiness 127.0.0.1:25441,... \
  *     --namespace ha --rate 200 --deadline-ms 5000 --ledger ledger.tsv --calls calls.tsv --stop stop
  * java -cp target/vfps.jar loadtest/HaRehearsalClient.java verify --targets ... --namespace ha \
  *     --ledger ledger.tsv
@@ -81,6 +91,7 @@ public final class HaRehearsalClient {
   private static final long TICK_MILLIS = 10;
   private static final long WEDGED_NANOS = TimeUnit.SECONDS.toNanos(3);
   private static final int VERIFY_ATTEMPTS = 60;
+  private static final long READINESS_POLL_MILLIS = 250;
 
   /** How often each kind of unexpected transport failure was printed, to print only the first. */
   private static final Map<String, Integer> UNEXPECTED_LOGGED =
@@ -90,15 +101,32 @@ public final class HaRehearsalClient {
   private final Context context;
   private final List<Replica> replicas;
   private final String namespace;
+  private final HttpClient probes;
+  private long startNanos = System.nanoTime();
+
+  /** The replica the next call tries first (if it is ready); touched only on {@link #context}. */
+  private int nextReplica;
 
   private HaRehearsalClient(Vertx vertx, Options options) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.namespace = options.get("namespace");
     this.replicas = new ArrayList<>();
-    for (String target : options.get("targets").split(",")) {
-      replicas.add(new Replica(replicas.size() + 1, address(target)));
+    String[] targets = options.get("targets").split(",");
+    String[] readiness =
+        options.containsKey("readiness") ? options.get("readiness").split(",") : null;
+    if (readiness != null && readiness.length != targets.length) {
+      throw new IllegalArgumentException("--readiness needs one address per target");
     }
+    for (int i = 0; i < targets.length; i++) {
+      replicas.add(
+          new Replica(
+              replicas.size() + 1,
+              address(targets[i]),
+              readiness == null ? null : address(readiness[i])));
+    }
+    this.probes =
+        vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(1000).setKeepAlive(false));
   }
 
   /**
@@ -108,15 +136,61 @@ public final class HaRehearsalClient {
   private final class Replica {
     final int number;
     final SocketAddress address;
+
+    /** Its HTTP address, whose {@code /readyz} decides whether it gets calls; null: always. */
+    final SocketAddress readiness;
+
     GrpcClient client = newClient();
     int waitingForStream;
     int sent;
     long lastStreamNanos = System.nanoTime();
     int reconnects;
+    boolean ready;
+    String lastProbe = "";
+    boolean probing;
 
-    Replica(int number, SocketAddress address) {
+    Replica(int number, SocketAddress address, SocketAddress readiness) {
       this.number = number;
       this.address = address;
+      this.readiness = readiness;
+      this.ready = readiness == null;
+    }
+
+    /** Asks {@code /readyz} once (1 s at most); a replica that does not answer 200 is not ready. */
+    Future<Void> probe() {
+      if (readiness == null || probing) {
+        return Future.succeededFuture();
+      }
+      probing = true;
+      return probes
+          .request(
+              new RequestOptions()
+                  .setMethod(HttpMethod.GET)
+                  .setServer(readiness)
+                  .setHost(readiness.host())
+                  .setPort(readiness.port())
+                  .setURI("/readyz")
+                  .setTimeout(1000))
+          .compose(request -> request.send())
+          .compose(response -> response.body().map(body -> response.statusCode()))
+          .map(Object::toString)
+          .otherwise(failure -> "no answer")
+          .map(
+              answer -> {
+                probing = false;
+                ready = answer.equals("200");
+                if (!answer.equals(lastProbe)) {
+                  System.err.printf(
+                      Locale.ROOT,
+                      "%.1f s: replica %d /readyz %s: %s%n",
+                      (System.nanoTime() - startNanos) / 1e9,
+                      number,
+                      answer,
+                      ready ? "gets calls" : "gets no new calls");
+                  lastProbe = answer;
+                }
+                return null;
+              });
     }
 
     private GrpcClient newClient() {
@@ -230,11 +304,12 @@ public final class HaRehearsalClient {
 
     createNamespace().await();
     watchConnections();
+    watchReadiness().await();
 
     BufferedWriter ledger = Files.newBufferedWriter(Path.of(options.get("ledger")));
     BufferedWriter calls = Files.newBufferedWriter(Path.of(options.get("calls")));
     Map<String, Integer> messages = new TreeMap<>();
-    long startNanos = System.nanoTime();
+    startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
     calls.write("# start_epoch_ms=" + startEpochMillis + " rate=" + rate + "\n");
     calls.write("# index\toffered_ms\tlatency_ms\toutcome\treplica\tattempt_failures\n");
@@ -336,6 +411,37 @@ public final class HaRehearsalClient {
                 }));
   }
 
+  /**
+   * Polls every replica's {@code /readyz} every {@link #READINESS_POLL_MILLIS}; completes after the
+   * first round.
+   */
+  private Future<Void> watchReadiness() {
+    Promise<Void> firstRound = Promise.promise();
+    context.runOnContext(
+        v -> {
+          Future.all(replicas.stream().map(Replica::probe).toList())
+              .<Void>mapEmpty()
+              .onComplete(firstRound);
+          vertx.setPeriodic(
+              READINESS_POLL_MILLIS, id -> replicas.forEach(replica -> replica.probe()));
+        });
+    return firstRound.future();
+  }
+
+  /**
+   * The first ready replica from {@code from} on, round robin; {@code from} itself when none is
+   * ready, as a gRPC client whose resolver finds no address keeps the ones it has.
+   */
+  private int readyFrom(int from) {
+    for (int i = 0; i < replicas.size(); i++) {
+      int replica = (from + i) % replicas.size();
+      if (replicas.get(replica).ready) {
+        return replica;
+      }
+    }
+    return from % replicas.size();
+  }
+
   private String reconnects() {
     return replicas.stream()
         .map(replica -> Integer.toString(replica.reconnects))
@@ -378,14 +484,19 @@ public final class HaRehearsalClient {
               }
             });
     call.result.future().onComplete(done -> vertx.cancelTimer(timer));
-    attempt(call, (int) (call.index % replicas.size()), 1, messages);
+    attempt(call, nextReplica, 1, messages);
   }
 
-  private void attempt(Call call, int replica, int attempt, Map<String, Integer> messages) {
+  /** An attempt of the call on the first ready replica from {@code from} on. */
+  private void attempt(Call call, int from, int attempt, Map<String, Integer> messages) {
     if (call.result.future().isComplete()) {
       return;
     }
+    int replica = readyFrom(from);
     call.replica = replica + 1;
+    if (attempt == 1) {
+      nextReplica = (replica + 1) % replicas.size();
+    }
     create(
             replicas.get(replica),
             call.original,
@@ -414,7 +525,8 @@ public final class HaRehearsalClient {
                   && timeLeft) {
                 vertx.setTimer(
                     backoff,
-                    id -> attempt(call, (replica + 1) % replicas.size(), attempt + 1, messages));
+                    id ->
+                        attempt(call, (replica + 1) % replicas.size(), attempt + 1, messages));
               } else {
                 call.result.tryFail(error);
               }
@@ -986,6 +1098,10 @@ public final class HaRehearsalClient {
 
     String getOrDefault(String key, String fallback) {
       return values.getOrDefault(key, fallback);
+    }
+
+    boolean containsKey(String key) {
+      return values.containsKey(key);
     }
   }
 }

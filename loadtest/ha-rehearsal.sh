@@ -13,7 +13,11 @@
 #      1 CPU and MEMORY_MIB as a pod);
 #   4. an open-model load (loadtest/HaRehearsalClient.java): RATE Creates per second of fresh values
 #      on a fixed schedule that never waits for replies, a DEADLINE_MS deadline per call, retries on
-#      UNAVAILABLE only, the replica chosen per call, every acknowledged pair in a ledger;
+#      UNAVAILABLE only, every acknowledged pair in a ledger; the calls go round robin to the
+#      replicas that are ready, as through the chart's <release>-headless Service, which lists ready
+#      pods only: each replica's /readyz is polled every 250 ms, as endpoints follow readiness
+#      probes, and a replica gets new calls only while it answers 200 (when none does, all get
+#      calls, as a gRPC client keeps its addresses when the name resolves to none);
 #   5. under that load, in sequence: baseline; kill -9 of a replica and its restart; a planned Patroni
 #      switchover; kill -9 of the PostgreSQL primary (the Patroni node and its postgres processes, as
 #      a pod dies; the node comes back after PG_RESTART_DELAY as the pod would); a 20 s partition
@@ -455,6 +459,7 @@ note "three replicas ready in $(($(now_ms) - t0)) ms$([ "$LIMITS" = yes ] && ech
 
 # ------------------------------------------------------------------ the load and the scenarios
 targets="127.0.0.1:$(grpc_port 1),127.0.0.1:$(grpc_port 2),127.0.0.1:$(grpc_port 3)"
+readiness="127.0.0.1:$(http_port 1),127.0.0.1:$(http_port 2),127.0.0.1:$(http_port 3)"
 client() { "$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient "$@"; }
 : >"$work/phases.tsv"
 phase_start=0 phase_name=""
@@ -626,7 +631,7 @@ sample_metrics &
 pids[sampler]=$!
 
 say "load: $RATE Creates/s, ${DEADLINE_MS} ms deadline; scenarios: ${scenarios[*]}"
-"$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient load --targets "$targets" --namespace ha --rate "$RATE" --deadline-ms "$DEADLINE_MS" \
+"$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient load --targets "$targets" --readiness "$readiness" --namespace ha --rate "$RATE" --deadline-ms "$DEADLINE_MS" \
   --ledger "$work/ledger.tsv" --calls "$work/logs/calls.tsv" --stop "$work/stop" \
   >"$work/logs/client.out" 2>"$work/logs/client.log" &
 pids[client]=$!

@@ -19,6 +19,10 @@
 {{- printf "%s-headless" (include "vfps.fullname" . | trunc 54 | trimSuffix "-") }}
 {{- end }}
 
+{{- define "vfps.membersName" -}}
+{{- printf "%s-members" (include "vfps.fullname" . | trunc 55 | trimSuffix "-") }}
+{{- end }}
+
 {{- define "vfps.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "vfps.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}

@@ -433,7 +433,8 @@ class NamespacePagesIT {
     browser.colorScheme("dark");
     String dark = background();
     assertThat(dark).isNotEqualTo(light);
-    assertThat(browser.find("#theme-toggle").getAttribute("aria-pressed")).isEqualTo("true");
+    // the style follows the media query at once, the page's script its change event, a task later
+    browser.until(d -> browser.find("#theme-toggle").getAttribute("aria-pressed").equals("true"));
     assertThat(darkClass()).isTrue();
 
     browser.click("#theme-toggle");
