@@ -45,8 +45,12 @@ import org.vfps.pseudonym.Upserted;
  */
 final class WriteCoalescer {
 
-  /** At most this many requests in one statement. */
-  static final int MAX_ROWS = 512;
+  /**
+   * At most this many requests in one statement: a {@code BatchCreate} of 1,000 values is one
+   * statement and one commit, which cost PostgreSQL about a sixth less CPU per new value than two
+   * statements of 512 (four runs of each on the development machine).
+   */
+  static final int MAX_ROWS = 1024;
 
   /** At most about this many bytes of values in one statement. */
   static final int MAX_BYTES = 1 << 20;
