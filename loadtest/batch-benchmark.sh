@@ -2,7 +2,8 @@
 # The batch calls against single calls, in one run on one machine: ghz measures pseudonyms per
 # second of gRPC Create (one value a call), BatchCreate (BATCH values a call) and CreateStream (one
 # stream of BATCH creates a call), each for new values and for values already stored, and prints
-# each batch workload's ratio to single Create of the same kind of values.
+# each batch workload's ratio to single Create of the same kind of values, and, from /proc
+# (loadtest/cpu.py), the CPU per pseudonym of the service, of PostgreSQL's backends and of ghz.
 #
 #   loadtest/batch-benchmark.sh                  # 20,000 single calls, 40 batches and 40 streams
 #   SCALE=5 loadtest/batch-benchmark.sh          # five times as many of each
@@ -39,6 +40,8 @@ say() { printf '%s\n' "$*" >&2; }
 
 say "== database vfps_bench_batch (fresh)"
 fresh_database vfps_bench_batch
+data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
+postmaster=$(head -1 "$data_directory/postmaster.pid")
 
 say "== vfps ($JAR $JAVA_OPTS)"
 # shellcheck disable=SC2086
@@ -71,7 +74,8 @@ write("stream-known.json", [{"namespace": "bench", "originalValue": v} for v in 
 PY
 
 ghz_run() { # name, method, concurrency, calls, data file
-  ghz --insecure --call "vfps.api.v1.PseudonymService/$2" -c "$3" -n "$4" -D "$work/$5" \
+  python3 loadtest/cpu.py --out "$work/$1.cpu.json" --pid "$service_pid" --postmaster "$postmaster" \
+    --database vfps_bench_batch -- ghz --insecure --call "vfps.api.v1.PseudonymService/$2" -c "$3" -n "$4" -D "$work/$5" \
     -O json -o "$work/$1.json" "127.0.0.1:$GRPC_PORT"
 }
 
@@ -94,17 +98,24 @@ python3 - "$work" "$BATCH" <<'PY'
 import json, os, sys
 work, batch = sys.argv[1], int(sys.argv[2])
 def rate(name, per_call):
+    """Pseudonyms per second, and µs of CPU per pseudonym of the service, PostgreSQL and ghz."""
     report = json.load(open(os.path.join(work, name + ".json")))
     ok = (report.get("statusCodeDistribution") or {}).get("OK", 0)
     if ok != report["count"]:
         sys.exit(f"{name}: {report['count'] - ok} of {report['count']} calls failed: "
                  f"{report.get('statusCodeDistribution')} {report.get('errorDistribution')}")
-    return report["rps"] * per_call
-print(f"{'workload':<26} {'pseudonyms/s':>13} {'vs Create':>10}")
+    cpu = json.load(open(os.path.join(work, name + ".cpu.json")))
+    pseudonyms = report["count"] * per_call
+    per = [cpu[k] * 1e6 / pseudonyms for k in ("service", "pg_backends", "load")]
+    return report["rps"] * per_call, per
+print(f"{'workload':<26} {'pseudonyms/s':>13} {'vs Create':>10}"
+      f" {'CPU µs per pseudonym: service':>30} {'PostgreSQL':>11} {'ghz':>6}")
 for kind in ("new", "known"):
-    single = rate(f"single-{kind}", 1)
-    print(f"{'Create, ' + kind:<26} {single:>13,.0f} {'1.0x':>10}")
+    single, per = rate(f"single-{kind}", 1)
+    print(f"{'Create, ' + kind:<26} {single:>13,.0f} {'1.0x':>10} {per[0]:>30.1f} {per[1]:>11.1f}"
+          f" {per[2]:>6.1f}")
     for label, name in (("BatchCreate", "batch"), ("CreateStream", "stream")):
-        value = rate(f"{name}-{kind}", batch)
-        print(f"{label + f' of {batch}, ' + kind:<26} {value:>13,.0f} {value / single:>9.1f}x")
+        value, per = rate(f"{name}-{kind}", batch)
+        print(f"{label + f' of {batch}, ' + kind:<26} {value:>13,.0f} {value / single:>9.1f}x"
+              f" {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}")
 PY

@@ -4,6 +4,8 @@
 #
 #   new       gRPC Create of new values, caches off (a namespace lookup and an upsert per call)
 #   cached    gRPC Create of known values with both caches on (answered from the pseudonym cache)
+#   batch     gRPC BatchCreate of BATCH (1,000) new values a call, caches off, at concurrency
+#             BATCH_CONCURRENCY (4); REQUESTS and WARMUP count values, i.e. REQUESTS / BATCH calls
 #
 # For each, the service starts (plain jar, JAVA_OPTS, metrics on as by default; METRICS=no turns
 # them off), is warmed up with WARMUP calls, then
@@ -26,6 +28,8 @@ PATHS=${PATHS:-new cached}
 REQUESTS=${REQUESTS:-100000}
 WARMUP=${WARMUP:-60000}
 CONCURRENCY=${CONCURRENCY:-50}
+BATCH=${BATCH:-1000}
+BATCH_CONCURRENCY=${BATCH_CONCURRENCY:-4}
 EVENT=${EVENT:-cpu}
 INTERVAL=${INTERVAL:-1ms}
 OUT=${OUT:-target/profiles}
@@ -75,12 +79,21 @@ for path in $PATHS; do
     python3 -c 'import json, sys; json.dump([{"namespace": "profile", "originalValue": f"known-{i}"}
       for i in range(1000)], open(sys.argv[1], "w"))' "$work/known.json"
     data=(-D "$work/known.json")
+  elif [ "$path" = batch ]; then
+    python3 -c 'import json, sys; json.dump({"namespace": "profile", "originalValues":
+      ["{{newUUID}}"] * int(sys.argv[2])}, open(sys.argv[1], "w"))' "$work/batch.json" "$BATCH"
+    data=(-D "$work/batch.json")
   else
     data=(-d '{"namespace": "profile", "originalValue": "{{randomString 32}}"}')
   fi
-  ghz_call() { # calls
-    ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
-      -c "$CONCURRENCY" -n "$1" "${data[@]}" -O json "127.0.0.1:$PORT"
+  ghz_call() { # values
+    if [ "$path" = batch ]; then
+      ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/BatchCreate \
+        -c "$BATCH_CONCURRENCY" -n "$(($1 / BATCH))" "${data[@]}" -O json "127.0.0.1:$PORT"
+    else
+      ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+        -c "$CONCURRENCY" -n "$1" "${data[@]}" -O json "127.0.0.1:$PORT"
+    fi
   }
   say "$path: warm-up, $WARMUP calls"
   ghz_call "$WARMUP" >/dev/null

@@ -47,7 +47,7 @@ public final class ServiceMeters {
   };
 
   /** The buckets of the rows per upsert statement: powers of two up to the coalescer's bound. */
-  static final double[] ROW_BUCKETS = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  static final double[] ROW_BUCKETS = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
   /**
    * The labels of the Vert.x meters: never {@code HTTP_PATH}, whose raw paths carry namespace names

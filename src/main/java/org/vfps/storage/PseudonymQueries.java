@@ -30,7 +30,9 @@ final class PseudonymQueries {
    * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
    * pairs and candidates as three parallel arrays (distinct pairs only). It returns the stored row
    * of every pair, new or existing; a pair that a concurrent insert hid from the select is missing,
-   * and the caller upserts it again on its own.
+   * and the caller upserts it again on its own. Only the pairs the insert skipped are looked up:
+   * probing the primary key for a pair this statement inserted finds its row, invisible to the
+   * statement's snapshot, and costs PostgreSQL about a tenth of a new row's CPU for nothing.
    */
   static final String UPSERT_BATCH =
       """
@@ -52,7 +54,11 @@ final class PseudonymQueries {
         p.last_updated_at, false
       FROM pseudonyms p
       JOIN input i
-        ON p.namespace_name = i.namespace_name AND p.original_value = i.original_value""";
+        ON p.namespace_name = i.namespace_name AND p.original_value = i.original_value
+      WHERE NOT EXISTS (
+        SELECT FROM inserted n
+        WHERE n.namespace_name = i.namespace_name AND n.original_value = i.original_value
+      )""";
 
   static final String FIND_BY_VALUE =
       """

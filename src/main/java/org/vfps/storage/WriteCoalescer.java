@@ -1,6 +1,7 @@
 package org.vfps.storage;
 
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Completable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.sqlclient.Pool;
@@ -8,10 +9,11 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
@@ -43,8 +45,12 @@ import org.vfps.pseudonym.Upserted;
  */
 final class WriteCoalescer {
 
-  /** At most this many requests in one statement. */
-  static final int MAX_ROWS = 512;
+  /**
+   * At most this many requests in one statement: a {@code BatchCreate} of 1,000 values is one
+   * statement and one commit, which cost PostgreSQL about a sixth less CPU per new value than two
+   * statements of 512 (four runs of each on the development machine).
+   */
+  static final int MAX_ROWS = 1024;
 
   /** At most about this many bytes of values in one statement. */
   static final int MAX_BYTES = 1 << 20;
@@ -55,6 +61,14 @@ final class WriteCoalescer {
    * time and 21,900 four at a time.
    */
   static final int MAX_IN_FLIGHT = 4;
+
+  // the columns of PseudonymQueries.UPSERT_BATCH
+  private static final int NAMESPACE = 0;
+  private static final int ORIGINAL_VALUE = 1;
+  private static final int PSEUDONYM_VALUE = 2;
+  private static final int CREATED_AT = 3;
+  private static final int LAST_UPDATED_AT = 4;
+  private static final int INSERTED = 5;
 
   private final Pool pool;
   private final SingleUpsert single;
@@ -95,16 +109,13 @@ final class WriteCoalescer {
    * first is told it inserted it.
    */
   Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates) {
+    Promise<Upserted> result = Coalescer.promise();
     Request request =
-        new Request(
-            new Pair(namespace, originalValue),
-            candidates,
-            Coalescer.promise(),
-            CallDeadline.current());
+        new Request(new Pair(namespace, originalValue), candidates, result, CallDeadline.current());
     if (!coalescer.submit(request)) {
       return Future.failedFuture(Admission.overloaded(Admission.Limit.QUEUED_WRITES));
     }
-    return request.result.future();
+    return result.future();
   }
 
   /**
@@ -125,41 +136,52 @@ final class WriteCoalescer {
    * The order every statement inserts its rows in, so that two statements that share pairs take
    * their row locks in the same order and wait for each other instead of deadlocking.
    */
-  private static final Comparator<Pair> LOCK_ORDER =
-      Comparator.comparing(Pair::namespace).thenComparing(Pair::originalValue);
+  private static final Comparator<Request> LOCK_ORDER =
+      (a, b) -> {
+        int byNamespace = a.pair.namespace().compareTo(b.pair.namespace());
+        return byNamespace != 0
+            ? byNamespace
+            : a.pair.originalValue().compareTo(b.pair.originalValue());
+      };
 
   private Future<?> send(List<Request> requests) {
-    Map<Pair, List<Request>> batch = new TreeMap<>(LOCK_ORDER);
-    for (Request request : requests) {
-      batch.computeIfAbsent(request.pair, pair -> new ArrayList<>(1)).add(request);
+    // a stable sort: the requests of one pair stay in their order of arrival
+    Request[] sorted = requests.toArray(Request[]::new);
+    Arrays.sort(sorted, LOCK_ORDER);
+    List<Group> batch = new ArrayList<>(sorted.length);
+    Group last = null;
+    for (Request request : sorted) {
+      if (last == null || !last.pair.equals(request.pair)) {
+        last = new Group(request.pair, request);
+        batch.add(last);
+      } else {
+        last.add(request);
+      }
     }
-    return batch.size() == 1 ? sendOne(batch) : sendBatch(batch);
+    return batch.size() == 1 ? sendOne(batch.get(0)) : sendBatch(batch);
   }
 
-  /** A lone request takes the single-row statement: no arrays to build or unnest. */
-  private Future<Upserted> sendOne(Map<Pair, List<Request>> batch) {
-    Map.Entry<Pair, List<Request>> only = batch.entrySet().iterator().next();
-    Pair pair = only.getKey();
+  /** A lone pair takes the single-row statement: no arrays to build or unnest. */
+  private Future<Upserted> sendOne(Group only) {
     return Future.<Upserted>succeededFuture()
         .compose(
             ignored ->
                 single.upsert(
-                    pair.namespace(), pair.originalValue(), only.getValue().get(0).candidates))
-        .onComplete(done -> deliver(only.getValue(), done));
+                    only.pair.namespace(), only.pair.originalValue(), only.first.candidates))
+        .onComplete(only::deliver);
   }
 
-  private Future<?> sendBatch(Map<Pair, List<Request>> batch) {
+  private Future<?> sendBatch(List<Group> batch) {
     int size = batch.size();
     String[] namespaces = new String[size];
     String[] originals = new String[size];
     String[] candidates = new String[size];
-    int i = 0;
     try {
-      for (Map.Entry<Pair, List<Request>> entry : batch.entrySet()) {
-        namespaces[i] = entry.getKey().namespace();
-        originals[i] = entry.getKey().originalValue();
-        candidates[i] = entry.getValue().get(0).candidates.get();
-        i++;
+      for (int i = 0; i < size; i++) {
+        Group group = batch.get(i);
+        namespaces[i] = group.pair.namespace();
+        originals[i] = group.pair.originalValue();
+        candidates[i] = group.first.candidates.get();
       }
     } catch (RuntimeException e) {
       // a generator failed: let every request find its own way, and its own failure
@@ -180,57 +202,44 @@ final class WriteCoalescer {
               } else {
                 Throwable failure = done.cause();
                 batch.forEach(
-                    (pair, requests) ->
-                        requests.forEach(
-                            request ->
-                                request.result.fail(
-                                    PgFailures.translate(
-                                        failure, Map.of("namespace", pair.namespace())))));
+                    group ->
+                        group.deliver(
+                            Future.failedFuture(
+                                PgFailures.translate(
+                                    failure, Map.of("namespace", group.pair.namespace())))));
               }
             });
   }
 
-  private void complete(Map<Pair, List<Request>> batch, RowSet<Row> rows) {
+  private void complete(List<Group> batch, RowSet<Row> rows) {
+    Map<Pair, Group> waiting = HashMap.newHashMap(batch.size());
+    batch.forEach(group -> waiting.put(group.pair, group));
     for (Row row : rows) {
-      Pair pair = new Pair(row.getString("namespace_name"), row.getString("original_value"));
-      List<Request> requests = batch.remove(pair);
-      if (requests == null) {
+      Group group =
+          waiting.remove(new Pair(row.getString(NAMESPACE), row.getString(ORIGINAL_VALUE)));
+      if (group == null) {
         continue;
       }
       Pseudonym stored =
           new Pseudonym(
-              pair.namespace(),
-              pair.originalValue(),
-              row.getString("pseudonym_value"),
-              row.getOffsetDateTime("created_at").toInstant(),
-              row.getOffsetDateTime("last_updated_at").toInstant());
-      deliver(requests, Future.succeededFuture(new Upserted(stored, row.getBoolean("inserted"))));
+              group.pair.namespace(),
+              group.pair.originalValue(),
+              row.getString(PSEUDONYM_VALUE),
+              row.getOffsetDateTime(CREATED_AT).toInstant(),
+              row.getOffsetDateTime(LAST_UPDATED_AT).toInstant());
+      group.deliver(Future.succeededFuture(new Upserted(stored, row.getBoolean(INSERTED))));
     }
     // pairs a concurrent insert hid from this statement's snapshot
-    batch.forEach(this::retryAlone);
+    waiting.values().forEach(this::retryAlone);
   }
 
-  private void retryAlone(Pair pair, List<Request> requests) {
+  private void retryAlone(Group group) {
     Future.<Upserted>succeededFuture()
         .compose(
             ignored ->
-                single.upsert(pair.namespace(), pair.originalValue(), requests.get(0).candidates))
-        .onComplete(done -> deliver(requests, done));
-  }
-
-  /**
-   * One outcome to every request of a pair; only the first request, the one that came first, is
-   * told it inserted the pair.
-   */
-  private static void deliver(List<Request> requests, AsyncResult<Upserted> done) {
-    for (int i = 0; i < requests.size(); i++) {
-      Promise<Upserted> result = requests.get(i).result;
-      if (done.failed()) {
-        result.fail(done.cause());
-      } else {
-        result.complete(i == 0 ? done.result() : new Upserted(done.result().pseudonym(), false));
-      }
-    }
+                single.upsert(
+                    group.pair.namespace(), group.pair.originalValue(), group.first.candidates))
+        .onComplete(group::deliver);
   }
 
   /** Feeds one {@link #upsertAll} call to the coalescer, chunk by chunk. */
@@ -269,58 +278,102 @@ final class WriteCoalescer {
       int from = next;
       int to = Math.min(from + MAX_ROWS, originalValues.size());
       next = to;
+      Chunk chunk = new Chunk(to - from);
       List<Request> requests = new ArrayList<>(to - from);
-      List<Future<Upserted>> results = new ArrayList<>(to - from);
       for (int i = from; i < to; i++) {
+        int index = i;
         String originalValue = originalValues.get(i);
-        Request request =
+        requests.add(
             new Request(
                 new Pair(namespace, originalValue),
                 candidates.apply(originalValue),
-                Promise.promise(),
-                deadline);
-        requests.add(request);
-        results.add(request.result.future());
+                (upserted, failure) -> chunk.done(index, upserted, failure),
+                deadline));
       }
       chunksOutstanding++;
       if (!coalescer.submitAll(requests)) {
         chunksOutstanding--;
         result.tryFail(Admission.overloaded(Admission.Limit.QUEUED_WRITES));
-        return;
       }
-      Future.all(results)
-          .onComplete(
-              done -> {
-                chunksOutstanding--;
-                if (done.failed()) {
-                  result.tryFail(done.cause());
-                  return;
-                }
-                for (int i = from; i < to; i++) {
-                  stored[i] = results.get(i - from).result().pseudonym();
-                }
-                if (result.future().isComplete()) {
-                  return;
-                }
-                if (next < originalValues.size()) {
-                  submitChunk();
-                } else if (chunksOutstanding == 0) {
-                  result.complete(List.of(stored));
-                }
-              });
+    }
+
+    /**
+     * The values of one chunk still awaited: each value's outcome lands here, with no future of its
+     * own, and the last one feeds the next chunk or completes the call.
+     */
+    private final class Chunk {
+
+      private int awaited;
+
+      Chunk(int size) {
+        this.awaited = size;
+      }
+
+      void done(int index, Upserted upserted, Throwable failure) {
+        if (failure != null) {
+          result.tryFail(failure);
+        } else {
+          stored[index] = upserted.pseudonym();
+        }
+        if (--awaited > 0) {
+          return;
+        }
+        chunksOutstanding--;
+        if (result.future().isComplete()) {
+          return;
+        }
+        if (next < originalValues.size()) {
+          submitChunk();
+        } else if (chunksOutstanding == 0) {
+          result.complete(List.of(stored));
+        }
+      }
     }
   }
 
   /** What is upserted: a namespace and an original value. */
   private record Pair(String namespace, String originalValue) {}
 
+  /** One upsert waiting for its statement; its outcome goes to {@code result}, exactly once. */
   private record Request(
-      Pair pair, Candidates candidates, Promise<Upserted> result, CallDeadline deadline)
+      Pair pair, Candidates candidates, Completable<Upserted> result, CallDeadline deadline)
       implements Coalescer.Queued {
 
     @Override
     public void drop(ServiceException reason) {
-      result.tryFail(reason);
+      result.fail(reason);
+    }
+  }
+
+  /** The requests for one pair in one statement, in their order of arrival. */
+  private static final class Group {
+
+    private final Pair pair;
+    private final Request first;
+    private List<Request> more;
+
+    Group(Pair pair, Request first) {
+      this.pair = pair;
+      this.first = first;
+    }
+
+    void add(Request request) {
+      if (more == null) {
+        more = new ArrayList<>(1);
+      }
+      more.add(request);
+    }
+
+    /**
+     * One outcome to every request; only the first request, the one that came first, is told it
+     * inserted the pair.
+     */
+    void deliver(AsyncResult<Upserted> done) {
+      first.result.complete(done.result(), done.cause());
+      if (more != null) {
+        Upserted found = done.succeeded() ? new Upserted(done.result().pseudonym(), false) : null;
+        more.forEach(request -> request.result.complete(found, done.cause()));
+      }
     }
   }
 }

@@ -77,11 +77,22 @@ class ServiceMetersTest {
     assertThat(histogram.getBuckets())
         .extracting(Histogram.Bucket::getUpperBound)
         .containsExactly(
-            1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, Double.POSITIVE_INFINITY);
+            1.0,
+            2.0,
+            4.0,
+            8.0,
+            16.0,
+            32.0,
+            64.0,
+            128.0,
+            256.0,
+            512.0,
+            1024.0,
+            Double.POSITIVE_INFINITY);
     // cumulative: 1 | 1 | 3 (+3 rows) | ... | 100 (+100 rows)
     assertThat(histogram.getBuckets())
         .extracting(Histogram.Bucket::getCumulativeCount)
-        .containsExactly(1L, 1L, 2L, 2L, 2L, 2L, 2L, 3L, 3L, 3L, 3L);
+        .containsExactly(1L, 1L, 2L, 2L, 2L, 2L, 2L, 3L, 3L, 3L, 3L, 3L);
   }
 
   @Test

@@ -138,7 +138,8 @@ class BatchUpsertIT {
   @Test
   void aLargeCallDoesNotQueueAheadOfASingleCallerOnTheSameEventLoop() {
     String namespace = namespace();
-    List<String> values = values("large", 10_000);
+    // twenty statements' worth, so that waiting behind half of them would show
+    List<String> values = values("large", 20 * WriteCoalescer.MAX_ROWS);
     int statements = values.size() / WriteCoalescer.MAX_ROWS;
     AtomicInteger doneBeforeSingle = new AtomicInteger(-1);
     Promise<List<Future<?>>> submitted = Promise.promise();
