@@ -65,10 +65,14 @@ public record Scrape(String text, List<MetricFamily> families) {
     return value(family, Map.of());
   }
 
-  /** The values of every counter or gauge series of the family, added up; 0 when it has none. */
-  public double sum(String family) {
+  /**
+   * The values of the counter or gauge series of the family whose labels include {@code labels},
+   * added up; 0 when it has none.
+   */
+  public double sum(String family, Map<String, String> labels) {
     return family(family).stream()
         .flatMap(f -> f.getMetrics().stream())
+        .filter(metric -> metric.getLabels().entrySet().containsAll(labels.entrySet()))
         .mapToDouble(
             metric ->
                 switch (metric) {
@@ -77,6 +81,11 @@ public record Scrape(String text, List<MetricFamily> families) {
                   default -> throw new AssertionError(family + " is neither counter nor gauge");
                 })
         .sum();
+  }
+
+  /** The values of every counter or gauge series of the family, added up; 0 when it has none. */
+  public double sum(String family) {
+    return sum(family, Map.of());
   }
 
   private static AssertionError missing(String family) {
