@@ -251,12 +251,12 @@ class SignInFlowIT {
         .containsEntry("username", "reader")
         .containsEntry("email", "reader@example.org");
     // the roles the rules name
-    assertThat(reader.getJsonArray("roles").getList()).containsExactly("study-read");
+    assertThat(reader.getJsonArray("roles")).containsExactly("study-read");
     JsonObject permissions = reader.getJsonObject("permissions");
     assertThat(permissions.getBoolean("admin")).isFalse();
-    assertThat(permissions.getJsonArray("read").getList()).containsExactly("*");
-    assertThat(permissions.getJsonArray("write").getList()).isEmpty();
-    assertThat(permissions.getJsonArray("reverseLookup").getList()).isEmpty();
+    assertThat(permissions.getJsonArray("read")).containsExactly("*");
+    assertThat(permissions.getJsonArray("write")).isEmpty();
+    assertThat(permissions.getJsonArray("reverseLookup")).isEmpty();
     assertThat(reader.getString("csrfToken")).hasSizeGreaterThan(20);
     assertThat(reader.getString("expiresAt")).endsWith("Z");
     assertThat(get(origin(first) + "/ui/access", "cookie", signIn("reader")).status())
@@ -265,12 +265,12 @@ class SignInFlowIT {
     String admin = signIn("admin");
     JsonObject adminSession = get(origin(first) + "/ui/session", "cookie", admin).json();
     assertThat(adminSession.getJsonObject("permissions").getBoolean("admin")).isTrue();
-    assertThat(adminSession.getJsonObject("permissions").getJsonArray("reverseLookup").getList())
+    assertThat(adminSession.getJsonObject("permissions").getJsonArray("reverseLookup"))
         .containsExactly("*");
     JsonObject access = get(origin(first) + "/ui/access", "cookie", admin).json();
-    assertThat(access.getJsonArray("adminRoles").getList()).containsExactly("vfps-admin");
-    assertThat(access.getJsonArray("rules").getList())
-        .extracting(rule -> ((Map<?, ?>) rule).get("namespace"))
+    assertThat(access.getJsonArray("adminRoles")).containsExactly("vfps-admin");
+    assertThat(access.getJsonArray("rules"))
+        .extracting(rule -> ((JsonObject) rule).getString("namespace"))
         .containsExactly(namespace, "*");
     JsonObject effective =
         access.getJsonArray("namespaces").stream()
@@ -278,11 +278,9 @@ class SignInFlowIT {
             .filter(entry -> entry.getString("namespace").equals(namespace))
             .findFirst()
             .orElseThrow();
-    assertThat(effective.getJsonArray("readRoles").getList())
-        .containsExactly("all-read", "study-read");
-    assertThat(effective.getJsonArray("writeRoles").getList()).containsExactly("study-write");
-    assertThat(effective.getJsonArray("reverseLookupRoles").getList())
-        .containsExactly("study-auditor");
+    assertThat(effective.getJsonArray("readRoles")).containsExactly("all-read", "study-read");
+    assertThat(effective.getJsonArray("writeRoles")).containsExactly("study-write");
+    assertThat(effective.getJsonArray("reverseLookupRoles")).containsExactly("study-auditor");
     assertThat(get(origin(first) + "/ui/access").status()).isEqualTo(401);
   }
 
