@@ -269,28 +269,34 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private Future<Map<String, Pseudonym>> findAllIn(
       String namespace, List<String> values, String query, boolean byOriginal) {
     Map<String, Pseudonym> found = new HashMap<>();
-    return readChunks(
-            new Lookup(namespace, values, query, byOriginal, found),
-            0,
+    Lookup lookup =
+        new Lookup(
+            namespace,
+            values,
+            query,
+            byOriginal,
+            found,
             ReplyBytes.current(),
-            CallDeadline.current())
-        .map(done -> Collections.unmodifiableMap(found));
+            CallDeadline.current());
+    return readChunks(lookup, 0).map(done -> Collections.unmodifiableMap(found));
   }
 
-  /** A lookup of many values, and what it found so far. */
+  /** A lookup of many values for one call, and what it found so far. */
   private record Lookup(
       String namespace,
       List<String> values,
       String query,
       boolean byOriginal,
-      Map<String, Pseudonym> found) {}
+      Map<String, Pseudonym> found,
+      ReplyBytes bytes,
+      CallDeadline deadline) {}
 
-  private Future<Void> readChunks(
-      Lookup lookup, int from, ReplyBytes bytes, CallDeadline deadline) {
+  /** Reads the chunks of the lookup from {@code from} on, one after the other. */
+  private Future<Void> readChunks(Lookup lookup, int from) {
     if (from >= lookup.values().size()) {
       return Future.succeededFuture();
     }
-    if (from > 0 && deadline.passed()) {
+    if (from > 0 && lookup.deadline().passed()) {
       return Future.failedFuture(CallDeadline.exceeded());
     }
     String[] chunk =
@@ -320,9 +326,9 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                         pseudonym);
                 size += replyBytes(pseudonym);
               }
-              return bytes.reserve(size);
+              return lookup.bytes().reserve(size);
             })
-        .compose(reserved -> readChunks(lookup, from + LOOKUP_CHUNK, bytes, deadline));
+        .compose(reserved -> readChunks(lookup, from + LOOKUP_CHUNK));
   }
 
   /**
