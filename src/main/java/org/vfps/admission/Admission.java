@@ -11,9 +11,10 @@ import org.vfps.error.ServiceException;
  * while fewer than {@code maxQueuedWrites} wait there, and bytes of a reply built whole in memory
  * while fewer than {@code maxReplyBytes} are held by such replies. Work beyond any bound is refused
  * at once, never queued, and the caller answers it with {@link #overloaded}. The edges ask {@link
- * #tryStartRequest()} when a request's work starts and reserve a large reply's bytes through {@link
- * #replyBytes()} as they build it; the storage asks {@link #tryQueueWrites(int)}. Each refusal is
- * counted. Thread-safe: one instance serves every verticle of the process.
+ * #tryStartRequest()} when a request's work starts and {@linkplain ReplyBytes#begin begin} a
+ * reservation of reply bytes per call, into which the storage reserves the rows it reads for the
+ * reply (and a GetAll its encoded pages); the storage asks {@link #tryQueueWrites(int)}. Each
+ * refusal is counted. Thread-safe: one instance serves every verticle of the process.
  */
 public final class Admission {
 
@@ -173,7 +174,8 @@ public final class Admission {
           case REPLY_BYTES ->
               "The service is at its limit of bytes of replies built in memory"
                   + " (Admission__MaxReplyBytes); retry in a moment. A reply larger than the"
-                  + " limit never fits: list namespaces with GET /v1/namespaces, which streams.";
+                  + " limit never fits: look up fewer values per call, and list namespaces with"
+                  + " GET /v1/namespaces, which streams.";
         });
   }
 }

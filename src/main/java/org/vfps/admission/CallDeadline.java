@@ -1,8 +1,6 @@
 package org.vfps.admission;
 
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.ContextInternal;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -35,20 +33,13 @@ public final class CallDeadline {
   public static CallDeadline begin(Context context, long startNanos, long timeoutNanos) {
     CallDeadline deadline =
         new CallDeadline(timeoutNanos >= 0, startNanos + Math.max(timeoutNanos, 0));
-    if (context instanceof ContextInternal internal && internal.isDuplicate()) {
-      context.putLocal(CallDeadlineLocal.KEY, deadline);
-    }
+    CallLocals.put(context, CallLocals.DEADLINE, deadline);
     return deadline;
   }
 
   /** The deadline of the call whose context the current thread runs on; {@link #NONE} if none. */
   public static CallDeadline current() {
-    Context context = Vertx.currentContext();
-    if (context == null) {
-      return NONE;
-    }
-    CallDeadline deadline = context.getLocal(CallDeadlineLocal.KEY);
-    return deadline == null ? NONE : deadline;
+    return CallLocals.current(CallLocals.DEADLINE, NONE);
   }
 
   /** Whether the call has a deadline in time. */

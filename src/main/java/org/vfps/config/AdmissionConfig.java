@@ -11,7 +11,8 @@ import java.time.Duration;
  * @param maxQueuedWrites values waiting in the write coalescers for their upsert statement ({@code
  *     MaxQueuedWrites})
  * @param maxReplyBytes bytes held at once by the replies a replica builds whole in memory before it
- *     sends them, the gRPC {@code NamespaceService/GetAll} ({@code MaxReplyBytes})
+ *     sends them: the gRPC {@code NamespaceService/GetAll}, and every reply with pseudonyms looked
+ *     up (gRPC and REST Get and BatchGet, the FHIR lookups) ({@code MaxReplyBytes})
  * @param httpRequestTimeout the deadline of a REST or FHIR request, from the moment its body is in
  *     ({@code Http__RequestTimeout}); zero for none
  */

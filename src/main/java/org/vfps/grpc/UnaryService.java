@@ -16,7 +16,6 @@ import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -43,7 +42,9 @@ import org.vfps.log.EdgeWarnings;
  * it arrives and holds its place while it is served. A call that finds none is answered {@code
  * RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its {@link CallDeadline}: the call
  * is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its work waits, and work is not
- * started once it has passed.
+ * started once it has passed. A unary call's {@link ReplyBytes} are on its context too: the storage
+ * reserves in them what it reads for the reply (a refusal is {@code RESOURCE_EXHAUSTED}), and they
+ * are given back when the reply is written, or the call fails or is left.
  */
 final class UnaryService implements Service {
 
@@ -86,40 +87,24 @@ final class UnaryService implements Service {
     return bind(
         method,
         operation,
-        (call, caller, request) -> handler.apply(caller, request),
-        (call, reply) -> call.response().end(reply),
-        unsent -> {});
+        (call, caller, request, bytes) -> handler.apply(caller, request),
+        (call, reply) -> call.response().end(reply));
   }
 
   /**
    * Binds the method to a handler that builds the response already encoded in the call's wire
    * format (see {@link GrpcServerRequest#format()}), piece by piece rather than as one message
    * object, reserving its bytes in the call's {@link ReplyBytes} as it grows (and failing when they
-   * do not fit); they are given back once the response is written, or dropped.
+   * do not fit).
    */
   <Req, Resp> UnaryService encodedMethod(
       ServiceMethod<Req, Resp> method, Operation operation, EncodedHandler<Req> handler) {
     return bind(
         method,
         operation,
-        (call, caller, request) -> {
-          ReplyBytes bytes = admission.replyBytes();
-          return handler
-              .apply(call.format(), caller, request, bytes)
-              .transform(
-                  built -> {
-                    if (built.failed()) {
-                      bytes.release();
-                      return Future.failedFuture(built.cause());
-                    }
-                    return Future.succeededFuture(new Encoded(built.result(), bytes));
-                  });
-        },
+        (call, caller, request, bytes) -> handler.apply(call.format(), caller, request, bytes),
         (call, encoded) ->
-            call.response()
-                .endMessage(GrpcMessage.message("identity", call.format(), encoded.payload()))
-                .onComplete(written -> encoded.bytes().release()),
-        unsent -> unsent.bytes().release());
+            call.response().endMessage(GrpcMessage.message("identity", call.format(), encoded)));
   }
 
   /** A handler whose reply is the encoded response message. */
@@ -127,19 +112,21 @@ final class UnaryService implements Service {
     Future<Buffer> apply(WireFormat format, Caller caller, Req request, ReplyBytes bytes);
   }
 
-  /** An encoded response and the bytes it holds. */
-  private record Encoded(Buffer payload, ReplyBytes bytes) {}
-
   private interface CallHandler<Req, Resp, T> {
-    Future<T> apply(GrpcServerRequest<Req, Resp> call, Caller caller, Req request);
+    Future<T> apply(
+        GrpcServerRequest<Req, Resp> call, Caller caller, Req request, ReplyBytes bytes);
   }
 
+  /**
+   * Binds a unary method: {@code handler} runs the call's work, {@code reply} writes its result.
+   * The call's {@link ReplyBytes}, into which the storage reserves what it reads for the reply, are
+   * given back once the reply is written, or the call failed or was left.
+   */
   private <Req, Resp, T> UnaryService bind(
       ServiceMethod<Req, Resp> method,
       Operation operation,
       CallHandler<Req, Resp, T> handler,
-      BiConsumer<GrpcServerRequest<Req, Resp>, T> reply,
-      Consumer<T> unsent) {
+      BiFunction<GrpcServerRequest<Req, Resp>, T, Future<Void>> reply) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();
     String methodName = method.methodName();
@@ -151,6 +138,7 @@ final class UnaryService implements Service {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
                   CallDeadline deadline = begin(call, started);
+                  ReplyBytes bytes = ReplyBytes.begin(Vertx.currentContext(), admission);
                   CallEnding ending =
                       new CallEnding(
                           call,
@@ -168,9 +156,7 @@ final class UnaryService implements Service {
                       outcome -> {
                         if (!ending.end()) {
                           // answered at its deadline, or left by its client
-                          if (outcome.succeeded()) {
-                            unsent.accept(outcome.result());
-                          }
+                          bytes.release();
                           return;
                         }
                         GrpcStatus status =
@@ -180,8 +166,11 @@ final class UnaryService implements Service {
                         observer.completed(
                             service, methodName, status, System.nanoTime() - started);
                         if (outcome.succeeded()) {
-                          reply.accept(call, outcome.result());
+                          reply
+                              .apply(call, outcome.result())
+                              .onComplete(written -> bytes.release());
                         } else {
+                          bytes.release();
                           GrpcErrors.fail(call.response(), fullName, outcome.cause(), warnings);
                         }
                       };
@@ -203,7 +192,7 @@ final class UnaryService implements Service {
                                           Admission.overloaded(
                                               Admission.Limit.CONCURRENT_REQUESTS));
                                     }
-                                    return handler.apply(call, authenticated, r);
+                                    return handler.apply(call, authenticated, r, bytes);
                                   }))
                       .onComplete(answer);
                 }));

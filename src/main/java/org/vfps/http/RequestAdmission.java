@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
+import org.vfps.admission.ReplyBytes;
 
 /**
  * The HTTP listener's side of admission control and deadlines, the handler after the body handler:
@@ -22,6 +23,11 @@ import org.vfps.admission.CallDeadline;
  * for it once the deadline has passed, and at the deadline a request still unanswered fails with
  * {@code DEADLINE_EXCEEDED} (504), or, when its answer has begun (a streamed list), is broken off.
  * The handlers that answer later find the response ended and leave it. Costs one timer per request.
+ *
+ * <p>An admitted request also gets its {@link ReplyBytes} on its context: the storage reserves in
+ * them the rows it reads for the reply (a lookup that outgrows {@code Admission__MaxReplyBytes}
+ * fails with {@code OVERLOADED}, answered 503 as above), and they are given back when the response
+ * has ended or the connection closed.
  */
 final class RequestAdmission implements Handler<RoutingContext> {
 
@@ -54,6 +60,7 @@ final class RequestAdmission implements Handler<RoutingContext> {
             Vertx.currentContext(),
             System.nanoTime(),
             timeoutMillis == 0 ? -1 : timeoutMillis * 1_000_000);
+    ReplyBytes bytes = ReplyBytes.begin(Vertx.currentContext(), admission);
     long timer = timeoutMillis == 0 ? -1 : rc.vertx().setTimer(timeoutMillis, at -> expire(rc));
     rc.addEndHandler(
         ended -> {
@@ -62,6 +69,7 @@ final class RequestAdmission implements Handler<RoutingContext> {
           }
           // answered or left: whatever is still queued for the request goes unsent
           deadline.abandon();
+          bytes.release();
           admission.endRequest();
         });
     rc.next();

@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.vfps.admission.Admission;
+import org.vfps.admission.CallDeadline;
+import org.vfps.admission.ReplyBytes;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
@@ -47,8 +49,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private static final String UNIQUE_PSEUDONYM_INDEX =
       "ux_pseudonyms_namespace_name_pseudonym_value";
 
-  /** At most this many pseudonym values in one statement of {@link #findAllByValue}. */
-  static final int LOOKUP_CHUNK = 1_000;
+  /**
+   * At most this many values in one statement of the lookups of many values ({@link #findAllIn}).
+   */
+  static final int LOOKUP_CHUNK = 500;
+
+  /**
+   * The bytes a pseudonym takes in a reply besides its texts: its two times, field names and
+   * framing (about what REST's JSON takes; protobuf takes less, FHIR more).
+   */
+  static final int PSEUDONYM_OVERHEAD_BYTES = 128;
 
   private final VertxInternal vertx;
   private final Pool pool;
@@ -216,51 +226,120 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     return (int) Math.min(MAX_COLLISIONS, Math.max(COUNT_AFTER_COLLISIONS + 1, needed));
   }
 
+  /** Reserves the bytes of the pseudonym found in the call's {@link ReplyBytes}. */
   @Override
   public Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue) {
+    ReplyBytes bytes = ReplyBytes.current();
     return pool.preparedQuery(PseudonymQueries.FIND_BY_VALUE)
         .execute(Tuple.of(namespace, pseudonymValue))
         .recover(failure -> failed(failure, namespace))
-        .map(
+        .compose(
             rows -> {
               if (rows.size() == 0) {
-                return Optional.empty();
+                return Future.succeededFuture(Optional.empty());
               }
               Row row = rows.iterator().next();
-              return Optional.of(
-                  toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row));
+              Pseudonym found =
+                  toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row);
+              return bytes.reserve(replyBytes(found)).map(reserved -> Optional.of(found));
             });
   }
 
-  /** One statement per {@value #LOOKUP_CHUNK} values, all sent at once. */
+  /** See {@link #findAllIn}. */
   @Override
   public Future<Map<String, Pseudonym>> findAllByValue(
       String namespace, List<String> pseudonymValues) {
-    List<Future<RowSet<Row>>> chunks = new ArrayList<>();
-    for (int from = 0; from < pseudonymValues.size(); from += LOOKUP_CHUNK) {
-      String[] chunk =
-          pseudonymValues
-              .subList(from, Math.min(from + LOOKUP_CHUNK, pseudonymValues.size()))
-              .toArray(String[]::new);
-      chunks.add(
-          pool.preparedQuery(PseudonymQueries.FIND_ALL_BY_VALUE)
-              .execute(Tuple.tuple().addString(namespace).addArrayOfString(chunk)));
+    return findAllIn(namespace, pseudonymValues, PseudonymQueries.FIND_ALL_BY_VALUE, false);
+  }
+
+  /** See {@link #findAllIn}. */
+  @Override
+  public Future<Map<String, Pseudonym>> findAllByOriginal(
+      String namespace, List<String> originalValues) {
+    return findAllIn(namespace, originalValues, PseudonymQueries.FIND_ALL_BY_ORIGINAL, true);
+  }
+
+  /**
+   * The pseudonyms the {@code query} finds for the {@code values}, by original value or by
+   * pseudonym value: one statement per {@value #LOOKUP_CHUNK} values, one after the other, each
+   * chunk's pseudonyms reserved in the call's {@link ReplyBytes} before the next chunk is read, so
+   * that a lookup of many values is refused ({@code OVERLOADED}) once it outgrows the budget rather
+   * than held whole. No chunk is sent once the call's {@link CallDeadline} has passed.
+   */
+  private Future<Map<String, Pseudonym>> findAllIn(
+      String namespace, List<String> values, String query, boolean byOriginal) {
+    Map<String, Pseudonym> found = new HashMap<>();
+    Lookup lookup =
+        new Lookup(
+            namespace,
+            values,
+            query,
+            byOriginal,
+            found,
+            ReplyBytes.current(),
+            CallDeadline.current());
+    return readChunks(lookup, 0).map(done -> Collections.unmodifiableMap(found));
+  }
+
+  /** A lookup of many values for one call, and what it found so far. */
+  private record Lookup(
+      String namespace,
+      List<String> values,
+      String query,
+      boolean byOriginal,
+      Map<String, Pseudonym> found,
+      ReplyBytes bytes,
+      CallDeadline deadline) {}
+
+  /** Reads the chunks of the lookup from {@code from} on, one after the other. */
+  private Future<Void> readChunks(Lookup lookup, int from) {
+    if (from >= lookup.values().size()) {
+      return Future.succeededFuture();
     }
-    return Future.all(chunks)
-        .recover(failure -> failed(failure, namespace))
-        .map(
-            done -> {
-              Map<String, Pseudonym> found = new HashMap<>();
-              for (Future<RowSet<Row>> rows : chunks) {
-                for (Row row : rows.result()) {
-                  String pseudonymValue = row.getString("pseudonym_value");
-                  found.put(
-                      pseudonymValue,
-                      toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row));
-                }
+    if (from > 0 && lookup.deadline().passed()) {
+      return Future.failedFuture(CallDeadline.exceeded());
+    }
+    String[] chunk =
+        lookup
+            .values()
+            .subList(from, Math.min(from + LOOKUP_CHUNK, lookup.values().size()))
+            .toArray(String[]::new);
+    return pool.preparedQuery(lookup.query())
+        .execute(Tuple.tuple().addString(lookup.namespace()).addArrayOfString(chunk))
+        .recover(failure -> failed(failure, lookup.namespace()))
+        .compose(
+            rows -> {
+              long size = 0;
+              for (Row row : rows) {
+                Pseudonym pseudonym =
+                    toPseudonym(
+                        lookup.namespace(),
+                        row.getString("original_value"),
+                        row.getString("pseudonym_value"),
+                        row);
+                lookup
+                    .found()
+                    .put(
+                        lookup.byOriginal()
+                            ? pseudonym.originalValue()
+                            : pseudonym.pseudonymValue(),
+                        pseudonym);
+                size += replyBytes(pseudonym);
               }
-              return Collections.unmodifiableMap(found);
-            });
+              return lookup.bytes().reserve(size);
+            })
+        .compose(reserved -> readChunks(lookup, from + LOOKUP_CHUNK));
+  }
+
+  /**
+   * What one pseudonym found for a reply is counted in the call's {@link ReplyBytes}: its three
+   * texts and {@value #PSEUDONYM_OVERHEAD_BYTES} bytes for its times and the reply's framing of it.
+   */
+  static long replyBytes(Pseudonym pseudonym) {
+    return PSEUDONYM_OVERHEAD_BYTES
+        + pseudonym.namespace().length()
+        + pseudonym.pseudonymValue().length()
+        + (pseudonym.originalValue() == null ? 0 : pseudonym.originalValue().length());
   }
 
   @Override
@@ -302,28 +381,6 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .execute(Tuple.of(namespace))
         .recover(failure -> failed(failure, namespace))
         .map(rows -> rows.iterator().next().getLong(0));
-  }
-
-  @Override
-  public Future<Map<String, Pseudonym>> findAllByOriginal(
-      String namespace, List<String> originalValues) {
-    return pool.preparedQuery(PseudonymQueries.FIND_ALL_BY_ORIGINAL)
-        .execute(
-            Tuple.tuple()
-                .addString(namespace)
-                .addArrayOfString(originalValues.toArray(String[]::new)))
-        .recover(failure -> failed(failure, namespace))
-        .map(
-            rows -> {
-              Map<String, Pseudonym> found = new HashMap<>(rows.size() * 2);
-              for (Row row : rows) {
-                String originalValue = row.getString("original_value");
-                found.put(
-                    originalValue,
-                    toPseudonym(namespace, originalValue, row.getString("pseudonym_value"), row));
-              }
-              return Collections.unmodifiableMap(found);
-            });
   }
 
   /**

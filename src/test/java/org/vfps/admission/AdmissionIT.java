@@ -6,6 +6,8 @@ import static org.vfps.admission.LockableService.ANSWER_SECONDS;
 
 import ch.qos.logback.classic.Level;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient;
@@ -27,9 +30,13 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
+import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 /**
@@ -210,6 +217,117 @@ class AdmissionIT {
       assertThat(listed.json().getJsonArray("namespaces")).hasSize(31);
       assertThat(log.atLeast(Level.ERROR)).isEmpty();
     }
+  }
+
+  @Test
+  void lookupsBeyondTheByteBudgetAreRefusedAtEveryEdgeAndTheirBytesAreGivenBack() throws Exception {
+    try (LockableService service =
+        new LockableService(Map.of("Admission__MaxReplyBytes", "20000"))) {
+      // each pseudonym found counts about 1,200 bytes: 15 fit the budget, 40 do not
+      List<String> originals =
+          IntStream.range(0, 40).mapToObj(i -> i + "-" + "x".repeat(1_000)).toList();
+      List<String> pseudonyms =
+          service
+              .grpc
+              .ok(
+                  PseudonymServiceGrpcClient.BatchCreate,
+                  PseudonymServiceBatchCreateRequest.newBuilder()
+                      .setNamespace(service.namespace)
+                      .addAllOriginalValues(originals)
+                      .build())
+              .getPseudonymsList()
+              .stream()
+              .map(Pseudonym::getPseudonymValue)
+              .toList();
+      List<String> few = pseudonyms.subList(0, 5);
+
+      Reply<PseudonymServiceBatchGetResponse> grpcFew = batchGet(service, few);
+      assertThat(grpcFew.status()).as(grpcFew.message()).isEqualTo(GrpcStatus.OK);
+      assertThat(grpcFew.body().getPseudonymsList()).hasSize(5);
+      Reply<PseudonymServiceBatchGetResponse> grpcMany = batchGet(service, pseudonyms);
+      assertThat(grpcMany.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(grpcMany.message()).contains("Admission__MaxReplyBytes", "retry");
+
+      assertThat(restBatchGet(service, few).status()).isEqualTo(200);
+      Response restMany = restBatchGet(service, pseudonyms);
+      assertThat(restMany.status()).as(restMany.body()).isEqualTo(503);
+      assertThat(restMany.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(restMany.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
+      assertThat(restMany.json().getString("message")).contains("Admission__MaxReplyBytes");
+
+      Response fhirFew = dePseudonymize(service, few);
+      assertThat(fhirFew.status()).as(fhirFew.body()).isEqualTo(200);
+      assertThat(fhirFew.json().getJsonArray("parameter")).hasSize(5);
+      Response fhirMany = dePseudonymize(service, pseudonyms);
+      assertThat(fhirMany.status()).as(fhirMany.body()).isEqualTo(503);
+      assertThat(fhirMany.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(fhirMany.json().getString("resourceType")).isEqualTo("OperationOutcome");
+      assertThat(fhirMany.json().getJsonArray("issue").getJsonObject(0).getString("code"))
+          .isEqualTo("throttled");
+
+      assertThat(
+              service
+                  .grpc
+                  .ok(
+                      PseudonymServiceGrpcClient.Get,
+                      PseudonymServiceGetRequest.newBuilder()
+                          .setNamespace(service.namespace)
+                          .setPseudonymValue(pseudonyms.getFirst())
+                          .build())
+                  .getPseudonym()
+                  .getOriginalValue())
+          .isEqualTo(originals.getFirst());
+      assertThat(
+              service
+                  .scrape()
+                  .value("vfps_admission_refused_total", Map.of("limit", "reply_bytes")))
+          .isEqualTo(3);
+      // every refused lookup gave its bytes back: one that takes nearly the whole budget fits
+      service.awaitGauge("vfps_admission_reply_bytes", 0);
+      List<String> most = pseudonyms.subList(0, 15);
+      assertThat(batchGet(service, most).status()).isEqualTo(GrpcStatus.OK);
+      assertThat(restBatchGet(service, most).status()).isEqualTo(200);
+      assertThat(dePseudonymize(service, most).status()).isEqualTo(200);
+      service.awaitGauge("vfps_admission_reply_bytes", 0);
+      assertThat(log.atLeast(Level.ERROR)).isEmpty();
+    }
+  }
+
+  private static Reply<PseudonymServiceBatchGetResponse> batchGet(
+      LockableService service, List<String> pseudonyms) throws Exception {
+    return service
+        .grpc
+        .callAsync(
+            PseudonymServiceGrpcClient.BatchGet,
+            PseudonymServiceBatchGetRequest.newBuilder()
+                .setNamespace(service.namespace)
+                .addAllPseudonymValues(pseudonyms)
+                .build())
+        .await(ANSWER_SECONDS, TimeUnit.SECONDS);
+  }
+
+  private static Response restBatchGet(LockableService service, List<String> pseudonyms) {
+    return service.http.postJson(
+        "/v1/namespaces/" + service.namespace + "/pseudonyms:batchGet",
+        new JsonObject().put("pseudonymValues", new JsonArray(pseudonyms)).encode());
+  }
+
+  /** The gPAS dialect's {@code $dePseudonymize} of the pseudonyms. */
+  private static Response dePseudonymize(LockableService service, List<String> pseudonyms) {
+    JsonArray parameter =
+        new JsonArray()
+            .add(new JsonObject().put("name", "target").put("valueString", service.namespace));
+    pseudonyms.forEach(
+        value ->
+            parameter.add(new JsonObject().put("name", "pseudonym").put("valueString", value)));
+    return service.http.post(
+        "/ttp-fhir/fhir/gpas/$dePseudonymize",
+        "application/fhir+json",
+        new JsonObject()
+            .put("resourceType", "Parameters")
+            .put("parameter", parameter)
+            .encode()
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   private static void createNamespaces(LockableService service, String prefix, int count) {

@@ -66,6 +66,30 @@ class AdmissionTest {
   }
 
   @Test
+  void aReleasedReservationReservesNothingMoreSoThatWorkOfAnEndedCallStops() {
+    Admission admission = new Admission(10, 10, 100, refused::add);
+    ReplyBytes bytes = admission.replyBytes();
+    assertThat(bytes.reserve(40).succeeded()).isTrue();
+    bytes.release();
+
+    assertThat(bytes.reserve(10).cause())
+        .isInstanceOfSatisfying(
+            ServiceException.class,
+            late -> assertThat(late.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
+    bytes.release();
+    assertThat(admission.replyBytesHeld()).isZero();
+    assertThat(refused).as("the call was over, not refused").isEmpty();
+  }
+
+  @Test
+  void outsideACallRepliesReserveWithoutBound() {
+    ReplyBytes none = ReplyBytes.current();
+    assertThat(none.reserve(Long.MAX_VALUE / 2).succeeded()).isTrue();
+    assertThat(none.reserve(Long.MAX_VALUE / 2).succeeded()).isTrue();
+    none.release();
+  }
+
+  @Test
   void aRefusalIsOverloadedAndNamesTheBoundsKey() {
     assertThat(Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS))
         .satisfies(e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED))
