@@ -1,13 +1,14 @@
 package org.vfps.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.netty.handler.codec.http2.Http2Error;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.Http2Settings;
@@ -15,10 +16,10 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -65,13 +66,18 @@ class CancelledQueuedReplyIT {
   void aCallCancelledWhileItsReplyWaitsForTheWindowLeavesNoErrorInTheLog() {
     Vertx vertx = Vertx.vertx();
     try (VfpsServer server = TestService.start()) {
+      Promise<Context> connected = Promise.promise();
       HttpClient http =
-          vertx.createHttpClient(
-              new HttpClientOptions()
-                  .setProtocolVersion(HttpVersion.HTTP_2)
-                  .setHttp2ClearTextUpgrade(false)
-                  // the server may send no DATA on any stream until the client says so
-                  .setInitialSettings(new Http2Settings().setInitialWindowSize(0)));
+          vertx
+              .httpClientBuilder()
+              .with(
+                  new HttpClientOptions()
+                      .setProtocolVersion(HttpVersion.HTTP_2)
+                      .setHttp2ClearTextUpgrade(false)
+                      // the server may send no DATA on any stream until the client says so
+                      .setInitialSettings(new Http2Settings().setInitialWindowSize(0)))
+              .withConnectHandler(connection -> connected.tryComplete(Vertx.currentContext()))
+              .build();
       HttpClientRequest request =
           http.request(
                   new RequestOptions()
@@ -88,28 +94,27 @@ class CancelledQueuedReplyIT {
               .setPseudonymLength(8)
               .build()
               .toByteArray();
-      request.end(
-          Buffer.buffer().appendByte((byte) 0).appendInt(message.length).appendBytes(message));
-      // The server writes the reply's headers (HEADERS frames are not flow-controlled) but does
-      // not flush them, as its message and trailers follow; these wait in the stream's queue for
-      // the window. The answer to a PING flushes them.
+      Buffer body =
+          Buffer.buffer().appendByte((byte) 0).appendInt(message.length).appendBytes(message);
       Future<HttpClientResponse> answered = request.response();
-      await("the reply's headers")
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(10))
-          .until(
-              () -> {
-                request.connection().ping(Buffer.buffer("8 bytes!")).await();
-                return answered.isComplete();
-              });
-      HttpClientResponse response = answered.await();
+      request.end(body);
+      Context loop = connected.future().await();
+      HttpConnection connection = request.connection();
+      HttpClientResponse response =
+          pingUntil(loop, connection, answered).timeout(30, TimeUnit.SECONDS).await();
       assertThat(response.statusCode()).isEqualTo(200);
       // the client's own reset fails its response, which is what this client wants
       response.exceptionHandler(reset -> {});
 
-      request.reset(Http2Error.CANCEL.code()).await();
-      // the server answers the PING after it has read the RST_STREAM sent before it
-      request.connection().ping(Buffer.buffer("8 bytes!")).timeout(10, TimeUnit.SECONDS).await();
+      Buffer last = Buffer.buffer("lastping");
+      Buffer pong =
+          request
+              .reset(Http2Error.CANCEL.code())
+              // answered once the server has read the RST_STREAM sent before it
+              .compose(reset -> ping(loop, connection, last))
+              .timeout(10, TimeUnit.SECONDS)
+              .await();
+      assertThat(pong).isEqualTo(last);
 
       List<ILoggingEvent> all = logs.atLeast(Level.TRACE);
       assertThat(all)
@@ -123,5 +128,27 @@ class CancelledQueuedReplyIT {
     } finally {
       vertx.close().await();
     }
+  }
+
+  /**
+   * Pings until the reply's headers are in. The server writes them (HEADERS frames are not
+   * flow-controlled) but does not flush them, as the reply's message and trailers follow; these
+   * wait in the stream's queue for the window. Reading a PING ends in a flush.
+   */
+  private static Future<HttpClientResponse> pingUntil(
+      Context loop, HttpConnection connection, Future<HttpClientResponse> answered) {
+    return ping(loop, connection, Buffer.buffer("8 bytes!"))
+        .compose(pong -> answered.isComplete() ? answered : pingUntil(loop, connection, answered));
+  }
+
+  /**
+   * A PING sent on the connection's event loop: Vert.x's client files a PING to be answered only
+   * once its write is reported done, which for a PING sent from another thread can come after the
+   * answer (the PING then waits for good).
+   */
+  private static Future<Buffer> ping(Context loop, HttpConnection connection, Buffer data) {
+    Promise<Buffer> pong = Promise.promise();
+    loop.runOnContext(on -> connection.ping(data).onComplete(pong));
+    return pong.future();
   }
 }
