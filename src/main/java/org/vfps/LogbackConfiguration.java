@@ -10,6 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
+import org.vfps.log.ResetStreamTrailersFilter;
 
 /**
  * The logging configuration, in code: one console appender with the text pattern, and the levels
@@ -55,6 +56,7 @@ public final class LogbackConfiguration extends ContextAwareBase implements Conf
     root.setLevel(Level.INFO);
     root.addAppender(console);
     LEVELS.forEach((name, level) -> context.getLogger(name).setLevel(level));
+    context.addTurboFilter(new ResetStreamTrailersFilter());
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
+import org.vfps.log.ResetStreamTrailersFilter;
 
 class LogbackConfigurationTest {
 
@@ -76,6 +77,9 @@ class LogbackConfigurationTest {
     assertThat(context.getLogger("com.hazelcast.cp.CPSubsystem").getEffectiveLevel())
         .isEqualTo(Level.ERROR);
     assertThat(context.getLogger("org.vfps.VfpsServer").getEffectiveLevel()).isEqualTo(Level.INFO);
+    assertThat(context.getTurboFilterList())
+        .singleElement()
+        .isInstanceOf(ResetStreamTrailersFilter.class);
   }
 
   @Test
