@@ -21,9 +21,9 @@ import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /**
  * Connections that send nothing, send their headers too slowly, go quiet after a request or lose

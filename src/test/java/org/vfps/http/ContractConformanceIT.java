@@ -25,8 +25,8 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.server.VfpsServer;
 
 /**
  * The service answers as its OpenAPI contract says, in the points schemathesis found: the media

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,7 +75,8 @@ class LogbackConfigurationTest {
     assertThat(context.getLogger("io.netty.channel").getEffectiveLevel()).isEqualTo(Level.WARN);
     assertThat(context.getLogger("com.hazelcast.cp.CPSubsystem").getEffectiveLevel())
         .isEqualTo(Level.ERROR);
-    assertThat(context.getLogger("org.vfps.VfpsServer").getEffectiveLevel()).isEqualTo(Level.INFO);
+    assertThat(context.getLogger("org.vfps.server.VfpsServer").getEffectiveLevel())
+        .isEqualTo(Level.INFO);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import ch.qos.logback.classic.ClassicConstants;
 import ch.qos.logback.classic.Level;

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.server;
 
 import com.google.protobuf.Descriptors.MethodDescriptor;
 import io.vertx.grpc.common.GrpcStatus;

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.server;
 
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -64,7 +64,7 @@ import org.vfps.ui.UiRoutes;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
- * shutdown. Used by {@link Main} and by the integration tests.
+ * shutdown. Used by {@code org.vfps.Main} and by the integration tests.
  */
 public final class VfpsServer implements AutoCloseable {
 
@@ -144,7 +144,7 @@ public final class VfpsServer implements AutoCloseable {
       }
       // MetricsPort 0: no listener, so no meters either
       ServiceMeters meters = config.server().metricsPort() > 0 ? ServiceMeters.create() : null;
-      tracing = Tracing.start(config.tracing(), Main.version());
+      tracing = Tracing.start(config.tracing(), version());
       ClusterMembership membership;
       if (config.cluster().enabled()) {
         HazelcastCluster.ClusteredVertx clustered =
@@ -293,7 +293,7 @@ public final class VfpsServer implements AutoCloseable {
               authenticator,
               new UiRoutes(
                       new UiRoutes.Dependencies(
-                          Main.version(),
+                          version(),
                           config.server().httpMaxRequestBodyBytes(),
                           authorization.enabled(),
                           authenticator.signIn(),
@@ -324,7 +324,7 @@ public final class VfpsServer implements AutoCloseable {
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
               + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}",
-          Main.version(),
+          version(),
           (System.nanoTime() - started) / 1_000_000,
           grpcPort,
           httpPort,
@@ -551,7 +551,7 @@ public final class VfpsServer implements AutoCloseable {
   }
 
   /** Runs the migrations; used at start-up and by the {@code migrate} command. */
-  static void migrate(ConnectionSettings connection) {
+  public static void migrate(ConnectionSettings connection) {
     try {
       int applied = Migrations.migrate(connection);
       LOG.info("Database schema is up to date ({} migrations applied)", applied);
@@ -668,5 +668,11 @@ public final class VfpsServer implements AutoCloseable {
         LOG.warn("The embedded PostgreSQL did not stop cleanly", e);
       }
     }
+  }
+
+  /** The version in the jar's manifest, or {@code dev} when run from classes. */
+  static String version() {
+    String version = VfpsServer.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
   }
 }
