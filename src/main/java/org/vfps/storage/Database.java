@@ -148,10 +148,7 @@ public final class Database implements AutoCloseable {
     new SecureRandom().nextBytes(candidate);
     return pool.preparedQuery(SecretQueries.INSERT_IF_ABSENT)
         .execute(Tuple.of(name, Buffer.buffer(candidate)))
-        .compose(
-            inserted ->
-                pool.preparedQuery(SecretQueries.FIND)
-                    .execute(Tuple.of(name)))
+        .compose(inserted -> pool.preparedQuery(SecretQueries.FIND).execute(Tuple.of(name)))
         .map(rows -> rows.iterator().next().getBuffer("value").getBytes());
   }
 
