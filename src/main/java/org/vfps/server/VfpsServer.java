@@ -1,19 +1,18 @@
 package org.vfps.server;
 
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
-import java.net.BindException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Access;
@@ -22,10 +21,6 @@ import org.vfps.access.Permissions;
 import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
-import org.vfps.cache.CachingNamespaceRepository;
-import org.vfps.cache.CachingPseudonymRepository;
-import org.vfps.cache.VfpsCache;
-import org.vfps.cluster.CacheInvalidationVerticle;
 import org.vfps.cluster.ClusterMembership;
 import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
@@ -35,6 +30,7 @@ import org.vfps.config.ClusterConfig;
 import org.vfps.config.ConfigException;
 import org.vfps.config.ConnectionConfig;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.config.DatabaseConfig;
 import org.vfps.config.NamespaceSeed;
 import org.vfps.config.VfpsConfig;
 import org.vfps.connection.ConnectionLimits;
@@ -45,16 +41,10 @@ import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
 import org.vfps.log.EdgeWarnings;
-import org.vfps.metrics.CacheStatistics;
-import org.vfps.metrics.MetricsVerticle;
-import org.vfps.metrics.ServiceMeters;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.NamespaceDraft;
-import org.vfps.namespace.NamespaceEvents;
-import org.vfps.namespace.NamespaceRepository;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PageTokens;
-import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
@@ -71,45 +61,51 @@ public final class VfpsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VfpsServer.class);
   private static final long CLOSE_TIMEOUT_SECONDS = 30;
 
-  private final Vertx vertx;
-  private final Database database;
-  private final EmbeddedDatabase embedded;
-  private final Tracing tracing;
-  private final int grpcPort;
-  private final int httpPort;
-  private final int metricsPort;
+  private final Listening listening;
   private final Promise<Void> stopping;
-  private final List<GrpcApiVerticle> grpcVerticles;
-  private final List<HttpApiVerticle> httpVerticles;
+  private final Teardown teardown;
   private final Duration shutdownTimeout;
-  private final EdgeWarnings warnings;
 
   private VfpsServer(
-      Vertx vertx,
-      Database database,
-      EmbeddedDatabase embedded,
-      Tracing tracing,
-      int grpcPort,
-      int httpPort,
-      int metricsPort,
-      Promise<Void> stopping,
-      List<GrpcApiVerticle> grpcVerticles,
-      List<HttpApiVerticle> httpVerticles,
-      Duration shutdownTimeout,
-      EdgeWarnings warnings) {
-    this.vertx = vertx;
-    this.database = database;
-    this.embedded = embedded;
-    this.tracing = tracing;
-    this.grpcPort = grpcPort;
-    this.httpPort = httpPort;
-    this.metricsPort = metricsPort;
+      Listening listening, Promise<Void> stopping, Teardown teardown, Duration shutdownTimeout) {
+    this.listening = listening;
     this.stopping = stopping;
-    this.grpcVerticles = grpcVerticles;
-    this.httpVerticles = httpVerticles;
+    this.teardown = teardown;
     this.shutdownTimeout = shutdownTimeout;
-    this.warnings = warnings;
   }
+
+  /** Where the data live: the connection and the words the start line uses for it. */
+  private record Storage(ConnectionSettings connection, String description) {}
+
+  /** Vert.x, clustered or alone; a replica alone is its own single member. */
+  private record Runtime(Vertx vertx, ClusterMembership membership) {}
+
+  /** The shared objects every verticle of the server is given. */
+  private record Services(
+      Database database,
+      Admission admission,
+      EdgeWarnings warnings,
+      Permissions permissions,
+      Authenticator authenticator,
+      NamespaceService namespaces,
+      PseudonymService pseudonyms) {}
+
+  /** The keys the replicas share through the database; the UI's only with a sign-in client. */
+  private record SharedKeys(byte[] pageTokens, Optional<byte[]> uiSessions) {}
+
+  /** What the HTTP listener serves besides the services, loaded once gRPC serves. */
+  private record HttpParts(ApiContract contract, FhirOperations fhir) {}
+
+  /** The listeners, once they listen; the metrics port is 0 when metrics are off. */
+  private record Listening(
+      List<GrpcApiVerticle> grpc, List<HttpApiVerticle> http, int metricsPort) {}
+
+  /** Readiness, which gRPC health and {@code /readyz} report: up once started, down on stopping. */
+  private record Lifecycle(Promise<Void> startup, Promise<Void> stopping) {}
+
+  /** What the API listeners (gRPC, HTTP) are built from. */
+  private record Edges(
+      VfpsConfig config, Vertx vertx, ServerTls tls, Services services, Lifecycle lifecycle) {}
 
   /**
    * Starts the service and returns once it listens; blocks the calling thread, so call it from
@@ -120,242 +116,58 @@ public final class VfpsServer implements AutoCloseable {
    */
   public static VfpsServer start(VfpsConfig config) {
     long started = System.nanoTime();
-    EmbeddedDatabase embedded = null;
-    Vertx vertx = null;
-    Database database = null;
-    Tracing tracing = Tracing.disabled();
+    Teardown teardown = new Teardown();
     try {
-      ConnectionSettings connection;
-      if (config.database().connection().isPresent()) {
-        connection = config.database().connection().get();
-        if (!config.database().ignoredConnectionKeywords().isEmpty()) {
-          // the count only: a malformed string could put part of a password into a keyword
-          LOG.info(
-              "{} keywords of ConnectionStrings__PostgreSQL have no meaning for vfps and are"
-                  + " ignored",
-              config.database().ignoredConnectionKeywords().size());
-        }
-      } else {
-        embedded = startEmbedded(config);
-        connection = embedded.connection();
-      }
-      if (embedded != null || config.database().forceRunMigrations()) {
-        migrate(connection);
-      }
-      // MetricsPort 0: no listener, so no meters either
-      ServiceMeters meters = config.server().metricsPort() > 0 ? ServiceMeters.create() : null;
-      tracing = Tracing.start(config.tracing(), version());
-      ClusterMembership membership;
-      if (config.cluster().enabled()) {
-        HazelcastCluster.ClusteredVertx clustered =
-            joinCluster(
-                config.cluster(),
-                vertxBuilder(meters, tracing, HazelcastCluster.options(config.cluster())));
-        vertx = clustered.vertx();
-        membership = clustered.membership();
-      } else {
-        vertx = vertxBuilder(meters, tracing, new VertxOptions()).build();
-        membership = ClusterMembership.alone();
-      }
+      Storage storage = storage(config.database(), teardown);
+      Metrics metrics = Metrics.of(config);
+      Tracing tracing =
+          teardown.add("The tracer", Tracing.start(config.tracing(), version()), Tracing::close);
+      Runtime runtime = runtime(config.cluster(), metrics, tracing, teardown);
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
-      ServerTls tls = ServerTls.load(vertx, config.tls());
-      // this server's own, so that each server (several run in one test JVM) logs its first lines
-      EdgeWarnings warnings = new EdgeWarnings(vertx);
-      Admission admission = Instrumentation.admission(config.admission(), meters);
-      database =
-          Database.connect(vertx, connection, Instrumentation.upsertTimer(meters), admission);
-      PageTokens pageTokens = new PageTokens(loadKey(database.pageTokenKey()));
-      CachingConfig caching = config.caching();
-      VfpsCache cache =
-          caching.namespacesEnabled() || caching.pseudonymsEnabled()
-              ? new VfpsCache(caching.sizeLimit(), caching.absoluteExpiration())
-              : null;
-      if (cache != null && meters != null) {
-        meters.bindCache(
-            "vfps",
-            () -> {
-              VfpsCache.Counts counts = cache.counts();
-              return new CacheStatistics(counts.entries(), counts.hits(), counts.misses());
-            });
-      }
-      NamespaceRepository namespaceRepository =
-          caching.namespacesEnabled()
-              ? new CachingNamespaceRepository(database.namespaces(), cache)
-              : database.namespaces();
-      PseudonymRepository pseudonymRepository =
-          caching.pseudonymsEnabled()
-              ? new CachingPseudonymRepository(database.pseudonyms(), cache)
-              : database.pseudonyms();
-      Audit audit = new Audit(tracing::currentTraceId);
-      AuthorizationConfig authorization = config.authorization();
-      Permissions permissions = Permissions.of(authorization);
-      Access access =
-          authorization.enabled()
-              ? new Access(permissions, audit, Instrumentation.deniedCalls(meters))
-              : Access.open(audit);
-      warnAboutSignIn(authorization);
-      byte[] sessionKey =
-          authorization.enabled() && authorization.signIn().configured()
-              ? loadKey(database.uiSessionKey())
-              : null;
-      Authenticator authenticator = Authenticator.start(vertx, authorization, audit, sessionKey);
-      NamespaceService namespaces =
-          new NamespaceService(
-              namespaceRepository,
-              new EventBusNamespaceEvents(
-                  vertx, membership, cache != null, config.cluster().evictionTimeout()),
-              Clock.systemUTC(),
-              access);
-      PseudonymService pseudonyms =
-          new PseudonymService(
-              namespaces,
-              pseudonymRepository,
-              pageTokens,
-              Instrumentation.generators(tracing),
-              access,
-              config.batch().maxSize());
-      if (cache != null) {
-        vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership)).await();
-      }
-      createInitialNamespaces(namespaces, config.initNamespaces());
-
-      Database db = database;
-      Vertx running = vertx;
-      Supplier<Future<Boolean>> databaseHealthy = db::healthy;
-      Promise<Void> startup = Promise.promise();
-      Promise<Void> stopping = Promise.promise();
-      // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
-      Supplier<Future<Boolean>> ready =
-          () ->
-              startup.future().succeeded() && !stopping.future().isComplete()
-                  ? db.healthy()
-                  : Future.succeededFuture(false);
-      int metricsPort = 0;
-      if (meters != null) {
-        MetricsVerticle metrics =
-            new MetricsVerticle(
-                config.server().metricsPort(),
-                meters,
-                db::pseudonymCounts,
-                config.metrics().pseudonymCountInterval(),
-                NamespaceEvents.DELETED_ADDRESS);
-        listen(
-            "metrics",
-            "MetricsPort",
-            config.server().metricsPort(),
-            () -> running.deployVerticle(metrics));
-        metricsPort = metrics.actualPort();
-      }
-      CallObserver observer = Instrumentation.callObserver(meters, tracing);
-      List<GrpcApiVerticle> grpcVerticles = new CopyOnWriteArrayList<>();
-      listen(
-          "gRPC",
-          "Grpc__Port",
-          config.server().grpcPort(),
-          () ->
-              running.deployVerticle(
-                  () -> {
-                    GrpcApiVerticle verticle =
-                        new GrpcApiVerticle(
-                            config.server().grpcPort(),
-                            config.server().grpcReflectionEnabled(),
-                            namespaces,
-                            pseudonyms,
-                            ready,
-                            observer,
-                            tls,
-                            authenticator,
-                            grpcConnections(config.connections()),
-                            admission,
-                            warnings);
-                    grpcVerticles.add(verticle);
-                    return verticle;
-                  },
-                  new DeploymentOptions().setInstances(eventLoops())));
-      // the REST contract and HAPI's first parse each take most of a second of CPU: they start
-      // once gRPC serves, on workers side by side, so they do not slow the way to the first Create
-      Future<ApiContract> loadingContract = ApiContract.load(vertx);
-      Future<FhirOperations> startingFhir = FhirOperations.start(vertx, pseudonyms, warnings);
-      ApiContract contract = loadingContract.await();
-      FhirOperations fhir = startingFhir.await();
-      HttpApiVerticle.Dependencies http =
-          new HttpApiVerticle.Dependencies(
-              config.server().httpPort(),
-              config.server().httpMaxRequestBodyBytes(),
-              contract,
-              namespaces,
-              pseudonyms,
-              fhir,
-              startup.future(),
-              stopping.future(),
-              databaseHealthy,
-              tls,
-              authenticator,
-              new UiRoutes(
-                      new UiRoutes.Dependencies(
-                          version(),
-                          config.server().httpMaxRequestBodyBytes(),
-                          authorization.enabled(),
-                          authenticator.signIn(),
-                          permissions,
-                          namespaces))
-                  ::mount,
-              httpConnections(config.connections()),
-              admission,
-              config.admission().httpRequestTimeout(),
-              warnings);
-      List<HttpApiVerticle> httpVerticles = new CopyOnWriteArrayList<>();
-      listen(
-          "HTTP",
-          "Http__Port",
-          config.server().httpPort(),
-          () ->
-              running.deployVerticle(
-                  () -> {
-                    HttpApiVerticle verticle = new HttpApiVerticle(http);
-                    httpVerticles.add(verticle);
-                    return verticle;
-                  },
-                  new DeploymentOptions().setInstances(eventLoops())));
-      int grpcPort = grpcVerticles.get(0).actualPort();
-      int httpPort = httpVerticles.get(0).actualPort();
+      ServerTls tls = ServerTls.load(runtime.vertx(), config.tls());
+      Caches caches = Caches.of(config.caching());
+      Lifecycle lifecycle = new Lifecycle(Promise.promise(), Promise.promise());
+      Listening listening =
+          services(config, storage, metrics, tracing, runtime, caches, teardown)
+              .compose(
+                  services ->
+                      caches.invalidate(runtime.vertx(), runtime.membership()).map(services))
+              .compose(services -> seedNamespaces(services, config.initNamespaces()))
+              .compose(
+                  services ->
+                      listen(
+                          new Edges(config, runtime.vertx(), tls, services, lifecycle),
+                          metrics,
+                          tracing))
+              .await();
       tls.startReloading();
-      startup.complete();
+      lifecycle.startup().complete();
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
               + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}",
           version(),
           (System.nanoTime() - started) / 1_000_000,
-          grpcPort,
-          httpPort,
-          metricsPort > 0 ? "on port " + metricsPort : "off",
-          embedded != null
-              ? "embedded (development only) in " + embedded.dataDirectory()
-              : connection.host() + ":" + connection.port() + "/" + connection.database(),
+          listening.grpc().get(0).actualPort(),
+          listening.http().get(0).actualPort(),
+          listening.metricsPort() > 0 ? "on port " + listening.metricsPort() : "off",
+          storage.description(),
           config.cluster().enabled()
-              ? "'" + config.cluster().name() + "' with " + membership.nodeIds().size() + " members"
+              ? "'"
+                  + config.cluster().name()
+                  + "' with "
+                  + runtime.membership().nodeIds().size()
+                  + " members"
               : "off",
-          describeCaches(caching),
+          describeCaches(config.caching()),
           Tracing.describe(config.tracing()),
           config.server().grpcReflectionEnabled() ? "on" : "off",
-          describeAuthorization(authorization));
+          describeAuthorization(config.authorization()));
       return new VfpsServer(
-          vertx,
-          database,
-          embedded,
-          tracing,
-          grpcPort,
-          httpPort,
-          metricsPort,
-          stopping,
-          grpcVerticles,
-          httpVerticles,
-          config.connections().shutdownTimeout(),
-          warnings);
+          listening, lifecycle.stopping(), teardown, config.connections().shutdownTimeout());
     } catch (Exception e) {
       // Exception, not RuntimeException: Future.await() rethrows checked failures (a
       // BindException) as they are
-      closeQuietly(vertx, database, tracing, embedded);
+      teardown.close();
       if (e instanceof StartupException || e instanceof ConfigException) {
         throw e;
       }
@@ -363,42 +175,278 @@ public final class VfpsServer implements AutoCloseable {
     }
   }
 
-  /**
-   * Deploys the verticles of one listener and waits for them to listen; a port another process
-   * holds stops the start with a message that names it and its key.
-   */
-  private static void listen(
-      String listener, String key, int port, Supplier<Future<String>> deploy) {
-    try {
-      deploy.get().await();
-    } catch (Exception e) {
-      if (isBindFailure(e)) {
-        throw new StartupException(
-            "The "
-                + listener
-                + " port "
-                + port
-                + " is in use by another process; stop it or set "
-                + key
-                + " to a free port",
-            // no stack trace: a port in use is the operator's matter, not a bug
-            null);
-      }
-      throw e;
+  /** The configured PostgreSQL, or the embedded one; migrated when asked or embedded. */
+  private static Storage storage(DatabaseConfig database, Teardown teardown) {
+    if (database.connection().isEmpty()) {
+      EmbeddedDatabase embedded =
+          teardown.add("The embedded PostgreSQL", startEmbedded(database), EmbeddedDatabase::close);
+      migrate(embedded.connection());
+      return new Storage(
+          embedded.connection(), "embedded (development only) in " + embedded.dataDirectory());
     }
+    ConnectionSettings connection = database.connection().get();
+    if (!database.ignoredConnectionKeywords().isEmpty()) {
+      // the count only: a malformed string could put part of a password into a keyword
+      LOG.info(
+          "{} keywords of ConnectionStrings__PostgreSQL have no meaning for vfps and are ignored",
+          database.ignoredConnectionKeywords().size());
+    }
+    if (database.forceRunMigrations()) {
+      migrate(connection);
+    }
+    return new Storage(
+        connection, connection.host() + ":" + connection.port() + "/" + connection.database());
   }
 
-  private static boolean isBindFailure(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BindException
-          || String.valueOf(cause.getMessage()).contains("Address already in use")) {
-        return true;
-      }
-      if (cause.getCause() == cause) {
-        break;
-      }
+  /** Vert.x with the meters and the tracer, clustered when configured. */
+  private static Runtime runtime(
+      ClusterConfig cluster, Metrics metrics, Tracing tracing, Teardown teardown) {
+    VertxBuilder builder = Vertx.builder();
+    tracing.vertxTracerFactory().ifPresent(builder::withTracer);
+    if (!cluster.enabled()) {
+      Vertx vertx = metrics.instrument(builder, new VertxOptions()).build();
+      teardown.add("Vert.x", vertx, VfpsServer::closeVertx);
+      return new Runtime(vertx, ClusterMembership.alone());
     }
-    return false;
+    HazelcastCluster.ClusteredVertx clustered =
+        joinCluster(cluster, metrics.instrument(builder, HazelcastCluster.options(cluster)));
+    teardown.add("Vert.x", clustered.vertx(), VfpsServer::closeVertx);
+    return new Runtime(clustered.vertx(), clustered.membership());
+  }
+
+  /** The pool, the shared keys and the services on them. */
+  private static Future<Services> services(
+      VfpsConfig config,
+      Storage storage,
+      Metrics metrics,
+      Tracing tracing,
+      Runtime runtime,
+      Caches caches,
+      Teardown teardown) {
+    Vertx vertx = runtime.vertx();
+    Admission admission = Instrumentation.admission(config.admission(), metrics);
+    Database database =
+        teardown.add(
+            "The database pool",
+            Database.connect(vertx, storage.connection(), metrics.upsertTimer(), admission),
+            Database::close);
+    // this server's own, so that each server (several run in one test JVM) logs its first lines
+    EdgeWarnings warnings =
+        teardown.add("The edge warnings", new EdgeWarnings(vertx), EdgeWarnings::close);
+    caches.bind(metrics);
+    AuthorizationConfig authorization = config.authorization();
+    warnAboutSignIn(authorization);
+    return sharedKeys(database, authorization)
+        .map(
+            keys -> {
+              Audit audit = new Audit(tracing::currentTraceId);
+              Permissions permissions = Permissions.of(authorization);
+              Access access =
+                  authorization.enabled()
+                      ? new Access(permissions, audit, metrics.deniedCalls())
+                      : Access.open(audit);
+              NamespaceService namespaces =
+                  new NamespaceService(
+                      caches.namespaces(database.namespaces()),
+                      new EventBusNamespaceEvents(
+                          vertx,
+                          runtime.membership(),
+                          caches.enabled(),
+                          config.cluster().evictionTimeout()),
+                      Clock.systemUTC(),
+                      access);
+              return new Services(
+                  database,
+                  admission,
+                  warnings,
+                  permissions,
+                  Authenticator.start(vertx, authorization, audit, keys.uiSessions().orElse(null)),
+                  namespaces,
+                  new PseudonymService(
+                      namespaces,
+                      caches.pseudonyms(database.pseudonyms()),
+                      new PageTokens(keys.pageTokens()),
+                      Instrumentation.generators(tracing),
+                      access,
+                      config.batch().maxSize()));
+            });
+  }
+
+  /**
+   * The keys shared by the replicas through the database (see {@link Database#pageTokenKey()});
+   * failing, the database is not ready.
+   */
+  private static Future<SharedKeys> sharedKeys(
+      Database database, AuthorizationConfig authorization) {
+    Future<Optional<byte[]>> uiSessions =
+        authorization.enabled() && authorization.signIn().configured()
+            ? database.uiSessionKey().map(Optional::of)
+            : Future.succeededFuture(Optional.empty());
+    Future<byte[]> pageTokens = database.pageTokenKey();
+    return Future.all(pageTokens, uiSessions)
+        .map(loaded -> new SharedKeys(pageTokens.result(), uiSessions.result()))
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    new StartupException(
+                        "The database is not ready: "
+                            + rootMessage(failure)
+                            + ". Is it migrated? Run 'vfps migrate' or set"
+                            + " ForceRunDatabaseMigrations=true.",
+                        failure)));
+  }
+
+  /** Creates the configured namespaces that do not exist yet, one after the other. */
+  private static Future<Services> seedNamespaces(Services services, List<NamespaceSeed> seeds) {
+    Future<Void> seeded = Future.succeededFuture();
+    for (NamespaceSeed seed : seeds) {
+      seeded = seeded.compose(previous -> seedNamespace(services.namespaces(), seed));
+    }
+    return seeded.map(services);
+  }
+
+  private static Future<Void> seedNamespace(NamespaceService namespaces, NamespaceSeed seed) {
+    return namespaces
+        .createIfAbsent(draft(seed))
+        .map(
+            created -> {
+              LOG.info(
+                  "Initial namespace '{}' {}",
+                  seed.name(),
+                  created ? "created" : "exists, left as is");
+              return (Void) null;
+            })
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    failure instanceof ServiceException
+                        ? new StartupException(seed.key() + ": " + failure.getMessage(), failure)
+                        : failure));
+  }
+
+  /**
+   * The namespace a seed describes. The generation method is checked here rather than at load: the
+   * names are the domain's ({@link GenerationMethod}), which the configuration does not see.
+   */
+  private static NamespaceDraft draft(NamespaceSeed seed) {
+    int method =
+        seed.generationMethod() == null
+            ? GenerationMethod.UNSPECIFIED.number()
+            : GenerationMethod.parse(seed.generationMethod())
+                .orElseThrow(
+                    () ->
+                        new StartupException(
+                            seed.key()
+                                + "__PseudonymGenerationMethod: '"
+                                + seed.generationMethod()
+                                + "' is not a generation method",
+                            null))
+                .number();
+    return new NamespaceDraft(
+        seed.name(),
+        seed.description(),
+        method,
+        seed.pseudonymLength(),
+        seed.prefix(),
+        seed.suffix());
+  }
+
+  /**
+   * The listeners, one after the other: metrics, gRPC, then HTTP. The REST contract and HAPI's
+   * first parse each take most of a second of CPU: they start once gRPC serves, on workers side by
+   * side, so they do not slow the way to the first Create.
+   */
+  private static Future<Listening> listen(Edges edges, Metrics metrics, Tracing tracing) {
+    Future<Integer> metricsPort =
+        metrics.listen(edges.vertx(), edges.config(), edges.services().database());
+    Future<List<GrpcApiVerticle>> grpc =
+        metricsPort.compose(
+            port -> listenGrpc(edges, Instrumentation.callObserver(metrics, tracing)));
+    Future<List<HttpApiVerticle>> http =
+        grpc.compose(serving -> httpParts(edges.vertx(), edges.services()))
+            .compose(parts -> listenHttp(edges, parts));
+    return Future.all(metricsPort, grpc, http)
+        .map(all -> new Listening(grpc.result(), http.result(), metricsPort.result()));
+  }
+
+  private static Future<List<GrpcApiVerticle>> listenGrpc(Edges edges, CallObserver observer) {
+    VfpsConfig config = edges.config();
+    Services services = edges.services();
+    Lifecycle lifecycle = edges.lifecycle();
+    Database database = services.database();
+    // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
+    Supplier<Future<Boolean>> ready =
+        () ->
+            lifecycle.startup().future().succeeded() && !lifecycle.stopping().future().isComplete()
+                ? database.healthy()
+                : Future.succeededFuture(false);
+    return Listeners.deploy(
+        edges.vertx(),
+        "gRPC",
+        "Grpc__Port",
+        config.server().grpcPort(),
+        Stream.generate(
+                () ->
+                    new GrpcApiVerticle(
+                        config.server().grpcPort(),
+                        config.server().grpcReflectionEnabled(),
+                        services.namespaces(),
+                        services.pseudonyms(),
+                        ready,
+                        observer,
+                        edges.tls(),
+                        services.authenticator(),
+                        grpcConnections(config.connections()),
+                        services.admission(),
+                        services.warnings()))
+            .limit(Listeners.PER_EVENT_LOOP)
+            .toList());
+  }
+
+  private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
+    Future<ApiContract> contract = ApiContract.load(vertx);
+    Future<FhirOperations> fhir =
+        FhirOperations.start(vertx, services.pseudonyms(), services.warnings());
+    return Future.all(contract, fhir).map(both -> new HttpParts(contract.result(), fhir.result()));
+  }
+
+  private static Future<List<HttpApiVerticle>> listenHttp(Edges edges, HttpParts parts) {
+    VfpsConfig config = edges.config();
+    Services services = edges.services();
+    Lifecycle lifecycle = edges.lifecycle();
+    AuthorizationConfig authorization = config.authorization();
+    HttpApiVerticle.Dependencies http =
+        new HttpApiVerticle.Dependencies(
+            config.server().httpPort(),
+            config.server().httpMaxRequestBodyBytes(),
+            parts.contract(),
+            services.namespaces(),
+            services.pseudonyms(),
+            parts.fhir(),
+            lifecycle.startup().future(),
+            lifecycle.stopping().future(),
+            services.database()::healthy,
+            edges.tls(),
+            services.authenticator(),
+            new UiRoutes(
+                    new UiRoutes.Dependencies(
+                        version(),
+                        config.server().httpMaxRequestBodyBytes(),
+                        authorization.enabled(),
+                        services.authenticator().signIn(),
+                        services.permissions(),
+                        services.namespaces()))
+                ::mount,
+            httpConnections(config.connections()),
+            services.admission(),
+            config.admission().httpRequestTimeout(),
+            services.warnings());
+    return Listeners.deploy(
+        edges.vertx(),
+        "HTTP",
+        "Http__Port",
+        config.server().httpPort(),
+        Stream.generate(() -> new HttpApiVerticle(http)).limit(Listeners.PER_EVENT_LOOP).toList());
   }
 
   private static ConnectionLimits httpConnections(ConnectionConfig config) {
@@ -417,18 +465,6 @@ public final class VfpsServer implements AutoCloseable {
         config.grpcKeepAliveTime(),
         config.grpcKeepAliveTimeout(),
         config.grpcMaxConnectionAge());
-  }
-
-  /** A Vert.x builder with the meters and the tracer, where they are on. */
-  private static VertxBuilder vertxBuilder(
-      ServiceMeters meters, Tracing tracing, VertxOptions options) {
-    VertxBuilder builder = Vertx.builder();
-    if (meters != null) {
-      options.setMetricsOptions(meters.vertxOptions());
-      builder.withMetrics(meters.vertxFactory());
-    }
-    tracing.vertxTracerFactory().ifPresent(builder::withTracer);
-    return builder.with(options);
   }
 
   private static String describeCaches(CachingConfig caching) {
@@ -460,17 +496,17 @@ public final class VfpsServer implements AutoCloseable {
 
   /** The port gRPC listens on. */
   public int grpcPort() {
-    return grpcPort;
+    return listening.grpc().get(0).actualPort();
   }
 
   /** The port HTTP (REST, FHIR, probes, docs) listens on. */
   public int httpPort() {
-    return httpPort;
+    return listening.http().get(0).actualPort();
   }
 
   /** The port {@code /metrics} is served on; 0 when metrics are off. */
   public int metricsPort() {
-    return metricsPort;
+    return listening.metricsPort();
   }
 
   /**
@@ -485,8 +521,7 @@ public final class VfpsServer implements AutoCloseable {
       return;
     }
     drain();
-    warnings.close();
-    closeQuietly(vertx, database, tracing, embedded);
+    teardown.close();
   }
 
   /** Shuts the API listeners down and waits for their calls in flight, within the timeout. */
@@ -497,8 +532,8 @@ public final class VfpsServer implements AutoCloseable {
             + " may take up to {} to finish",
         shutdownTimeout);
     List<Future<Void>> shutdowns = new ArrayList<>();
-    grpcVerticles.forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
-    httpVerticles.forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
+    listening.grpc().forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
+    listening.http().forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
     try {
       // Vert.x ends each shutdown at its timeout; the margin only guards against a hang
       Future.join(shutdowns)
@@ -509,11 +544,6 @@ public final class VfpsServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("The listeners did not shut down cleanly: {}", e.toString());
     }
-  }
-
-  /** One verticle instance per event loop, as Vert.x sizes its event loop pool. */
-  private static int eventLoops() {
-    return VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE;
   }
 
   private static HazelcastCluster.ClusteredVertx joinCluster(
@@ -532,19 +562,18 @@ public final class VfpsServer implements AutoCloseable {
     }
   }
 
-  private static EmbeddedDatabase startEmbedded(VfpsConfig config) {
+  private static EmbeddedDatabase startEmbedded(DatabaseConfig database) {
     LOG.warn(
         "No ConnectionStrings__PostgreSQL configured: starting an embedded PostgreSQL in {}. This"
             + " is a development database; configure a PostgreSQL server for production.",
-        config.database().embeddedDataDirectory());
+        database.embeddedDataDirectory());
     try {
-      if (!config.database().embeddedDurable()) {
+      if (!database.embeddedDurable()) {
         LOG.warn(
             "Database__Embedded__Durable=false: the embedded PostgreSQL does not flush commits to"
                 + " disk, and acknowledged pseudonyms may be lost on a crash or power failure");
       }
-      return EmbeddedDatabase.start(
-          config.database().embeddedDataDirectory(), config.database().embeddedDurable());
+      return EmbeddedDatabase.start(database.embeddedDataDirectory(), database.embeddedDurable());
     } catch (RuntimeException e) {
       throw new StartupException("The embedded PostgreSQL did not start: " + e.getMessage(), e);
     }
@@ -591,53 +620,6 @@ public final class VfpsServer implements AutoCloseable {
     }
   }
 
-  /** A key shared by the replicas through the database (see {@link Database#pageTokenKey()}). */
-  private static byte[] loadKey(Future<byte[]> loading) {
-    try {
-      return loading.await();
-    } catch (RuntimeException e) {
-      throw new StartupException(
-          "The database is not ready: "
-              + rootMessage(e)
-              + ". Is it migrated? Run 'vfps migrate' or set ForceRunDatabaseMigrations=true.",
-          e);
-    }
-  }
-
-  private static void createInitialNamespaces(
-      NamespaceService namespaces, List<NamespaceSeed> seeds) {
-    for (NamespaceSeed seed : seeds) {
-      int method =
-          seed.generationMethod() == null
-              ? GenerationMethod.UNSPECIFIED.number()
-              : GenerationMethod.parse(seed.generationMethod())
-                  .orElseThrow(
-                      () ->
-                          new StartupException(
-                              seed.key()
-                                  + "__PseudonymGenerationMethod: '"
-                                  + seed.generationMethod()
-                                  + "' is not a generation method",
-                              null))
-                  .number();
-      NamespaceDraft draft =
-          new NamespaceDraft(
-              seed.name(),
-              seed.description(),
-              method,
-              seed.pseudonymLength(),
-              seed.prefix(),
-              seed.suffix());
-      try {
-        boolean created = namespaces.createIfAbsent(draft).await();
-        LOG.info(
-            "Initial namespace '{}' {}", seed.name(), created ? "created" : "exists, left as is");
-      } catch (ServiceException e) {
-        throw new StartupException(seed.key() + ": " + e.getMessage(), e);
-      }
-    }
-  }
-
   private static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
@@ -646,28 +628,9 @@ public final class VfpsServer implements AutoCloseable {
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
-  private static void closeQuietly(
-      Vertx vertx, Database database, Tracing tracing, EmbeddedDatabase embedded) {
-    if (database != null) {
-      database.close();
-    }
-    if (vertx != null) {
-      try {
-        // bounded, so that a failed start always comes to its exit
-        vertx.close().timeout(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).await();
-      } catch (Exception e) {
-        LOG.warn("Vert.x did not close cleanly", e);
-      }
-    }
-    // after Vert.x, whose last requests end their spans on closing
-    tracing.close();
-    if (embedded != null) {
-      try {
-        embedded.close();
-      } catch (RuntimeException e) {
-        LOG.warn("The embedded PostgreSQL did not stop cleanly", e);
-      }
-    }
+  /** Closes Vert.x, bounded, so that a failed start always comes to its exit. */
+  private static void closeVertx(Vertx vertx) {
+    vertx.close().timeout(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).await();
   }
 
   /** The version in the jar's manifest, or {@code dev} when run from classes. */
