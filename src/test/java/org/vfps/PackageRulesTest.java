@@ -68,14 +68,15 @@ class PackageRulesTest {
                   "auth",
                   "connection",
                   "admission",
-                  "log")),
-          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log")),
+                  "log",
+                  "text")),
+          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log", "text")),
           // the admin UI signs users in and turns their sessions into callers through auth
           Map.entry("ui", union(DOMAIN, "access", "auth")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
           Map.entry("access", Set.of("error", "config")),
-          Map.entry("auth", Set.of("access", "config", "error")),
+          Map.entry("auth", Set.of("access", "config", "error", "text")),
           Map.entry("api", Set.of()),
           // the listeners' connection limits, shared by both edges
           Map.entry("connection", Set.of()),
@@ -85,6 +86,8 @@ class PackageRulesTest {
           // the logging configuration (Logging__Format) and the edges' throttled warnings (a lost
           // database, malformed requests), one set per server
           Map.entry("log", Set.of("error", "config")),
+          // media types and strictly decoded text, read one way by the edges and the credentials
+          Map.entry("text", Set.of()),
           // the start-up chain wires them all
           Map.entry(
               "server",
@@ -106,6 +109,7 @@ class PackageRulesTest {
                   "namespace",
                   "pseudonym",
                   "storage",
+                  "text",
                   "tracing",
                   "ui")));
 
