@@ -14,6 +14,10 @@ import org.vfps.config.ConfigException;
 import org.vfps.config.ConfigLoader;
 import org.vfps.config.LoadedConfig;
 import org.vfps.config.VfpsConfig;
+import org.vfps.log.ConsoleLogging;
+import org.vfps.server.AotTraining;
+import org.vfps.server.StartupException;
+import org.vfps.server.VfpsServer;
 
 /**
  * The command line: {@code vfps [serve]} runs the service until it is stopped; {@code vfps migrate}
@@ -157,11 +161,5 @@ public final class Main {
       LOG.error(e.getMessage());
       System.exit(1);
     }
-  }
-
-  /** The version in the jar's manifest, or {@code dev} when run from classes. */
-  static String version() {
-    String version = Main.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 }

@@ -47,6 +47,7 @@ import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.auth.SecretHashing;
 import org.vfps.auth.TestOidcProvider;
 import org.vfps.metrics.Scrape;
+import org.vfps.server.VfpsServer;
 
 /**
  * Authorization on, against an OIDC provider in the test JVM: the permission matrix of the .NET

@@ -19,6 +19,7 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.server.VfpsServer;
 
 /**
  * Authorization at start: the provider down at start and up later, the settings that stop the start

@@ -23,6 +23,7 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 import org.vfps.storage.Migrations;
 
 /**

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Audit;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.server.VfpsServer;
 
 /**
  * Authorization on, with {@link AuthorizationIT}'s role model, for the MII operations, Bundles and

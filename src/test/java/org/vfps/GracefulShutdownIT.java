@@ -31,6 +31,7 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 
 /**
  * A stopping service drains: the listeners take no new connection and send HTTP/2 GOAWAY, and a

@@ -30,6 +30,7 @@ import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
+import org.vfps.server.VfpsServer;
 import org.vfps.tracing.OtlpReceiver;
 
 /**

@@ -37,8 +37,9 @@ class PackageRulesTest {
 
   /**
    * The packages of the service (below {@code org.vfps}; {@code api} is the generated protobuf
-   * code) and the ones each may use besides itself. The root package, {@code Main} and the start-up
-   * chain, may use every package and no package may use it. The domain services call the one
+   * code) and the ones each may use besides itself. {@code server}, the start-up chain, may use
+   * every package and no package but the root may use it; the root package (the command line) and
+   * no other uses {@code server}, and no package uses the root. The domain services call the one
    * decision point of the permission model in {@code access}, and the edges (the admin UI among
    * them) turn credentials into its caller through {@code auth}.
    */
@@ -67,22 +68,56 @@ class PackageRulesTest {
                   "auth",
                   "connection",
                   "admission",
-                  "log")),
-          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log")),
+                  "log",
+                  "text")),
+          Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log", "text")),
           // the admin UI signs users in and turns their sessions into callers through auth
           Map.entry("ui", union(DOMAIN, "access", "auth")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
           Map.entry("access", Set.of("error", "config")),
-          Map.entry("auth", Set.of("access", "config", "error")),
+          Map.entry("auth", Set.of("access", "config", "error", "text")),
           Map.entry("api", Set.of()),
           // the listeners' connection limits, shared by both edges
           Map.entry("connection", Set.of()),
           // the one place that admits work (asked by the edges and the storage) and calls'
           // deadlines
           Map.entry("admission", Set.of("error")),
-          // the edges' throttled warnings (a lost database, malformed requests), one set per server
-          Map.entry("log", Set.of("error")));
+          // the logging configuration (Logging__Format) and the edges' throttled warnings (a lost
+          // database, malformed requests), one set per server
+          Map.entry("log", Set.of("error", "config")),
+          // media types and strictly decoded text, read one way by the edges and the credentials
+          Map.entry("text", Set.of()),
+          // the start-up chain wires them all
+          Map.entry(
+              "server",
+              Set.of(
+                  "access",
+                  "admission",
+                  "api",
+                  "auth",
+                  "cache",
+                  "cluster",
+                  "config",
+                  "connection",
+                  "error",
+                  "fhir",
+                  "grpc",
+                  "http",
+                  "log",
+                  "metrics",
+                  "namespace",
+                  "pseudonym",
+                  "storage",
+                  "text",
+                  "tracing",
+                  "ui")));
+
+  /**
+   * The packages the root package's command line may use: the start-up chain, the configuration,
+   * the console's log format and the secret hashing of {@code hash-secret}.
+   */
+  private static final Set<String> ROOT_MAY_USE = Set.of("server", "config", "log", "auth");
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);
@@ -118,6 +153,37 @@ class PackageRulesTest {
                 })
             .toList();
     CompositeArchRule.of(rules).check(SERVICE);
+  }
+
+  @Test
+  void theServerMayUseEveryPackage() {
+    Set<String> others = new TreeSet<>(MAY_USE.keySet());
+    others.remove("server");
+    assertThat(MAY_USE.get("server")).isEqualTo(others);
+  }
+
+  @Test
+  void theRootPackageHoldsOnlyTheCommandLineAndItsLauncher() {
+    classes()
+        .that()
+        .resideInAPackage("org.vfps")
+        .should()
+        // their nested classes too
+        .haveNameMatching("org\\.vfps\\.(Main|Launcher)(\\$.*)?")
+        .check(SERVICE);
+  }
+
+  @Test
+  void theRootPackageUsesOnlyTheStartUpChainConfigurationLoggingAndSecretHashing() {
+    Set<String> forbidden = new TreeSet<>(MAY_USE.keySet());
+    forbidden.removeAll(ROOT_MAY_USE);
+    noClasses()
+        .that()
+        .resideInAPackage("org.vfps")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(packages(forbidden))
+        .check(SERVICE);
   }
 
   @Test
@@ -188,7 +254,7 @@ class PackageRulesTest {
   @Test
   void onlyTheFhirEdgeUsesHapi() {
     noClasses()
-        .that(not(resideInAPackage("org.vfps.fhir..")).and(not(resideInAPackage("org.vfps"))))
+        .that(not(resideInAPackage("org.vfps.fhir..")))
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("ca.uhn..", "org.hl7..")

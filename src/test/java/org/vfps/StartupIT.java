@@ -20,6 +20,8 @@ import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.StartupException;
+import org.vfps.server.VfpsServer;
 
 class StartupIT {
 

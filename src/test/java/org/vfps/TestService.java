@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
 import org.vfps.config.ConfigLoader;
+import org.vfps.server.VfpsServer;
 
 /** Starts the whole service in the test JVM, configured through environment-style keys. */
 public final class TestService {

@@ -143,12 +143,14 @@ final class BearerTokens {
    * issued by the provider and signed by one of its keys (fetched again once for an unknown key).
    */
   private Future<JsonObject> validate(String token, String audience, String kind) {
-    JsonObject claims;
-    try {
-      claims = claims(token, audience, kind);
-    } catch (ServiceException e) {
-      return Future.failedFuture(e);
-    }
+    // a malformed token throws: the future fails with it
+    return Future.<Void>succeededFuture()
+        .map(ignored -> claims(token, audience, kind))
+        .compose(claims -> verified(token, kind, claims));
+  }
+
+  /** The claims, once the token's issuer and signature are checked. */
+  private Future<JsonObject> verified(String token, String kind, JsonObject claims) {
     ProviderKeys.Keys loaded = keys.current();
     if (loaded == null) {
       return Future.failedFuture(

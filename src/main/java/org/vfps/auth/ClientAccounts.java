@@ -3,9 +3,6 @@ package org.vfps.auth;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -14,11 +11,13 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.vfps.config.AuthorizationConfig.ClientAccount;
 import org.vfps.config.SecretHash;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.text.StrictDecoding;
 
 /**
  * Checks {@code Authorization: Basic} credentials against the client accounts. A secret is checked
@@ -54,18 +53,17 @@ final class ClientAccounts {
    * secret.
    */
   Future<Identity> check(String credentials) {
-    String decoded;
+    byte[] bytes;
     try {
-      decoded =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(Base64.getDecoder().decode(credentials.strip())))
-              .toString();
-    } catch (IllegalArgumentException | CharacterCodingException e) {
+      bytes = Base64.getDecoder().decode(credentials.strip());
+    } catch (IllegalArgumentException e) {
       return Future.failedFuture(invalid());
     }
+    Optional<String> text = StrictDecoding.decode(bytes, StandardCharsets.UTF_8);
+    if (text.isEmpty()) {
+      return Future.failedFuture(invalid());
+    }
+    String decoded = text.get();
     int colon = decoded.indexOf(':');
     if (colon < 0) {
       return Future.failedFuture(invalid());

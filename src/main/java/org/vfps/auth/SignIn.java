@@ -93,12 +93,11 @@ public final class SignIn {
    * request, or has a discovery document the sign-in cannot use (the message says which).
    */
   public Future<Redirect> begin(String redirectUri, String returnUrl) {
-    ProviderEndpoints endpoints;
-    try {
-      endpoints = endpoints();
-    } catch (ServiceException e) {
-      return Future.failedFuture(e);
-    }
+    return endpoints().compose(endpoints -> begin(endpoints, redirectUri, returnUrl));
+  }
+
+  private Future<Redirect> begin(
+      ProviderEndpoints endpoints, String redirectUri, String returnUrl) {
     String state = randomText(16);
     String nonce = randomText(16);
     String verifier = randomText(32);
@@ -164,19 +163,14 @@ public final class SignIn {
                   + FLOW_LIFETIME.toMinutes()
                   + " minutes, in the browser that started it. Sign in again."));
     }
-    ProviderEndpoints endpoints;
-    try {
-      endpoints = endpoints();
-    } catch (ServiceException e) {
-      return Future.failedFuture(e);
-    }
     MultiMap form =
         MultiMap.caseInsensitiveMultiMap()
             .add("grant_type", "authorization_code")
             .add("code", code)
             .add("redirect_uri", flow.getString("redirectUri"))
             .add("code_verifier", flow.getString("verifier"));
-    return tokenRequest(endpoints, form)
+    return endpoints()
+        .compose(endpoints -> tokenRequest(endpoints, form))
         .compose(answer -> signedIn(answer, flow.getString("nonce")))
         .map(session -> new SignedIn(session, flow.getString("returnUrl")));
   }
@@ -193,17 +187,12 @@ public final class SignIn {
           new ServiceException(
               ErrorCode.UNAUTHENTICATED, "The session has ended and cannot be renewed."));
     }
-    ProviderEndpoints endpoints;
-    try {
-      endpoints = endpoints();
-    } catch (ServiceException e) {
-      return Future.failedFuture(e);
-    }
     MultiMap form =
         MultiMap.caseInsensitiveMultiMap()
             .add("grant_type", "refresh_token")
             .add("refresh_token", session.refreshToken());
-    return tokenRequest(endpoints, form)
+    return endpoints()
+        .compose(endpoints -> tokenRequest(endpoints, form))
         .recover(
             failure ->
                 Future.failedFuture(
@@ -277,15 +266,18 @@ public final class SignIn {
                         + ProviderClient.formEncode(postLogoutRedirectUri)));
   }
 
-  private ProviderEndpoints endpoints() {
+  private Future<ProviderEndpoints> endpoints() {
     ProviderKeys.Keys loaded = keys.current();
     if (loaded == null) {
-      throw new ServiceException(
-          ErrorCode.UNAVAILABLE,
-          "The OIDC provider has not been reached yet (its discovery document and keys are not"
-              + " loaded); try again shortly.");
+      return Future.failedFuture(
+          new ServiceException(
+              ErrorCode.UNAVAILABLE,
+              "The OIDC provider has not been reached yet (its discovery document and keys are not"
+                  + " loaded); try again shortly."));
     }
-    return ProviderEndpoints.of(loaded.discovery(), keys.requireHttps());
+    // a discovery document the sign-in cannot use throws: the future fails with it
+    return Future.<Void>succeededFuture()
+        .map(ignored -> ProviderEndpoints.of(loaded.discovery(), keys.requireHttps()));
   }
 
   /** The {@code request_uri} of a pushed authorization request. */

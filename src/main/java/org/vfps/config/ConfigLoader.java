@@ -222,13 +222,14 @@ public final class ConfigLoader {
 
   private static TracingConfig tracing(FlatSettings settings) {
     String serviceName = settings.required("Tracing:ServiceName").strip();
+    // checked, so that a misspelt exporter is an error; every exporter sends OTLP
+    oneOf(settings, "Tracing:Exporter", TracingConfig.Exporter.class);
     return new TracingConfig(
         bool(settings, "Tracing:IsEnabled"),
         serviceName.isEmpty() ? "vfps" : serviceName,
         rootSampler(settings, "Tracing:RootSampler"),
         probability(settings, "Tracing:SamplingProbability"),
-        otlpEndpoint(settings, "Tracing:Otlp:Endpoint"),
-        oneOf(settings, "Tracing:Exporter", TracingConfig.Exporter.class));
+        otlpEndpoint(settings, "Tracing:Otlp:Endpoint"));
   }
 
   /** Both files or neither; an encrypted key (Kestrel's {@code Password}) is refused. */

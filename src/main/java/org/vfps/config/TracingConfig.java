@@ -15,15 +15,13 @@ import java.util.Objects;
  *     ({@code SamplingProbability})
  * @param otlpEndpoint where spans are sent as OTLP over HTTP ({@code Otlp__Endpoint}); the {@code
  *     /v1/traces} path is part of it
- * @param exporter the exporter ({@code Exporter}); every one sends OTLP
  */
 public record TracingConfig(
     boolean enabled,
     String serviceName,
     RootSampler rootSampler,
     double samplingProbability,
-    URI otlpEndpoint,
-    Exporter exporter) {
+    URI otlpEndpoint) {
 
   /** The endpoint when none is configured: an OpenTelemetry Collector or Jaeger on this host. */
   public static final URI DEFAULT_OTLP_ENDPOINT = URI.create("http://localhost:4318/v1/traces");
@@ -46,7 +44,10 @@ public record TracingConfig(
     }
   }
 
-  /** The exporters; Jaeger receives OTLP natively, so {@code jaeger} also sends OTLP. */
+  /**
+   * The exporters {@code Exporter} may name; checked at load, not kept: Jaeger receives OTLP
+   * natively, so every one sends OTLP.
+   */
   public enum Exporter {
     OTLP,
     JAEGER
@@ -63,6 +64,5 @@ public record TracingConfig(
           "samplingProbability must be 0 to 1: " + samplingProbability);
     }
     Objects.requireNonNull(otlpEndpoint, "otlpEndpoint");
-    Objects.requireNonNull(exporter, "exporter");
   }
 }

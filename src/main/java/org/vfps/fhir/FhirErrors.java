@@ -27,24 +27,23 @@ final class FhirErrors {
   private FhirErrors() {}
 
   /**
-   * A failed domain call, a {@link Rejection} or an unexpected throwable (logged here, once; an
-   * {@code UNAVAILABLE} one through {@code warnings}).
+   * A failed domain call, a {@link Rejection} or an unexpected throwable, logged by the edges'
+   * policy ({@link EdgeWarnings#failed}).
    */
   static Answer fail(String operation, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof Rejection rejection) {
       LOG.debug("{} rejected: {}", operation, rejection.answer().status());
       return rejection.answer();
     }
+    warnings.failed(LOG, operation, failure);
     if (!(failure instanceof ServiceException service)) {
-      LOG.error("{} failed unexpectedly", operation, failure);
       return outcome(500, IssueType.PROCESSING, "Internal error.", null);
     }
     return switch (service.code()) {
       case INVALID_ARGUMENT, OUT_OF_RANGE ->
-          reject(operation, 400, IssueType.PROCESSING, service.getMessage());
+          outcome(400, IssueType.PROCESSING, service.getMessage(), null);
       case NOT_FOUND ->
-          reject(
-              operation,
+          outcome(
               404,
               IssueType.PROCESSING,
               service.metadata().containsKey("pseudonym")
@@ -53,22 +52,16 @@ final class FhirErrors {
                       + "'."
                   : "the namespace '"
                       + service.metadata().get("namespace")
-                      + "' could not be found.");
-      case ALREADY_EXISTS -> reject(operation, 409, IssueType.DUPLICATE, service.getMessage());
-      case UNAUTHENTICATED -> reject(operation, 401, IssueType.LOGIN, service.getMessage());
-      case PERMISSION_DENIED -> reject(operation, 403, IssueType.FORBIDDEN, service.getMessage());
-      case RESOURCE_EXHAUSTED ->
-          reject(operation, 429, IssueType.BUSINESSRULE, service.getMessage());
-      case OVERLOADED -> reject(operation, 503, IssueType.THROTTLED, service.getMessage());
-      case DEADLINE_EXCEEDED -> reject(operation, 504, IssueType.TIMEOUT, service.getMessage());
-      case UNAVAILABLE -> {
-        warnings.unavailable(operation, service);
-        yield outcome(503, IssueType.TRANSIENT, service.getMessage(), null);
-      }
-      case INTERNAL -> {
-        LOG.error("{} failed: {}", operation, service.getMessage(), service.getCause());
-        yield outcome(500, IssueType.PROCESSING, service.getMessage(), null);
-      }
+                      + "' could not be found.",
+              null);
+      case ALREADY_EXISTS -> outcome(409, IssueType.DUPLICATE, service.getMessage(), null);
+      case UNAUTHENTICATED -> outcome(401, IssueType.LOGIN, service.getMessage(), null);
+      case PERMISSION_DENIED -> outcome(403, IssueType.FORBIDDEN, service.getMessage(), null);
+      case RESOURCE_EXHAUSTED -> outcome(429, IssueType.BUSINESSRULE, service.getMessage(), null);
+      case OVERLOADED -> outcome(503, IssueType.THROTTLED, service.getMessage(), null);
+      case DEADLINE_EXCEEDED -> outcome(504, IssueType.TIMEOUT, service.getMessage(), null);
+      case UNAVAILABLE -> outcome(503, IssueType.TRANSIENT, service.getMessage(), null);
+      case INTERNAL -> outcome(500, IssueType.PROCESSING, service.getMessage(), null);
     };
   }
 

@@ -2,10 +2,7 @@ package org.vfps.fhir;
 
 import ca.uhn.fhir.context.FhirContext;
 import io.vertx.core.buffer.Buffer;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
@@ -14,6 +11,8 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Resource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.text.MediaType;
+import org.vfps.text.StrictDecoding;
 
 /**
  * Reads a request body into a FHIR resource as the .NET service accepts it: {@code
@@ -108,52 +107,31 @@ final class RequestBodies {
     if (contentType == null) {
       return false;
     }
-    String type = mediaType(contentType);
+    String type = MediaType.of(contentType).type();
     return type.equals("application/fhir+json") || type.equals("application/json");
   }
 
   /** The declared charset, UTF-8 when none is; empty for one the service does not read. */
   static Optional<Charset> charset(String contentType) {
-    String[] parts = contentType.split(";");
-    for (int i = 1; i < parts.length; i++) {
-      String[] pair = parts[i].split("=", 2);
-      if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
-        String name = pair[1].strip().replace("\"", "").toUpperCase(Locale.ROOT);
-        return switch (name) {
-          case "UTF-8", "UTF8" -> Optional.of(StandardCharsets.UTF_8);
-          case "UTF-16" -> Optional.of(StandardCharsets.UTF_16);
-          case "UTF-16LE" -> Optional.of(StandardCharsets.UTF_16LE);
-          case "UTF-16BE" -> Optional.of(StandardCharsets.UTF_16BE);
-          default -> Optional.empty();
-        };
-      }
+    Optional<String> declared = MediaType.of(contentType).charset();
+    if (declared.isEmpty()) {
+      return Optional.of(StandardCharsets.UTF_8);
     }
-    return Optional.of(StandardCharsets.UTF_8);
+    return switch (declared.get().toUpperCase(Locale.ROOT)) {
+      case "UTF-8", "UTF8" -> Optional.of(StandardCharsets.UTF_8);
+      case "UTF-16" -> Optional.of(StandardCharsets.UTF_16);
+      case "UTF-16LE" -> Optional.of(StandardCharsets.UTF_16LE);
+      case "UTF-16BE" -> Optional.of(StandardCharsets.UTF_16BE);
+      default -> Optional.empty();
+    };
   }
 
-  private static String mediaType(String contentType) {
-    int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
-        .strip()
-        .toLowerCase(Locale.ROOT);
-  }
-
-  /** The body as text; empty when there is none or it is not valid in the charset. */
+  /** The body as text, without a byte order mark; empty when there is none or it is not valid. */
   private static Optional<String> decode(Buffer body, Charset charset) {
     if (body == null || body.length() == 0) {
       return Optional.empty();
     }
-    try {
-      String text =
-          charset
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body.getBytes()))
-              .toString();
-      return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
-    } catch (CharacterCodingException e) {
-      return Optional.empty();
-    }
+    return StrictDecoding.decode(body.getBytes(), charset)
+        .map(text -> text.startsWith("\uFEFF") ? text.substring(1) : text);
   }
 }

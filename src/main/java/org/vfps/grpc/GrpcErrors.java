@@ -21,24 +21,17 @@ public final class GrpcErrors {
   private GrpcErrors() {}
 
   /**
-   * Sends the failure; unexpected failures are logged once here and answered as INTERNAL, calls
-   * that failed UNAVAILABLE are told to {@code warnings}.
+   * Sends the failure, logged by the edges' policy ({@link EdgeWarnings#failed}); unexpected
+   * failures are answered as INTERNAL.
    */
   static void fail(
       GrpcServerResponse<?, ?> response, String method, Throwable failure, EdgeWarnings warnings) {
+    warnings.failed(LOG, method, failure);
     if (!(failure instanceof ServiceException service)) {
-      LOG.error("{} failed unexpectedly", method, failure);
       response.status(GrpcStatus.INTERNAL).statusMessage("Internal error.").end();
       return;
     }
     GrpcStatus status = status(service);
-    if (status == GrpcStatus.INTERNAL) {
-      LOG.error("{} failed: {}", method, service.getMessage(), service.getCause());
-    } else if (status == GrpcStatus.UNAVAILABLE) {
-      warnings.unavailable(method, service);
-    } else {
-      LOG.debug("{} rejected: {}", method, service.code());
-    }
     for (Map.Entry<String, String> entry : service.metadata().entrySet()) {
       response.trailers().set(entry.getKey(), asciiSafe(entry.getValue()));
     }

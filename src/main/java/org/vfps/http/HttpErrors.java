@@ -174,17 +174,10 @@ final class HttpErrors {
     String operation = rc.get(RestRoutes.OPERATION_KEY);
     String request =
         rc.request().method() + " " + (operation == null ? "(no operation)" : operation);
-    if (reply.code() == GrpcStatus.INTERNAL) {
-      Throwable failure = rc.failure();
-      Throwable cause =
-          failure instanceof ServiceException service && service.getCause() != null
-              ? service.getCause()
-              : failure;
-      LOG.error("{} failed: {}", request, reply.message(), cause);
-    } else if (rc.failure() instanceof ServiceException service
-        && service.code() == ErrorCode.UNAVAILABLE) {
-      warnings.unavailable(request, service);
+    if (rc.failure() instanceof ServiceException || reply.code() == GrpcStatus.INTERNAL) {
+      warnings.failed(LOG, request, rc.failure());
     } else {
+      // what the router or the contract refused
       LOG.debug("{} rejected: {} {}", request, reply.httpStatus(), reply.code());
     }
   }

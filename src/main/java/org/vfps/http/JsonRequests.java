@@ -14,16 +14,14 @@ import io.vertx.openapi.contract.Parameter;
 import io.vertx.openapi.contract.Path;
 import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.ValidatableRequest;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.text.MediaType;
+import org.vfps.text.StrictDecoding;
 
 /**
  * Hands REST requests to the contract's validator, after the checks the .NET transcoding makes
@@ -113,70 +111,35 @@ final class JsonRequests implements RequestExtractor {
    * @param body may be null when the request has none
    */
   static Optional<String> problem(String contentType, Buffer body) {
-    if (!isJson(contentType)) {
+    if (contentType == null) {
       return Optional.of(
-          "The request body must be JSON (Content-Type application/json), not "
-              + (contentType == null ? "absent" : "'" + mediaType(contentType) + "'")
-              + ".");
+          "The request body must be JSON (Content-Type application/json), not absent.");
     }
-    String charset = parameter(contentType, "charset");
-    if (charset != null
-        && !charset.equalsIgnoreCase("utf-8")
-        && !charset.equalsIgnoreCase("utf8")) {
+    MediaType media = MediaType.of(contentType);
+    if (!isJson(media)) {
+      return Optional.of(
+          "The request body must be JSON (Content-Type application/json), not '"
+              + media.type()
+              + "'.");
+    }
+    if (media
+        .charset()
+        .filter(charset -> !charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8"))
+        .isPresent()) {
       return Optional.of("The request body must be UTF-8.");
     }
-    if (body != null && !isUtf8(body)) {
+    if (body != null && StrictDecoding.decode(body.getBytes(), StandardCharsets.UTF_8).isEmpty()) {
       return Optional.of("The request body is not valid UTF-8.");
     }
     return Optional.empty();
   }
 
   /** {@code application/json} or any {@code type/subtype+json}, whatever the parameters. */
-  static boolean isJson(String contentType) {
-    if (contentType == null) {
-      return false;
-    }
-    String type = mediaType(contentType);
+  private static boolean isJson(MediaType media) {
+    String type = media.type();
     int slash = type.indexOf('/');
     return type.equals("application/json")
         || (slash > 0 && type.endsWith("+json") && type.indexOf('/', slash + 1) < 0);
-  }
-
-  /** The media type without parameters, lower case. */
-  static String mediaType(String contentType) {
-    int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
-        .strip()
-        .toLowerCase(Locale.ROOT);
-  }
-
-  /** The value of a media type parameter, unquoted, or null. */
-  static String parameter(String contentType, String name) {
-    String[] parts = contentType.split(";");
-    for (int i = 1; i < parts.length; i++) {
-      int equals = parts[i].indexOf('=');
-      if (equals > 0 && parts[i].substring(0, equals).strip().equalsIgnoreCase(name)) {
-        String value = parts[i].substring(equals + 1).strip();
-        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-          value = value.substring(1, value.length() - 1);
-        }
-        return value;
-      }
-    }
-    return null;
-  }
-
-  private static boolean isUtf8(Buffer body) {
-    try {
-      StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(body.getBytes()));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
   }
 
   /** A request as the validator is to see it: no cookies nor headers in the contract. */

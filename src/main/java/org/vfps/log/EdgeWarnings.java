@@ -14,6 +14,10 @@ import org.vfps.error.ServiceException;
  * per interval counts the rest, e.g. {@code 6,512 more calls failed UNAVAILABLE in the last 10 s}.
  * One per server, so that each server's first line is its own. Never logs a request's content.
  * Thread-safe.
+ *
+ * <p>{@link #failed} is the edges' one policy for a failed call: a bug (an unexpected throwable or
+ * {@code INTERNAL}) at ERROR with its cause, {@code UNAVAILABLE} throttled here, the client's
+ * matter at debug.
  */
 public final class EdgeWarnings {
 
@@ -46,6 +50,27 @@ public final class EdgeWarnings {
         call,
         failure.getMessage(),
         cause == null ? "no cause" : cause.getClass().getSimpleName());
+  }
+
+  /**
+   * Logs a failed call by the policy of every edge, on the edge's own logger: an unexpected
+   * throwable at ERROR with its stack trace; a {@link ServiceException} of {@code INTERNAL} at
+   * ERROR with its cause; {@code UNAVAILABLE} through {@link #unavailable}; any other code, the
+   * client's matter, at debug.
+   *
+   * @param log the edge's logger
+   * @param call e.g. {@code vfps.api.v1.PseudonymService/Create} or {@code POST createPseudonym}
+   */
+  public void failed(Logger log, String call, Throwable failure) {
+    if (!(failure instanceof ServiceException service)) {
+      log.error("{} failed unexpectedly", call, failure);
+      return;
+    }
+    switch (service.code()) {
+      case INTERNAL -> log.error("{} failed: {}", call, service.getMessage(), service.getCause());
+      case UNAVAILABLE -> unavailable(call, service);
+      default -> log.debug("{} rejected: {}", call, service.code());
+    }
   }
 
   /**

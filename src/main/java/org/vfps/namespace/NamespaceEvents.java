@@ -16,18 +16,6 @@ public interface NamespaceEvents {
   /** The event bus address of namespace deletions. */
   String DELETED_ADDRESS = "vfps.namespace.deleted";
 
-  /** Nobody listens: a single replica without caches or metrics. */
-  NamespaceEvents NONE =
-      new NamespaceEvents() {
-        @Override
-        public void created(String name) {}
-
-        @Override
-        public Future<Void> deleted(String name) {
-          return Future.succeededFuture();
-        }
-      };
-
   /** The namespace was created and committed; fire and forget. */
   void created(String name);
 

@@ -45,19 +45,6 @@ public final class PseudonymService {
   private final int maxBatchSize;
 
   /**
-   * @param maxBatchSize the most values one batch call may hold ({@code
-   *     Pseudonymization__Batch__MaxSize})
-   */
-  public PseudonymService(
-      NamespaceService namespaces,
-      PseudonymRepository repository,
-      PageTokens pageTokens,
-      Access access,
-      int maxBatchSize) {
-    this(namespaces, repository, pageTokens, PseudonymGenerators::forMethod, access, maxBatchSize);
-  }
-
-  /**
    * A service that takes each method's generator from {@code generators}, which may wrap those of
    * {@link PseudonymGenerators} (to trace or time generation); the generators it returns must be
    * thread-safe.

@@ -120,7 +120,7 @@ public final class Database implements AutoCloseable {
    * within their 2 s budget however PostgreSQL fails.
    */
   public Future<Boolean> healthy() {
-    return pool.query("SELECT 1")
+    return pool.query(ServerQueries.PING)
         .execute()
         .timeout(HEALTH_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
         .map(true)
@@ -146,13 +146,9 @@ public final class Database implements AutoCloseable {
   private Future<byte[]> sharedKey(String name) {
     byte[] candidate = new byte[32];
     new SecureRandom().nextBytes(candidate);
-    return pool.preparedQuery(
-            "INSERT INTO vfps_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+    return pool.preparedQuery(SecretQueries.INSERT_IF_ABSENT)
         .execute(Tuple.of(name, Buffer.buffer(candidate)))
-        .compose(
-            inserted ->
-                pool.preparedQuery("SELECT value FROM vfps_secrets WHERE name = $1")
-                    .execute(Tuple.of(name)))
+        .compose(inserted -> pool.preparedQuery(SecretQueries.FIND).execute(Tuple.of(name)))
         .map(rows -> rows.iterator().next().getBuffer("value").getBytes());
   }
 

@@ -115,7 +115,7 @@ final class PgConnector extends PgDriver {
     private Future<SqlConnection> refuseReadOnly(
         SqlConnection connection, PgConnectOptions options) {
       return connection
-          .query("SHOW transaction_read_only")
+          .query(ServerQueries.TRANSACTION_READ_ONLY)
           .execute()
           .compose(
               rows -> {

@@ -23,7 +23,6 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
@@ -31,6 +30,7 @@ import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.metrics.Scrape;
+import org.vfps.server.VfpsServer;
 
 /**
  * The service on a database of its own, with real clients, a namespace, and a connection of the

@@ -44,13 +44,13 @@ import org.vfps.TestCertificates.Issued;
 import org.vfps.TestCertificates.KeyType;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConfigException;
+import org.vfps.server.VfpsServer;
 
 /**
  * TLS on the gRPC and HTTP listeners with certificates made by openssl: real clients that trust the

@@ -20,7 +20,6 @@ import org.vfps.GrpcTestClient.Reply;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
@@ -29,6 +28,7 @@ import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
+import org.vfps.server.VfpsServer;
 
 /**
  * Three replicas with caches on, clustered on 127.0.0.1 and sharing one PostgreSQL: a namespace

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vfps.config.ConnectionSettings.SslMode;
-import org.vfps.config.TracingConfig.Exporter;
 import org.vfps.config.TracingConfig.RootSampler;
 
 class ConfigLoaderTest {
@@ -54,8 +53,7 @@ class ConfigLoaderTest {
                 "vfps",
                 RootSampler.ALWAYS_ON,
                 0.1,
-                URI.create("http://localhost:4318/v1/traces"),
-                Exporter.OTLP));
+                URI.create("http://localhost:4318/v1/traces")));
     assertThat(config.logging()).isEqualTo(new LoggingConfig(LoggingConfig.Format.TEXT));
     assertThat(config.connections())
         .isEqualTo(
@@ -178,8 +176,7 @@ class ConfigLoaderTest {
                 "vfps-staging",
                 RootSampler.TRACE_ID_RATIO_BASED,
                 0.25,
-                URI.create("https://collector.example:4318/otlp/v1/traces"),
-                Exporter.JAEGER));
+                URI.create("https://collector.example:4318/otlp/v1/traces")));
     assertThat(config.logging().format()).isEqualTo(LoggingConfig.Format.JSON);
     assertThat(config.metrics().pseudonymCountInterval()).isEqualTo(Duration.ofSeconds(30));
   }

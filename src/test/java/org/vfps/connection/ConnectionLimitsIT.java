@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
@@ -21,9 +22,9 @@ import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /**
  * Connections that send nothing, send their headers too slowly, go quiet after a request or lose
@@ -169,7 +170,7 @@ class ConnectionLimitsIT {
     }
     int length = 0;
     for (String line : head.toString().split("\r\n")) {
-      if (line.toLowerCase().startsWith("content-length:")) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
         length = Integer.parseInt(line.substring("content-length:".length()).strip());
       }
     }

@@ -29,7 +29,7 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /** {@code POST /v1/fhir} with batch and transaction Bundles, raw and through HAPI's client. */
 class FhirBundlesIT {

@@ -29,7 +29,7 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /** {@code $create-pseudonym} and {@code metadata} through HAPI's own client and as raw JSON. */
 class FhirOperationsIT {

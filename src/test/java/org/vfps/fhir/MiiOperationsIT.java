@@ -30,9 +30,9 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /**
  * The MII interface module's operations: through HAPI's generic client in the 2026 shape, and as

@@ -38,7 +38,6 @@ import org.vfps.GrpcTestClient.Reply;
 import org.vfps.GrpcTestClient.StreamReply;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.access.Audit;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
@@ -52,6 +51,7 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.metrics.Scrape;
+import org.vfps.server.VfpsServer;
 
 /** BatchCreate, BatchGet and CreateStream through a real gRPC client on generated stubs. */
 class BatchCallsIT {

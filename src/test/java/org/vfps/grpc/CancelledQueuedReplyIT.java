@@ -30,9 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import org.vfps.LogCapture;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.log.ResetStreamTrailersFilter;
+import org.vfps.server.VfpsServer;
 
 /**
  * A client that cancels a call whose reply the server cannot send yet, because the client's HTTP/2

@@ -31,7 +31,6 @@ import org.vfps.LogCapture;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
@@ -39,6 +38,7 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.fhir.FhirJson;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.server.VfpsServer;
 
 /** The service rides out a lost database: UNAVAILABLE while it is away, serving once it is back. */
 class DatabaseOutageIT {

@@ -38,12 +38,12 @@ import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.server.VfpsServer;
 
 /**
  * gRPC input no client library would send, written frame by frame with a raw HTTP/2 client

@@ -11,7 +11,6 @@ import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceCreateResponse;
@@ -23,6 +22,7 @@ import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 class NamespaceServiceIT {
 

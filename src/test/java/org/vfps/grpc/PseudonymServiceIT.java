@@ -19,7 +19,6 @@ import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.Pseudonym;
@@ -30,6 +29,7 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.server.VfpsServer;
 
 class PseudonymServiceIT {
 

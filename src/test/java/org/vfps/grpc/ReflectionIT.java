@@ -22,7 +22,7 @@ import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 class ReflectionIT {
 

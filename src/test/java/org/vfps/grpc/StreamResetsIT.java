@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /**
  * A client whose calls are cancelled, each an HTTP/2 stream reset, keeps its connection: a client

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /** The contract and the Swagger UI page are served, with everything the page loads. */
 class ApiDocsIT {

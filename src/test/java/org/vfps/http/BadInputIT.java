@@ -17,7 +17,7 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /**
  * Every kind of bad input is a clear client error with the JSON error body, never a 5xx, and

@@ -25,8 +25,9 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.server.VfpsServer;
+import org.vfps.text.MediaType;
 
 /**
  * The service answers as its OpenAPI contract says, in the points schemathesis found: the media
@@ -84,7 +85,7 @@ class ContractConformanceIT {
     Response metadata = http.get("/v1/fhir/metadata");
     assertThat(metadata.status()).isEqualTo(200);
     assertThat(declaredMediaTypes("/v1/fhir/metadata", "get", 200))
-        .contains(JsonRequests.mediaType(metadata.contentType()));
+        .contains(MediaType.of(metadata.contentType()).type());
 
     String parameters =
         new JsonObject()
@@ -103,7 +104,7 @@ class ContractConformanceIT {
               parameters.getBytes(StandardCharsets.UTF_8));
       assertThat(outcome.status()).isEqualTo(404);
       assertThat(declaredMediaTypes("/v1/fhir/$create-pseudonym", "post", 404))
-          .contains(JsonRequests.mediaType(outcome.contentType()));
+          .contains(MediaType.of(outcome.contentType()).type());
     }
   }
 

@@ -14,8 +14,8 @@ import org.vfps.HttpTestClient.Response;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 
 /** The probes follow PostgreSQL: ready and healthy while it answers, not while it is cut off. */
 class ProbesIT {

@@ -20,11 +20,11 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /** The REST routes against the real service and PostgreSQL, compared field by field. */
 class RestApiIT {

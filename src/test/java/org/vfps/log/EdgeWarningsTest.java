@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 import org.vfps.LogCapture;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -31,6 +33,45 @@ class EdgeWarningsTest {
   @AfterEach
   void closeVertx() {
     vertx.close().await();
+  }
+
+  @Test
+  void logsAFailedCallByTheOnePolicyOfTheEdgesOnTheEdgesLogger() {
+    EdgeWarnings warnings = new EdgeWarnings(vertx, Duration.ofHours(1));
+    Logger edge = (Logger) LoggerFactory.getLogger("org.vfps.log.SomeEdge");
+    edge.setLevel(Level.DEBUG);
+    try {
+      warnings.failed(edge, "call A", new IllegalStateException("a bug"));
+      warnings.failed(
+          edge,
+          "call B",
+          new ServiceException(
+              ErrorCode.INTERNAL, "Internal error.", Map.of(), new IllegalStateException("why")));
+      warnings.failed(
+          edge,
+          "call C",
+          new ServiceException(ErrorCode.UNAVAILABLE, "The database is not available."));
+      warnings.failed(
+          edge, "call D", new ServiceException(ErrorCode.NOT_FOUND, "The namespace is unknown."));
+    } finally {
+      edge.setLevel(null);
+    }
+
+    assertThat(log.atLeast(Level.DEBUG))
+        .extracting(
+            event ->
+                event.getLevel()
+                    + " "
+                    + event.getLoggerName()
+                    + " "
+                    + event.getFormattedMessage()
+                    + (event.getThrowableProxy() == null ? "" : " (with stack trace)"))
+        .containsExactly(
+            "ERROR org.vfps.log.SomeEdge call A failed unexpectedly (with stack trace)",
+            "ERROR org.vfps.log.SomeEdge call B failed: Internal error. (with stack trace)",
+            "WARN org.vfps.log.EdgeWarnings call C failed: The database is not available."
+                + " (no cause)",
+            "DEBUG org.vfps.log.SomeEdge call D rejected: NOT_FOUND");
   }
 
   @Test

@@ -14,13 +14,13 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /**
  * A namespace whose pseudonym space runs out hands out nearly all of it, then answers {@code

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -52,6 +53,18 @@ class PseudonymBatchIT {
   private final Logger auditLogger = (Logger) LoggerFactory.getLogger(Audit.LOGGER);
   private final List<Operation> denied = Collections.synchronizedList(new ArrayList<>());
 
+  /** Nobody listens: one replica without caches or metrics. */
+  private static final NamespaceEvents NO_LISTENERS =
+      new NamespaceEvents() {
+        @Override
+        public void created(String name) {}
+
+        @Override
+        public Future<Void> deleted(String name) {
+          return Future.succeededFuture();
+        }
+      };
+
   @BeforeAll
   static void connect() {
     vertx = Vertx.vertx();
@@ -59,7 +72,7 @@ class PseudonymBatchIT {
     namespaces =
         new NamespaceService(
             database.namespaces(),
-            NamespaceEvents.NONE,
+            NO_LISTENERS,
             Clock.systemUTC(),
             Access.open(new Audit(() -> "")));
   }
@@ -109,7 +122,12 @@ class PseudonymBatchIT {
         };
     Access access = new Access(withholding, new Audit(() -> ""), denied::add);
     return new PseudonymService(
-        namespaces, database.pseudonyms(), new PageTokens(new byte[32]), access, MAX_BATCH);
+        namespaces,
+        database.pseudonyms(),
+        new PageTokens(new byte[32]),
+        PseudonymGenerators::forMethod,
+        access,
+        MAX_BATCH);
   }
 
   private static String namespace() {

@@ -28,7 +28,6 @@ import org.vfps.HttpTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
@@ -36,6 +35,7 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 
 /**
  * How the pool opens connections: an attempt that PostgreSQL accepts but never answers gives its

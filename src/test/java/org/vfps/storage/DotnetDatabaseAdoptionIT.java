@@ -12,7 +12,6 @@ import org.vfps.GrpcTestClient;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllRequest;
@@ -24,6 +23,7 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 
 /**
  * A database left by the .NET vfps 1.10.2 (its EF migrations, as they create the schema) is

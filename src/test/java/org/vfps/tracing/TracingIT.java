@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.vfps.GrpcTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 import org.vfps.tracing.OtlpReceiver.ReceivedSpan;
 
 /** Spans of a running service, as an OTLP collector receives them. */

@@ -23,12 +23,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.VfpsServer;
 
 /** The Namespaces and Namespace pages in Chromium, against the real service and PostgreSQL. */
 class NamespacePagesIT {

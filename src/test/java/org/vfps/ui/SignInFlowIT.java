@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
 import org.vfps.TestCertificates;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.auth.TestOidcProvider;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.server.VfpsServer;
 import org.vfps.storage.Migrations;
 
 /**

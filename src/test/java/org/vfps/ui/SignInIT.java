@@ -20,10 +20,10 @@ import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.auth.TestOidcProvider;
 import org.vfps.auth.TestSessions;
 import org.vfps.auth.UiSession;
+import org.vfps.server.VfpsServer;
 import org.vfps.storage.Database;
 
 /**

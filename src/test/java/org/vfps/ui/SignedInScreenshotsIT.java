@@ -18,8 +18,8 @@ import org.openqa.selenium.logging.LogType;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.server.VfpsServer;
 
 /**
  * The pages with authorization on, signed in, in both colour schemes, on a database of their own

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /** What /ui answers over plain HTTP: the page, its assets, the session, and what is not there. */
 class UiRoutesIT {

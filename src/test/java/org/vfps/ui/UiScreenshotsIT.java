@@ -16,7 +16,7 @@ import org.openqa.selenium.Keys;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.VfpsServer;
+import org.vfps.server.VfpsServer;
 
 /**
  * Every page in both colour schemes, on a database of its own with example data: each is saved as a

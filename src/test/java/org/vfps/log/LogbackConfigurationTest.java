@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
-import org.vfps.log.ResetStreamTrailersFilter;
 
 class LogbackConfigurationTest {
 
@@ -76,7 +75,8 @@ class LogbackConfigurationTest {
     assertThat(context.getLogger("io.netty.channel").getEffectiveLevel()).isEqualTo(Level.WARN);
     assertThat(context.getLogger("com.hazelcast.cp.CPSubsystem").getEffectiveLevel())
         .isEqualTo(Level.ERROR);
-    assertThat(context.getLogger("org.vfps.VfpsServer").getEffectiveLevel()).isEqualTo(Level.INFO);
+    assertThat(context.getLogger("org.vfps.server.VfpsServer").getEffectiveLevel())
+        .isEqualTo(Level.INFO);
     assertThat(context.getTurboFilterList())
         .singleElement()
         .isInstanceOf(ResetStreamTrailersFilter.class);

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import ch.qos.logback.classic.ClassicConstants;
 import ch.qos.logback.classic.Level;
@@ -10,7 +10,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
-import org.vfps.log.ResetStreamTrailersFilter;
 
 /**
  * The logging configuration, in code: one console appender with the text pattern, and the levels

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -16,7 +16,7 @@ import org.vfps.config.LoggingConfig;
  * pattern for {@code text}, logback's {@link JsonEncoder} (one JSON object per line, the message
  * already formatted) for {@code json}.
  */
-final class ConsoleLogging {
+public final class ConsoleLogging {
 
   private ConsoleLogging() {}
 
@@ -24,7 +24,7 @@ final class ConsoleLogging {
    * Switches the root logger's appenders to the format; text leaves them as they are. Call it at
    * start, before other threads log.
    */
-  static void apply(LoggingConfig config) {
+  public static void apply(LoggingConfig config) {
     if (config.format() == LoggingConfig.Format.TEXT) {
       return;
     }

@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

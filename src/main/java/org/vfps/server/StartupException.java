@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.server;
 
 /** The service cannot start; the message says why in words meant for the operator. */
 public final class StartupException extends RuntimeException {

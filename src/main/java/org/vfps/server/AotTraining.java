@@ -1,4 +1,4 @@
-package org.vfps;
+package org.vfps.server;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -36,7 +36,7 @@ import org.vfps.config.ConfigLoader;
  * fast; the build does this for the jar it makes. A call that does not answer as it should fails
  * the run, so the cache is never trained on a broken path.
  */
-final class AotTraining {
+public final class AotTraining {
 
   /** Each round opens new connections, as the first clients of a fresh replica do. */
   private static final int ROUNDS = 4;
@@ -45,7 +45,7 @@ final class AotTraining {
 
   private AotTraining() {}
 
-  static void run() throws Exception {
+  public static void run() throws Exception {
     Path scratch = Files.createTempDirectory("vfps-aot-training");
     VfpsServer server =
         VfpsServer.start(
