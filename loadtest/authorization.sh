@@ -28,8 +28,8 @@ work=$(mktemp -d /tmp/vfps-auth-bench.XXXXXX)
 service_pid=""
 idp_pid=""
 cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
-  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null && wait "$idp_pid" 2>/dev/null
+  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
+  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null && wait "$idp_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT

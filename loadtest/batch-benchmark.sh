@@ -31,7 +31,7 @@ export PATH="$HOME/go/bin:$PATH"
 work=$(mktemp -d /tmp/vfps-batch-bench.XXXXXX)
 service_pid=""
 cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
+  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
