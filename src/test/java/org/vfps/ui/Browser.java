@@ -36,6 +36,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 final class Browser implements AutoCloseable {
 
   private static final Duration DEADLINE = Duration.ofSeconds(60);
+  // Selenium warns through java.util.logging that it has no DevTools protocol of this Chromium's
+  // version; the tests use none. Held here: java.util.logging keeps its loggers weakly.
+  private static final java.util.logging.Logger DEVTOOLS = quiet("org.openqa.selenium.devtools");
   static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
 
   private final Path profile;
@@ -49,6 +52,12 @@ final class Browser implements AutoCloseable {
    * Skips the calling test class where Chromium is not installed, except in CI ({@code CI=true}),
    * where a missing browser fails the tests rather than hiding them.
    */
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+    logger.setLevel(java.util.logging.Level.SEVERE);
+    return logger;
+  }
+
   static void assumeInstalled() {
     boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     if (!installed && !"true".equals(System.getenv("CI"))) {
