@@ -28,13 +28,14 @@ import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.config.ConfigLoader;
 
 /**
- * The training run behind {@code vfps train}: starts the service, with metrics, on an embedded
- * database in a scratch directory, makes the calls clients make first over new connections (gRPC:
- * create a namespace, create, repeat, look up and list pseudonyms, a call that fails; REST the
- * same; a FHIR {@code $create-pseudonym}; the probes and a scrape), and stops. Run under {@code
- * -XX:AOTCacheOutput=vfps.aot}, it records the AOT cache that makes later starts and first requests
- * fast; the build does this for the jar it makes. A call that does not answer as it should fails
- * the run, so the cache is never trained on a broken path.
+ * The training run behind {@code vfps train}: starts the service, with metrics, on a {@link
+ * TrainingDatabase} (embedded, in a scratch directory, reached over TLS with a password), makes the
+ * calls clients make first over new connections (gRPC: create a namespace, create, repeat, look up
+ * and list pseudonyms, a call that fails; REST the same; a FHIR {@code $create-pseudonym}; the
+ * probes and a scrape), and stops. Run under {@code -XX:AOTCacheOutput=vfps.aot}, it records the
+ * AOT cache that makes later starts and first requests fast; the build does this for the jar it
+ * makes. A call that does not answer as it should fails the run, so the cache is never trained on a
+ * broken path.
  */
 public final class AotTraining {
 
@@ -47,29 +48,31 @@ public final class AotTraining {
 
   public static void run() throws Exception {
     Path scratch = Files.createTempDirectory("vfps-aot-training");
-    VfpsServer server =
-        VfpsServer.start(
-            ConfigLoader.load(
-                Map.of(
-                    "Database__Embedded__DataDirectory",
-                    scratch.resolve("postgres").toString(),
-                    "Database__Embedded__Durable",
-                    "false",
-                    "Grpc__Port",
-                    "0",
-                    "Http__Port",
-                    "0",
-                    "MetricsPort",
-                    Integer.toString(freePort()))));
-    Vertx vertx = Vertx.vertx();
-    try {
-      for (int round = 0; round < ROUNDS; round++) {
-        grpcRound(vertx, server.grpcPort(), round);
-        httpRound(vertx, server, round);
+    try (TrainingDatabase database = TrainingDatabase.start(scratch)) {
+      VfpsServer server =
+          VfpsServer.start(
+              ConfigLoader.load(
+                  Map.of(
+                      "ConnectionStrings__PostgreSQL",
+                      database.connectionString(),
+                      "ForceRunDatabaseMigrations",
+                      "true",
+                      "Grpc__Port",
+                      "0",
+                      "Http__Port",
+                      "0",
+                      "MetricsPort",
+                      Integer.toString(freePort()))));
+      Vertx vertx = Vertx.vertx();
+      try {
+        for (int round = 0; round < ROUNDS; round++) {
+          grpcRound(vertx, server.grpcPort(), round);
+          httpRound(vertx, server, round);
+        }
+      } finally {
+        vertx.close().await();
+        server.close();
       }
-    } finally {
-      vertx.close().await();
-      server.close();
     }
   }
 
