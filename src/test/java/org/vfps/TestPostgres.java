@@ -11,7 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -30,6 +32,9 @@ public final class TestPostgres {
 
   private static final Logger LOG = LoggerFactory.getLogger(TestPostgres.class);
   private static ConnectionSettings shared;
+
+  /** The databases {@link #freshDatabase()} made, dropped when the test JVM exits. */
+  private static final Set<String> FRESH = ConcurrentHashMap.newKeySet();
 
   private TestPostgres() {}
 
@@ -59,11 +64,21 @@ public final class TestPostgres {
         + settings.database();
   }
 
-  /** A new, empty and unmigrated database on the same server. */
+  /**
+   * A new, empty and unmigrated database on the same server, dropped when the test JVM exits (so
+   * that a developer's server does not collect them run after run).
+   */
   public static ConnectionSettings freshDatabase() {
     ConnectionSettings server = database();
     String name = "vfps_test_" + UUID.randomUUID().toString().replace("-", "");
     execute(server, "CREATE DATABASE " + name);
+    synchronized (FRESH) {
+      if (FRESH.isEmpty()) {
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(() -> dropFresh(server), "drop-fresh-databases"));
+      }
+      FRESH.add(name);
+    }
     return new ConnectionSettings(
         server.host(),
         server.port(),
@@ -74,6 +89,17 @@ public final class TestPostgres {
         server.connectTimeout(),
         server.sslMode(),
         server.applicationName());
+  }
+
+  private static void dropFresh(ConnectionSettings server) {
+    for (String name : FRESH) {
+      try {
+        // FORCE: a service a test left running may still hold connections to it
+        execute(server, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      } catch (IllegalStateException e) {
+        LOG.warn("Could not drop the test database {}: {}", name, e.getMessage());
+      }
+    }
   }
 
   /** Runs a query whose first column of its first row is a number, e.g. a count. */
