@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.vfps.config.ConnectionSettings.SslMode;
 import org.vfps.config.TracingConfig.RootSampler;
 
@@ -588,6 +589,25 @@ class ConfigLoaderTest {
       throws IOException {
     Path file = directory.resolve("broken.json");
     Files.writeString(file, "{\"ConnectionStrings\": {\"PostgreSQL\": \"Password=s3cret-pw\"");
+
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of(), file))
+        .withMessage(file + ": not a JSON object");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "[{\"MetricsPort\": 9000}]",
+        "{\"MetricsPort\": 9000} {\"MetricsPort\": 9001}",
+        "{\"MetricsPort\": 9000} trailing",
+        "\"MetricsPort\"",
+        ""
+      })
+  void aSettingsFileIsOneJsonObjectAndNothingElse(String text, @TempDir Path directory)
+      throws IOException {
+    Path file = directory.resolve("appsettings.json");
+    Files.writeString(file, text);
 
     assertThatExceptionOfType(ConfigException.class)
         .isThrownBy(() -> ConfigLoader.load(Map.of(), file))
