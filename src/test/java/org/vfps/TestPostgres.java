@@ -10,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -122,6 +124,25 @@ public final class TestPostgres {
   public static long pseudonymCount(String namespace) {
     return queryLong(
         database(), "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", namespace);
+  }
+
+  /** The indexes of the pseudonyms table by name, each followed by " (unique)" where it is. */
+  public static List<String> pseudonymIndexes(ConnectionSettings settings) {
+    try (Connection connection = connect(settings);
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT c.relname, i.indisunique FROM pg_index i"
+                    + " JOIN pg_class c ON c.oid = i.indexrelid"
+                    + " WHERE i.indrelid = 'pseudonyms'::regclass ORDER BY c.relname")) {
+      List<String> indexes = new ArrayList<>();
+      while (result.next()) {
+        indexes.add(result.getString(1) + (result.getBoolean(2) ? " (unique)" : ""));
+      }
+      return indexes;
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+    }
   }
 
   /** Runs SQL statements over JDBC, for setting up what the service itself would never write. */

@@ -46,8 +46,9 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   /** The most collisions tolerated for one value: a bound on its round trips. */
   static final int MAX_COLLISIONS = 1000;
 
+  /** The unique index on pseudonym values within a namespace (migrations V2 and V4). */
   private static final String UNIQUE_PSEUDONYM_INDEX =
-      "ux_pseudonyms_namespace_name_pseudonym_value";
+      "ix_pseudonyms_namespace_name_pseudonym_value";
 
   /**
    * At most this many values in one statement of the lookups of many values ({@link #findAllIn}).

@@ -131,8 +131,11 @@ class DotnetDatabaseAdoptionIT {
     TestPostgres.execute(database, DOTNET_SCHEMA);
     TestPostgres.execute(database, DOTNET_DATA);
 
-    assertThat(Migrations.migrate(database)).isEqualTo(3);
+    assertThat(Migrations.migrate(database)).isEqualTo(4);
     assertThat(Migrations.migrate(database)).as("a second run has nothing to do").isZero();
+    assertThat(TestPostgres.pseudonymIndexes(database))
+        .as("the .NET index names, the one on pseudonym values now unique")
+        .isEqualTo(MigrationsIT.MIGRATED_INDEXES);
     // the first migration skips what the .NET service created, and PostgreSQL says so
     assertThat(flyway.atLeast(Level.WARN))
         .isNotEmpty()

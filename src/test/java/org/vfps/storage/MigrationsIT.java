@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -16,6 +17,13 @@ import org.vfps.config.ConnectionSettings;
 
 /** Migrations: Flyway for a schema that is not current, one query for one that is. */
 class MigrationsIT {
+
+  /** The .NET service's index names, the one on pseudonym values unique (V2 and V4). */
+  static final List<String> MIGRATED_INDEXES =
+      List.of(
+          "ix_pseudonyms_namespace_name_created_at_original_value",
+          "ix_pseudonyms_namespace_name_pseudonym_value (unique)",
+          "pk_pseudonyms (unique)");
 
   @Test
   void theNewestVersionIsTheNewestMigrationFile() throws IOException {
@@ -35,7 +43,7 @@ class MigrationsIT {
   @Test
   void aCurrentSchemaIsRecognisedFromItsHistoryWithoutStartingFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(3);
+    assertThat(Migrations.migrate(database)).isEqualTo(4);
     // Flyway would refuse this history (a checksum that no file has); one query does not read it
     TestPostgres.execute(
         database, "UPDATE flyway_schema_history SET checksum = 12345 WHERE version = '1'");
@@ -46,20 +54,33 @@ class MigrationsIT {
   @Test
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(3);
+    assertThat(Migrations.migrate(database)).isEqualTo(4);
+    // back to the schema of version 3: the .NET reverse-lookup index beside the unique one
     TestPostgres.execute(
         database,
-        "DROP TABLE vfps_secrets",
+        "ALTER INDEX ix_pseudonyms_namespace_name_pseudonym_value"
+            + " RENAME TO ux_pseudonyms_namespace_name_pseudonym_value",
+        "CREATE INDEX ix_pseudonyms_namespace_name_pseudonym_value"
+            + " ON pseudonyms (namespace_name, pseudonym_value)",
         "DELETE FROM flyway_schema_history WHERE version = '" + Migrations.NEWEST_VERSION + "'");
+    assertThat(TestPostgres.pseudonymIndexes(database)).hasSize(4);
 
     assertThat(Migrations.migrate(database)).isEqualTo(1);
-    assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM vfps_secrets")).isZero();
+    assertThat(TestPostgres.pseudonymIndexes(database)).isEqualTo(MIGRATED_INDEXES);
+  }
+
+  @Test
+  void pseudonymValuesHaveOneUniqueIndexUnderTheDotnetName() {
+    ConnectionSettings database = TestPostgres.freshDatabase();
+    Migrations.migrate(database);
+
+    assertThat(TestPostgres.pseudonymIndexes(database)).isEqualTo(MIGRATED_INDEXES);
   }
 
   @Test
   void aHistoryWithAFailedMigrationGoesToFlywayWhichRefusesIt() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(3);
+    assertThat(Migrations.migrate(database)).isEqualTo(4);
     TestPostgres.execute(
         database,
         "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
