@@ -46,9 +46,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   /** The most collisions tolerated for one value: a bound on its round trips. */
   static final int MAX_COLLISIONS = 1000;
 
-  /** The unique index on pseudonym values within a namespace (migrations V2 and V4). */
+  /** The unique index on pseudonym values within a namespace, since migration V4. */
   private static final String UNIQUE_PSEUDONYM_INDEX =
       "ix_pseudonyms_namespace_name_pseudonym_value";
+
+  /**
+   * Its name from V2 until V4 renamed it: a replica may meet either while a rolling upgrade
+   * migrates.
+   */
+  private static final String UNIQUE_PSEUDONYM_INDEX_BEFORE_V4 =
+      "ux_pseudonyms_namespace_name_pseudonym_value";
 
   /**
    * At most this many values in one statement of the lookups of many values ({@link #findAllIn}).
@@ -142,8 +149,9 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 return Future.failedFuture(upsertFailed(namespace, null));
               }
               Throwable failure = done.cause();
-              if (PgFailures.violates(
-                  failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX)) {
+              if (PgFailures.violates(failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX)
+                  || PgFailures.violates(
+                      failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX_BEFORE_V4)) {
                 return collided(namespace, originalValue, candidates, attempt, collisions, failure);
               }
               if (PgFailures.violates(failure, PgFailures.DEADLOCK_DETECTED, null)

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.vfps.TestPostgres;
+import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Candidates;
@@ -75,6 +76,36 @@ class PgPseudonymRepositoryIT {
                     test.verify(
                         () -> {
                           assertThat(count).isEqualTo(2);
+                          test.completeNow();
+                        })));
+  }
+
+  /**
+   * A replica may run against the schema before V4 while a rolling upgrade migrates, where the
+   * unique index on pseudonym values has its earlier name: a taken candidate is still a collision.
+   */
+  @Test
+  void aCandidateTakenIsReplacedOnTheSchemaBeforeVersion4Too(VertxTestContext test) {
+    ConnectionSettings before = TestPostgres.freshDatabase();
+    Migrations.migrate(before);
+    TestPostgres.execute(
+        before,
+        "ALTER INDEX ix_pseudonyms_namespace_name_pseudonym_value"
+            + " RENAME TO ux_pseudonyms_namespace_name_pseudonym_value",
+        "CREATE INDEX ix_pseudonyms_namespace_name_pseudonym_value"
+            + " ON pseudonyms (namespace_name, pseudonym_value)",
+        "INSERT INTO namespaces VALUES ('v3', '', 5, 4, '', '', now(), now())");
+    Database v3 = Database.connect(vertx, before);
+    v3.pseudonyms()
+        .upsert("v3", "a", candidates("taken"))
+        .compose(a -> v3.pseudonyms().upsert("v3", "b", candidates("taken", "fresh")))
+        .andThen(done -> v3.close())
+        .onComplete(
+            test.succeeding(
+                b ->
+                    test.verify(
+                        () -> {
+                          assertThat(b.pseudonymValue()).isEqualTo("fresh");
                           test.completeNow();
                         })));
   }
