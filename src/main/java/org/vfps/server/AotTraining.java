@@ -73,6 +73,9 @@ public final class AotTraining {
         vertx.close().await();
         server.close();
       }
+    } finally {
+      // empty by now: closing the database removed its data directory
+      Files.deleteIfExists(scratch);
     }
   }
 

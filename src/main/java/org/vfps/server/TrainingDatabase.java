@@ -68,6 +68,8 @@ final class TrainingDatabase implements AutoCloseable {
             .setDataDirectoryCustomizer(
                 directory -> prepare(directory.toPath(), tls ? keyStore : null, storePassword))
             .start();
+    // the certificate and key are in the data directory now, which closing the server removes
+    Files.deleteIfExists(keyStore);
     String password = randomHex();
     try (Connection connection = postgres.getPostgresDatabase().getConnection();
         Statement statement = connection.createStatement()) {
