@@ -7,6 +7,11 @@ loadtest/benchmark.sh:
 Written to --out as JSON, in CPU seconds (utime + stime, from /proc):
 
 - service: the processes given with --pid (the JVM under test), read before and after the run;
+- service_jit: of that, the JVM's compiler threads (C1 and C2, named "C1 CompilerThre" and
+  "C2 CompilerThre" in /proc/<pid>/task). The JVM starts and stops them as the compile queue
+  grows and shrinks, so they are sampled like PostgreSQL's backends (below). What the service
+  costs once the JIT has compiled its paths is service - service_jit, steadier on a small machine
+  where C2 compiles the event loop's outermost methods after tens of thousands of calls;
 - pg_backends: the PostgreSQL backends of database --database, i.e. the children of the
   postmaster --postmaster whose process title names that database. Backends exit with their client
   and take their CPU figures with them, so every child of the postmaster is sampled every
@@ -60,6 +65,38 @@ def machine():
     user, nice, system, idle, iowait, irq, softirq, steal = values[:8]
     busy = user + nice + system + irq + softirq + steal
     return busy, busy + idle + iowait
+
+
+class CompilerThreads:
+    """The JIT's threads of the given JVMs, by (thread id, start time): first and last CPU sample."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.threads = {}
+
+    def sample(self, first=False):
+        for pid in self.pids:
+            try:
+                tids = os.listdir(f"/proc/{pid}/task")
+            except FileNotFoundError:
+                continue
+            for tid in tids:
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                        name = f.read().strip()
+                except (FileNotFoundError, ProcessLookupError):
+                    continue
+                if not re.match(r"C[12] CompilerThre", name):
+                    continue
+                now = stat(f"{pid}/task/{tid}")
+                if now is None:
+                    continue
+                ticks, start, _ = now
+                known = self.threads.setdefault((pid, tid, start), {"first": ticks if first else 0})
+                known["last"] = ticks
+
+    def seconds(self):
+        return sum(t["last"] - t["first"] for t in self.threads.values()) / TICK
 
 
 class Postgres:
@@ -116,6 +153,8 @@ def main():
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
 
     postgres = Postgres(args.postmaster, args.database)
+    compilers = CompilerThreads(args.pid)
+    compilers.sample(first=True)
     service_before = {pid: (stat(pid) or (0,))[0] for pid in args.pid}
     service_last = dict(service_before)
     postgres.sample(first=True)
@@ -130,12 +169,14 @@ def main():
             break
         time.sleep(args.interval)
         postgres.sample()
+        compilers.sample()
         for service in args.pid:
             now = stat(service)
             if now:
                 service_last[service] = now[0]
     wall = time.monotonic() - started
     postgres.sample()
+    compilers.sample()
     for service in args.pid:
         now = stat(service)
         if now:
@@ -147,6 +188,7 @@ def main():
         "wall": wall,
         "cores": os.cpu_count(),
         "service": sum(service_last[p] - service_before[p] for p in args.pid) / TICK,
+        "service_jit": compilers.seconds(),
         "pg_backends": postgres.seconds("ours"),
         "pg_background": postgres.seconds("background"),
         "load": usage.ru_utime + usage.ru_stime,

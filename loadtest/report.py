@@ -102,17 +102,24 @@ for label, name, result, against in workloads:
 
 
 def per_request(name, result, key):
+    """µs of CPU per request; key "service_compiled" is the service without its JIT's threads."""
     figures = cpu(name)
     if figures is None or result is None or not result["count"]:
         return None
+    if key == "service_compiled":
+        if "service_jit" not in figures:
+            return None
+        return (figures["service"] - figures["service_jit"]) / result["count"] * 1e6
     return figures[key] / result["count"] * 1e6
 
 
 print("\nCPU per request, µs (utime + stime from /proc; PostgreSQL: the backends of the "
       "benchmark's database)\n")
-print("| workload | service | PostgreSQL backends | load generator | service / floor |")
-print("|---|---:|---:|---:|---:|")
+print("| workload | service | of it the JIT | PostgreSQL backends | load generator | service / floor |"
+      " without the JIT, / floor without it |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 floor = per_request("grpc-floor", ghz("grpc-floor"), "service")
+floor_compiled = per_request("grpc-floor", ghz("grpc-floor"), "service_compiled")
 
 
 def us(value):
@@ -123,9 +130,14 @@ for label, name, result, against in workloads:
     if result is None or cpu(name) is None:
         continue
     service = per_request(name, result, "service") if not name.startswith("pgbench") else None
+    compiled = (per_request(name, result, "service_compiled")
+                if not name.startswith("pgbench") else None)
+    jit = service - compiled if service is not None and compiled is not None else None
     against_floor = f"{service / floor:.2f}x" if service is not None and floor else "-"
-    print(f"| {label} | {us(service)} | {us(per_request(name, result, 'pg_backends'))} | "
-          f"{us(per_request(name, result, 'load'))} | {against_floor} |")
+    compiled_against = (f"{compiled / floor_compiled:.2f}x"
+                        if compiled is not None and floor_compiled else "-")
+    print(f"| {label} | {us(service)} | {us(jit)} | {us(per_request(name, result, 'pg_backends'))} | "
+          f"{us(per_request(name, result, 'load'))} | {against_floor} | {compiled_against} |")
 
 pg_floor = per_request("pgbench-new", baseline["new"], "pg_backends")
 print("\nAgainst the floors (issue 13's figures)\n")
@@ -137,6 +149,12 @@ for label, name, key, base, base_label in [
     ("service CPU per new-value Create", "grpc-new", "service", floor, "bare vertx-grpc server"),
     ("service CPU per new-value Create, caches on", "grpc-new-cached", "service", floor,
      "bare vertx-grpc server"),
+    ("the same three without the JIT's threads: cache-hit Create", "grpc-known-cached",
+     "service_compiled", floor_compiled, "bare vertx-grpc server, without its JIT"),
+    ("... new-value Create", "grpc-new", "service_compiled", floor_compiled,
+     "bare vertx-grpc server, without its JIT"),
+    ("... new-value Create, caches on", "grpc-new-cached", "service_compiled", floor_compiled,
+     "bare vertx-grpc server, without its JIT"),
     ("PostgreSQL CPU per new pseudonym", "grpc-new", "pg_backends", pg_floor,
      "pgbench single-row upsert"),
 ]:
