@@ -4,6 +4,8 @@
 # stream of BATCH creates a call), each for new values and for values already stored, and prints
 # each batch workload's ratio to single Create of the same kind of values, and, from /proc
 # (loadtest/cpu.py), the CPU per pseudonym of the service, of PostgreSQL's backends and of ghz.
+# New values come two ways, compared like with like: rendered by ghz from templates per call, and
+# made by this script beforehand and sent as serialized messages (BatchCreate and single Create).
 #
 #   loadtest/batch-benchmark.sh                  # 20,000 single calls, 40 batches and 40 streams
 #   SCALE=5 loadtest/batch-benchmark.sh          # five times as many of each
@@ -57,13 +59,34 @@ grep -m1 "started in" "$work/vfps.log" >&2 || { cat "$work/vfps.log" >&2; exit 1
 grpcurl -plaintext -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
   "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
 
-# The call data: a fresh UUID per value for new values (ghz fills the templates per call), the same
-# BATCH stored values for known ones.
-python3 - "$work" "$BATCH" <<'PY'
-import json, os, sys
-work, batch = sys.argv[1], int(sys.argv[2])
+# The call data. New values two ways: a fresh UUID per value that ghz renders per call from a
+# `{{newUUID}}` template (the JSON below), and UUIDs made here beforehand, each message serialized
+# once (protobuf, count-prefixed, sent with --binary-file), which ghz only has to send. Rendering
+# and parsing 1,000 templates per call costs ghz CPU on the same two cores that the service and
+# PostgreSQL share; made beforehand, new values cost it about what known ones do. A stream sends
+# the same messages on every call, so streams of new values use the templates. Known values: the
+# same BATCH stored values.
+python3 - "$work" "$BATCH" "$SINGLE_CALLS" "$BATCH_CALLS" <<'PY'
+import json, os, sys, uuid
+work, batch, single_calls, batch_calls = sys.argv[1], *map(int, sys.argv[2:])
 def write(name, data):
     json.dump(data, open(os.path.join(work, name), "w"))
+def varint(n):
+    out = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        out.append(low | 0x80 if n else low)
+        if not n:
+            return bytes(out)
+def field(number, text):  # a length-delimited protobuf field: namespace is 1, the values are 2
+    data = text.encode()
+    return varint(number << 3 | 2) + varint(len(data)) + data
+def write_messages(name, count, values_per_message):
+    with open(os.path.join(work, name), "wb") as out:
+        for _ in range(count):
+            message = field(1, "bench") + b"".join(
+                field(2, str(uuid.uuid4())) for _ in range(values_per_message))
+            out.write(varint(len(message)) + message)
 known = [f"known-{i:05d}" for i in range(batch)]
 write("single-new.json", {"namespace": "bench", "originalValue": "{{newUUID}}"})
 write("single-known.json", [{"namespace": "bench", "originalValue": v} for v in known])
@@ -71,28 +94,39 @@ write("batch-new.json", {"namespace": "bench", "originalValues": ["{{newUUID}}"]
 write("batch-known.json", {"namespace": "bench", "originalValues": known})
 write("stream-new.json", [{"namespace": "bench", "originalValue": "{{newUUID}}"}] * batch)
 write("stream-known.json", [{"namespace": "bench", "originalValue": v} for v in known])
+write_messages("single-made.bin", single_calls, 1)
+write_messages("batch-made.bin", batch_calls, batch)
+write_messages("warm-batch-made.bin", 10, batch)
 PY
 
-ghz_run() { # name, method, concurrency, calls, data file
+ghz_run() { # name, method, concurrency, calls, data file (.json, or .bin: serialized messages)
+  local data=(-D "$work/$5")
+  [[ $5 == *.bin ]] && data=(--binary-file "$work/$5")
   python3 loadtest/cpu.py --out "$work/$1.cpu.json" --pid "$service_pid" --postmaster "$postmaster" \
-    --database vfps_bench_batch -- ghz --insecure --call "vfps.api.v1.PseudonymService/$2" -c "$3" -n "$4" -D "$work/$5" \
-    -O json -o "$work/$1.json" "127.0.0.1:$GRPC_PORT"
+    --database vfps_bench_batch -- ghz --insecure --call "vfps.api.v1.PseudonymService/$2" -c "$3" -n "$4" \
+    "${data[@]}" -O json -o "$work/$1.json" "127.0.0.1:$GRPC_PORT"
 }
 
+# Every path is warmed up before it is measured: measured first, single Creates of new values ran
+# on code the JIT had not yet compiled, which made the batches' ratios look better than they are.
 say "== warm-up (not counted), which also stores the known values"
 ghz_run warm-single Create "$CONCURRENCY" 5000 single-known.json
+ghz_run warm-single-new Create "$CONCURRENCY" 10000 single-new.json
 ghz_run warm-batch BatchCreate "$BATCH_CONCURRENCY" 10 batch-new.json
+ghz_run warm-batch-made BatchCreate "$BATCH_CONCURRENCY" 10 warm-batch-made.bin
 ghz_run warm-stream CreateStream "$BATCH_CONCURRENCY" 10 stream-new.json
 
-say "== Create: $SINGLE_CALLS calls at concurrency $CONCURRENCY, new then known values"
+say "== Create: $SINGLE_CALLS calls at concurrency $CONCURRENCY: new values (templates, made beforehand), known"
 ghz_run single-new Create "$CONCURRENCY" "$SINGLE_CALLS" single-new.json
+ghz_run single-made Create "$CONCURRENCY" "$SINGLE_CALLS" single-made.bin
 ghz_run single-known Create "$CONCURRENCY" "$SINGLE_CALLS" single-known.json
-for method in BatchCreate CreateStream; do
-  data=$([ "$method" = BatchCreate ] && echo batch || echo stream)
-  say "== $method: $BATCH_CALLS calls of $BATCH values at concurrency $BATCH_CONCURRENCY"
-  ghz_run "$data-new" "$method" "$BATCH_CONCURRENCY" "$BATCH_CALLS" "$data-new.json"
-  ghz_run "$data-known" "$method" "$BATCH_CONCURRENCY" "$BATCH_CALLS" "$data-known.json"
-done
+say "== BatchCreate: $BATCH_CALLS calls of $BATCH values at concurrency $BATCH_CONCURRENCY"
+ghz_run batch-new BatchCreate "$BATCH_CONCURRENCY" "$BATCH_CALLS" batch-new.json
+ghz_run batch-made BatchCreate "$BATCH_CONCURRENCY" "$BATCH_CALLS" batch-made.bin
+ghz_run batch-known BatchCreate "$BATCH_CONCURRENCY" "$BATCH_CALLS" batch-known.json
+say "== CreateStream: $BATCH_CALLS streams of $BATCH creates at concurrency $BATCH_CONCURRENCY"
+ghz_run stream-new CreateStream "$BATCH_CONCURRENCY" "$BATCH_CALLS" stream-new.json
+ghz_run stream-known CreateStream "$BATCH_CONCURRENCY" "$BATCH_CALLS" stream-known.json
 
 python3 - "$work" "$BATCH" <<'PY'
 import json, os, sys
@@ -108,14 +142,21 @@ def rate(name, per_call):
     pseudonyms = report["count"] * per_call
     per = [cpu[k] * 1e6 / pseudonyms for k in ("service", "pg_backends", "load")]
     return report["rps"] * per_call, per
-print(f"{'workload':<26} {'pseudonyms/s':>13} {'vs Create':>10}"
+# each batch workload against single Create calls whose call data ghz makes the same way
+workloads = [  # label, run, values per call, the single-call run it is compared with
+    ("Create, new (templates)", "single-new", 1, "single-new"),
+    (f"BatchCreate of {batch}, new (templates)", "batch-new", batch, "single-new"),
+    (f"CreateStream of {batch}, new (templates)", "stream-new", batch, "single-new"),
+    ("Create, new (made beforehand)", "single-made", 1, "single-made"),
+    (f"BatchCreate of {batch}, new (made beforehand)", "batch-made", batch, "single-made"),
+    ("Create, known", "single-known", 1, "single-known"),
+    (f"BatchCreate of {batch}, known", "batch-known", batch, "single-known"),
+    (f"CreateStream of {batch}, known", "stream-known", batch, "single-known"),
+]
+print(f"{'workload':<44} {'pseudonyms/s':>13} {'vs Create':>10}"
       f" {'CPU µs per pseudonym: service':>30} {'PostgreSQL':>11} {'ghz':>6}")
-for kind in ("new", "known"):
-    single, per = rate(f"single-{kind}", 1)
-    print(f"{'Create, ' + kind:<26} {single:>13,.0f} {'1.0x':>10} {per[0]:>30.1f} {per[1]:>11.1f}"
-          f" {per[2]:>6.1f}")
-    for label, name in (("BatchCreate", "batch"), ("CreateStream", "stream")):
-        value, per = rate(f"{name}-{kind}", batch)
-        print(f"{label + f' of {batch}, ' + kind:<26} {value:>13,.0f} {value / single:>9.1f}x"
-              f" {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}")
+for label, name, per_call, single in workloads:
+    value, per = rate(name, per_call)
+    ratio = value / rate(single, 1)[0]
+    print(f"{label:<44} {value:>13,.0f} {ratio:>9.1f}x {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}")
 PY
