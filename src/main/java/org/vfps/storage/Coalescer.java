@@ -14,10 +14,12 @@ import org.vfps.error.ServiceException;
 /**
  * Sends requests in batches without waiting for a timer: a request that arrives while nothing is in
  * flight is sent at once (a batch of one); requests that arrive while a batch is in flight queue up
- * and go together as the next batch when it completes. Batches are bounded in count and in a weight
- * (e.g. bytes) per request; the queue is bounded by a {@link QueueBound}. A request whose call's
- * deadline has passed while it waited (or whose client left) is failed with {@code
- * DEADLINE_EXCEEDED} instead of being sent.
+ * and go together as the next batch when it completes. One batch of fewer than {@code sideBySide}
+ * requests is in flight at a time; larger ones go at once, beside it and each other, up to {@code
+ * maxInFlight}: a batch that large pays for its own round trip, and waiting would only add latency.
+ * Batches are bounded in count and in a weight (e.g. bytes) per request; the queue is bounded by a
+ * {@link QueueBound}. A request whose call's deadline has passed while it waited (or whose client
+ * left) is failed with {@code DEADLINE_EXCEEDED} instead of being sent.
  *
  * <p>Not thread-safe: one instance serves one event loop and is used only on its thread, where the
  * sender's future also completes.
@@ -61,13 +63,16 @@ final class Coalescer<R extends Coalescer.Queued> {
   private final ToIntFunction<R> weight;
   private final int maxWeight;
   private final int maxInFlight;
+  private final int sideBySide;
   private final QueueBound bound;
   private final ArrayDeque<R> waiting = new ArrayDeque<>();
   private int inFlight;
+  private int smallInFlight;
 
   /**
    * @param sender sends a batch; its future completes when the next batch may go
    * @param maxInFlight how many batches may be in flight at once
+   * @param sideBySide the fewest requests of a batch that goes beside a smaller one in flight
    * @param bound how many requests may wait
    */
   Coalescer(
@@ -76,12 +81,14 @@ final class Coalescer<R extends Coalescer.Queued> {
       ToIntFunction<R> weight,
       int maxWeight,
       int maxInFlight,
+      int sideBySide,
       QueueBound bound) {
     this.sender = sender;
     this.maxCount = maxCount;
     this.weight = weight;
     this.maxWeight = maxWeight;
     this.maxInFlight = maxInFlight;
+    this.sideBySide = sideBySide;
     this.bound = bound;
   }
 
@@ -114,14 +121,20 @@ final class Coalescer<R extends Coalescer.Queued> {
       return false;
     }
     waiting.addAll(requests);
-    while (!waiting.isEmpty() && inFlight < maxInFlight) {
+    while (mayStartBatch()) {
       sendNext();
     }
     return true;
   }
 
+  private boolean mayStartBatch() {
+    return !waiting.isEmpty()
+        && inFlight < maxInFlight
+        && (smallInFlight == 0 || waiting.size() >= sideBySide);
+  }
+
   private void sendNext() {
-    if (waiting.isEmpty() || inFlight >= maxInFlight) {
+    if (!mayStartBatch()) {
       return;
     }
     long now = System.nanoTime();
@@ -154,7 +167,11 @@ final class Coalescer<R extends Coalescer.Queued> {
   }
 
   private void send(List<R> batch) {
+    boolean small = batch.size() < sideBySide;
     inFlight++;
+    if (small) {
+      smallInFlight++;
+    }
     Future<?> sent;
     try {
       sent = sender.apply(batch);
@@ -164,6 +181,9 @@ final class Coalescer<R extends Coalescer.Queued> {
     sent.onComplete(
         done -> {
           inFlight--;
+          if (small) {
+            smallInFlight--;
+          }
           sendNext();
         });
   }

@@ -35,6 +35,7 @@ final class NamespaceLookups {
           lookup -> 1,
           MAX_NAMES,
           WriteCoalescer.MAX_IN_FLIGHT,
+          WriteCoalescer.SIDE_BY_SIDE,
           // as many as there are calls in flight, which admission bounds
           Coalescer.QueueBound.NONE);
 

@@ -110,17 +110,16 @@ final class LockableService implements AutoCloseable {
   }
 
   /**
-   * Creates that take every statement slot of one write coalescer (the client's one connection is
-   * served by one event loop, which has one) and wait for the lock; returns once all four wait.
+   * A Create whose statement waits for the lock: the one small statement that the write coalescer
+   * of the client's event loop (its one connection is served by one) has in flight, so that the
+   * Creates after it queue. Returns once it waits.
    */
-  List<Future<Reply<PseudonymServiceCreateResponse>>> holdStatementSlots() {
+  List<Future<Reply<PseudonymServiceCreateResponse>>> holdTheStatementInFlight() {
     List<Future<Reply<PseudonymServiceCreateResponse>>> held = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      held.add(grpc.callAsync(PseudonymServiceGrpcClient.Create, create("slot-" + i)));
-    }
-    await("four statements waiting for the lock")
+    held.add(grpc.callAsync(PseudonymServiceGrpcClient.Create, create("held")));
+    await("the statement waiting for the lock")
         .atMost(Duration.ofMinutes(1))
-        .until(() -> lockWaiters() == 4);
+        .until(() -> lockWaiters() == 1);
     return held;
   }
 

@@ -158,29 +158,49 @@ class WriteCoalescerIT {
     repository.upsert(namespace, "owner", candidates("taken")).await();
     String missing = "missing-" + UUID.randomUUID();
 
-    // the first requests take every free slot alone; the four after them wait and go as one batch
+    // the first request goes alone; the four after it wait and go as one batch
     List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
-    for (int i = 0; i < WriteCoalescer.MAX_IN_FLIGHT; i++) {
-      String original = "first-" + i;
-      upserts.add(() -> repository.upsert(namespace, original, candidates("p-" + original)));
-    }
+    upserts.add(() -> repository.upsert(namespace, "first", candidates("p-first")));
     upserts.add(() -> repository.upsert(namespace, "a", candidates("p-a")));
     upserts.add(() -> repository.upsert(missing, "b", candidates("p-b")));
     upserts.add(() -> repository.upsert(namespace, "c", candidates("taken", "p-c")));
     upserts.add(() -> repository.upsert(namespace, "d", candidates("p-d")));
     List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
-    List<Future<Pseudonym>> batch = results.subList(WriteCoalescer.MAX_IN_FLIGHT, results.size());
+    List<Future<Pseudonym>> batch = results.subList(1, results.size());
 
     assertThat(batches).containsExactly(4);
-    assertThat(results.get(0).result().pseudonymValue()).isEqualTo("p-first-0");
+    assertThat(results.get(0).result().pseudonymValue()).isEqualTo("p-first");
     assertThat(batch.get(0).result().pseudonymValue()).isEqualTo("p-a");
     assertThat(batch.get(1).cause())
         .isInstanceOfSatisfying(
             ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
     assertThat(batch.get(2).result().pseudonymValue()).isEqualTo("p-c");
     assertThat(batch.get(3).result().pseudonymValue()).isEqualTo("p-d");
-    assertThat(TestPostgres.pseudonymCount(namespace))
-        .isEqualTo(1 + WriteCoalescer.MAX_IN_FLIGHT + 3);
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1 + 1 + 3);
+    database.close();
+  }
+
+  @Test
+  void requestsWaitForTheStatementInFlightUntilEnoughWaitToGoBesideIt() {
+    Database database = Database.connect(vertx, TestPostgres.database(), recording);
+    PseudonymRepository repository = database.pseudonyms();
+    String namespace = namespace();
+
+    // one alone; then the next SIDE_BY_SIDE go beside it as soon as they wait, and so do the
+    // SIDE_BY_SIDE after them; the last three wait for the small statement in flight
+    int count = 1 + 2 * WriteCoalescer.SIDE_BY_SIDE + 3;
+    List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String original = "value-" + i;
+      upserts.add(() -> repository.upsert(namespace, original, random()));
+    }
+    List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
+
+    assertThat(results).allMatch(Future::succeeded);
+    // the lone first request takes the single-row statement, which records no batch
+    assertThat(batches)
+        .containsExactlyInAnyOrder(WriteCoalescer.SIDE_BY_SIDE, WriteCoalescer.SIDE_BY_SIDE, 3);
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(count);
     database.close();
   }
 
@@ -294,9 +314,9 @@ class WriteCoalescerIT {
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
 
-    // the first requests take every statement slot, one more waits, and then the queue is full
+    // the first request goes at once, one more waits for it, and then the queue is full
     List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
-    for (int i = 0; i <= WriteCoalescer.MAX_IN_FLIGHT; i++) {
+    for (int i = 0; i < 2; i++) {
       String original = "admitted-" + i;
       upserts.add(() -> repository.upsert(namespace, original, random()));
     }
@@ -308,8 +328,8 @@ class WriteCoalescerIT {
                 .map(stored -> stored.get(0)));
     List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
 
-    assertThat(results.subList(0, WriteCoalescer.MAX_IN_FLIGHT + 1)).allMatch(Future::succeeded);
-    assertThat(results.subList(WriteCoalescer.MAX_IN_FLIGHT + 1, results.size()))
+    assertThat(results.subList(0, 2)).allMatch(Future::succeeded);
+    assertThat(results.subList(2, results.size()))
         .allSatisfy(
             result ->
                 assertThat(result.cause())
@@ -318,7 +338,7 @@ class WriteCoalescerIT {
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED)));
     assertThat(refused).containsOnly(Admission.Limit.QUEUED_WRITES).hasSize(2);
     assertThat(admission.queuedWrites()).isZero();
-    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(WriteCoalescer.MAX_IN_FLIGHT + 1);
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
     database.close();
   }
 
@@ -379,10 +399,10 @@ class WriteCoalescerIT {
     Promise<List<Future<Boolean>>> submitted = Promise.promise();
     loop.runOnContext(
         ignored -> {
-          // more lookups than statement slots: the last ones complete with a later statement, in
-          // the callback of another call's
+          // the first lookup goes alone; the others complete with a later statement, in the
+          // callback of another call's
           List<Future<Boolean>> ownContext = new ArrayList<>();
-          for (int i = 0; i < 2 * WriteCoalescer.MAX_IN_FLIGHT; i++) {
+          for (int i = 0; i < 8; i++) {
             ContextInternal call = loop.duplicate();
             call.dispatch(
                 () ->
