@@ -6,6 +6,7 @@ import io.vertx.grpc.server.GrpcServerRequest;
 import java.util.concurrent.TimeUnit;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
+import org.vfps.admission.CallLocals;
 
 /**
  * The end of one call, reported once: by the service with its reply, at the call's deadline, or by
@@ -42,6 +43,8 @@ final class CallEnding {
         };
     call.errorHandler(error -> left.run());
     call.exceptionHandler(failure -> left.run());
+    // a connection that closes once the request is in reaches neither handler above
+    CallLocals.streamClosed().onComplete(closed -> left.run());
   }
 
   /**

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.vfps.admission.Admission;
+import org.vfps.admission.CallLocals;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
@@ -115,9 +116,16 @@ public final class GrpcApiVerticle extends VerticleBase {
                     .setUseAlpn(true)
                     .setHttp2RstFloodMaxRstFramePerWindow(MAX_STREAM_RESETS_PER_WINDOW),
                 connections));
+    MessageEncodings encodings = new MessageEncodings(grpc, warnings);
     server.requestHandler(
         ConnectionDeadlines.apply(
-            vertx, server, connections, new MessageEncodings(grpc, warnings)));
+            vertx,
+            server,
+            connections,
+            request -> {
+              CallLocals.watchStreamClose(request.response());
+              encodings.handle(request);
+            }));
     return server.listen();
   }
 
