@@ -56,8 +56,25 @@ public final class ConnectionDeadlines {
    */
   public static Handler<HttpServerRequest> apply(
       Vertx vertx, HttpServer server, ConnectionLimits limits, Handler<HttpServerRequest> next) {
+    return apply(vertx, server, limits, connection -> {}, next);
+  }
+
+  /**
+   * As {@link #apply(Vertx, HttpServer, ConnectionLimits, Handler)}, with {@code opened} called
+   * first for each new connection (the server has one connection handler, which this sets).
+   */
+  public static Handler<HttpServerRequest> apply(
+      Vertx vertx,
+      HttpServer server,
+      ConnectionLimits limits,
+      Handler<HttpConnection> opened,
+      Handler<HttpServerRequest> next) {
     ConnectionDeadlines deadlines = new ConnectionDeadlines(limits);
-    server.connectionHandler(deadlines::opened);
+    server.connectionHandler(
+        connection -> {
+          opened.handle(connection);
+          deadlines.opened(connection);
+        });
     vertx.setPeriodic(SWEEP_MILLIS, timer -> deadlines.sweep());
     return request -> {
       deadlines.requested(request);

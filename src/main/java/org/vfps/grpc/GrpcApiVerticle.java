@@ -122,6 +122,7 @@ public final class GrpcApiVerticle extends VerticleBase {
             vertx,
             server,
             connections,
+            ReplyFlushes::consolidate,
             request -> {
               CallLocals.watchStreamClose(request.response());
               encodings.handle(request);
