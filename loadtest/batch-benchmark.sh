@@ -3,7 +3,8 @@
 # second of gRPC Create (one value a call), BatchCreate (BATCH values a call) and CreateStream (one
 # stream of BATCH creates a call), each for new values and for values already stored, and prints
 # each batch workload's ratio to single Create of the same kind of values, and, from /proc
-# (loadtest/cpu.py), the CPU per pseudonym of the service, of PostgreSQL's backends and of ghz.
+# (loadtest/cpu.py), the CPU per pseudonym of the service, of PostgreSQL's backends and of ghz,
+# and the service's write system calls per pseudonym.
 # New values come two ways, compared like with like: rendered by ghz from templates per call, and
 # made by this script beforehand and sent as serialized messages (BatchCreate and single Create).
 #
@@ -132,7 +133,7 @@ python3 - "$work" "$BATCH" <<'PY'
 import json, os, sys
 work, batch = sys.argv[1], int(sys.argv[2])
 def rate(name, per_call):
-    """Pseudonyms per second, and µs of CPU per pseudonym of the service, PostgreSQL and ghz."""
+    """Pseudonyms per second; µs of CPU per pseudonym of the service, PostgreSQL and ghz; writes."""
     report = json.load(open(os.path.join(work, name + ".json")))
     ok = (report.get("statusCodeDistribution") or {}).get("OK", 0)
     if ok != report["count"]:
@@ -141,7 +142,8 @@ def rate(name, per_call):
     cpu = json.load(open(os.path.join(work, name + ".cpu.json")))
     pseudonyms = report["count"] * per_call
     per = [cpu[k] * 1e6 / pseudonyms for k in ("service", "pg_backends", "load")]
-    return report["rps"] * per_call, per
+    written = cpu.get("service_writes")
+    return report["rps"] * per_call, per + [None if written is None else written / pseudonyms]
 # each batch workload against single Create calls whose call data ghz makes the same way
 workloads = [  # label, run, values per call, the single-call run it is compared with
     ("Create, new (templates)", "single-new", 1, "single-new"),
@@ -154,9 +156,12 @@ workloads = [  # label, run, values per call, the single-call run it is compared
     (f"CreateStream of {batch}, known", "stream-known", batch, "single-known"),
 ]
 print(f"{'workload':<44} {'pseudonyms/s':>13} {'vs Create':>10}"
-      f" {'CPU µs per pseudonym: service':>30} {'PostgreSQL':>11} {'ghz':>6}")
+      f" {'CPU µs per pseudonym: service':>30} {'PostgreSQL':>11} {'ghz':>6}"
+      f" {'service writes per pseudonym':>29}")
 for label, name, per_call, single in workloads:
     value, per = rate(name, per_call)
     ratio = value / rate(single, 1)[0]
-    print(f"{label:<44} {value:>13,.0f} {ratio:>9.1f}x {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}")
+    written = "-" if per[3] is None else f"{per[3]:.3f}"
+    print(f"{label:<44} {value:>13,.0f} {ratio:>9.1f}x {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}"
+          f" {written:>29}")
 PY

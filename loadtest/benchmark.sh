@@ -12,7 +12,8 @@
 #
 # and prints requests per second, latency, errors and the ratio to pgbench, and, from /proc
 # (loadtest/cpu.py), the CPU per request of the service, of PostgreSQL's backends and of the load
-# generator, each against its floor, and where the machine's cores went during each run.
+# generator, each against its floor, the service's write system calls per request, and where the
+# machine's cores went during each run.
 #
 #   loadtest/benchmark.sh                # 100,000 requests per workload at concurrency 50
 #   REQUESTS=20000 WARMUP=20000 loadtest/benchmark.sh # shorter

@@ -7,6 +7,9 @@ loadtest/benchmark.sh:
 Written to --out as JSON, in CPU seconds (utime + stime, from /proc):
 
 - service: the processes given with --pid (the JVM under test), read before and after the run;
+- service_writes: the write system calls of the processes given with --pid (syscw in
+  /proc/<pid>/io, before and after the run; null where that file cannot be read): each socket
+  write of a reply or of a statement to PostgreSQL is one;
 - service_jit: of that, the JVM's compiler threads (C1 and C2, named "C1 CompilerThre" and
   "C2 CompilerThre" in /proc/<pid>/task). The JVM starts and stops them as the compile queue
   grows and shrinks, so they are sampled like PostgreSQL's backends (below). What the service
@@ -57,6 +60,15 @@ def title(pid):
             return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
     except (FileNotFoundError, ProcessLookupError):
         return ""
+
+
+def writes(pid):
+    """The write system calls a process made so far, or None where /proc/<pid>/io is not ours."""
+    try:
+        with open(f"/proc/{pid}/io") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("syscw:"))
+    except (OSError, StopIteration):
+        return None
 
 
 def machine():
@@ -157,6 +169,7 @@ def main():
     compilers.sample(first=True)
     service_before = {pid: (stat(pid) or (0,))[0] for pid in args.pid}
     service_last = dict(service_before)
+    writes_before = {pid: writes(pid) for pid in args.pid}
     postgres.sample(first=True)
     busy_before, total_before = machine()
     self_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -181,6 +194,7 @@ def main():
         now = stat(service)
         if now:
             service_last[service] = now[0]
+    writes_after = {pid: writes(pid) for pid in args.pid}
     busy_after, total_after = machine()
     self_after = resource.getrusage(resource.RUSAGE_SELF)
 
@@ -189,6 +203,9 @@ def main():
         "cores": os.cpu_count(),
         "service": sum(service_last[p] - service_before[p] for p in args.pid) / TICK,
         "service_jit": compilers.seconds(),
+        "service_writes": None
+        if None in writes_before.values() or None in writes_after.values()
+        else sum(writes_after[p] - writes_before[p] for p in args.pid),
         "pg_backends": postgres.seconds("ours"),
         "pg_background": postgres.seconds("background"),
         "load": usage.ru_utime + usage.ru_stime,

@@ -6,6 +6,7 @@
 #   cached    gRPC Create of known values with both caches on (answered from the pseudonym cache)
 #   batch     gRPC BatchCreate of BATCH (1,000) new values a call, caches off, at concurrency
 #             BATCH_CONCURRENCY (4); REQUESTS and WARMUP count values, i.e. REQUESTS / BATCH calls
+#   stream    gRPC CreateStream of BATCH (1,000) creates of new values a call, otherwise as batch
 #
 # For each, the service starts (plain jar, JAVA_OPTS, metrics on as by default; METRICS=no turns
 # them off), is warmed up with WARMUP calls, then
@@ -83,12 +84,18 @@ for path in $PATHS; do
     python3 -c 'import json, sys; json.dump({"namespace": "profile", "originalValues":
       ["{{newUUID}}"] * int(sys.argv[2])}, open(sys.argv[1], "w"))' "$work/batch.json" "$BATCH"
     data=(-D "$work/batch.json")
+  elif [ "$path" = stream ]; then
+    python3 -c 'import json, sys; json.dump([{"namespace": "profile", "originalValue": "{{newUUID}}"}]
+      * int(sys.argv[2]), open(sys.argv[1], "w"))' "$work/stream.json" "$BATCH"
+    data=(-D "$work/stream.json")
   else
     data=(-d '{"namespace": "profile", "originalValue": "{{randomString 32}}"}')
   fi
   ghz_call() { # values
-    if [ "$path" = batch ]; then
-      ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/BatchCreate \
+    if [ "$path" = batch ] || [ "$path" = stream ]; then
+      local method=BatchCreate
+      [ "$path" = stream ] && method=CreateStream
+      ghz --insecure --protoset "$work/vfps.protoset" --call "vfps.api.v1.PseudonymService/$method" \
         -c "$BATCH_CONCURRENCY" -n "$(($1 / BATCH))" "${data[@]}" -O json "127.0.0.1:$PORT"
     else
       ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \

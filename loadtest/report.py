@@ -113,11 +113,21 @@ def per_request(name, result, key):
     return figures[key] / result["count"] * 1e6
 
 
+def writes_per_request(name, result):
+    """The service's write system calls per request (replies and statements), or None."""
+    figures = cpu(name)
+    if figures is None or result is None or not result["count"]:
+        return None
+    if figures.get("service_writes") is None:
+        return None
+    return figures["service_writes"] / result["count"]
+
+
 print("\nCPU per request, µs (utime + stime from /proc; PostgreSQL: the backends of the "
       "benchmark's database)\n")
 print("| workload | service | of it the JIT | PostgreSQL backends | load generator | service / floor |"
-      " without the JIT, / floor without it |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+      " without the JIT, / floor without it | service writes per request |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 floor = per_request("grpc-floor", ghz("grpc-floor"), "service")
 floor_compiled = per_request("grpc-floor", ghz("grpc-floor"), "service_compiled")
 
@@ -136,8 +146,10 @@ for label, name, result, against in workloads:
     against_floor = f"{service / floor:.2f}x" if service is not None and floor else "-"
     compiled_against = (f"{compiled / floor_compiled:.2f}x"
                         if compiled is not None and floor_compiled else "-")
+    written = writes_per_request(name, result) if not name.startswith("pgbench") else None
     print(f"| {label} | {us(service)} | {us(jit)} | {us(per_request(name, result, 'pg_backends'))} | "
-          f"{us(per_request(name, result, 'load'))} | {against_floor} | {compiled_against} |")
+          f"{us(per_request(name, result, 'load'))} | {against_floor} | {compiled_against} | "
+          f"{'-' if written is None else f'{written:.2f}'} |")
 
 pg_floor = per_request("pgbench-new", baseline["new"], "pg_backends")
 print("\nAgainst the floors (issue 13's figures)\n")
