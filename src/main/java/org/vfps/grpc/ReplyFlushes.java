@@ -14,9 +14,10 @@ import io.vertx.core.net.impl.ConnectionBase;
  * it served writes its reply from the database connection's read. A statement of 16 Creates thus
  * cost about 35 {@code write} system calls, and a {@code CreateStream} of 1,000 creates 1,000.
  * Netty's {@link FlushConsolidationHandler}, placed behind Vert.x's HTTP/2 handler, turns those
- * flushes into one at the end of the event loop's current task (or after {@link #MOST_DEFERRED} of
- * them), so the replies of one statement go out together. Flushes at the end of the connection's
- * own reads, such as the replies of cache hits, pass beside it and are unchanged.
+ * flushes into one, run as a task of the event loop once the current one ends (or at once after
+ * {@link #MOST_DEFERRED} of them), so the replies of one statement go out together. The flush at
+ * the end of the connection's own read, which sends the replies written during it (cache hits),
+ * goes from Vert.x's handler towards the socket, does not pass this one, and is unchanged.
  */
 final class ReplyFlushes {
 
