@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -457,10 +458,16 @@ class BatchCallsIT {
     }
   }
 
-  /** Waits until the server holds a full window of unanswered requests, checking the bound. */
+  /**
+   * Waits until the server holds a full window of unanswered requests, checking the bound. The
+   * window counts as full once two scrapes a quarter second apart agree and every request read is
+   * stored: one scrape alone can fall between a statement's commit and its replies.
+   */
   private static Messages awaitFullWindow(String namespace, Messages before) {
+    AtomicReference<Messages> previous = new AtomicReference<>();
     return await("a full window of unanswered requests")
         .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
         .until(
             () -> {
               Messages messages = Messages.now().since(before);
@@ -470,7 +477,8 @@ class BatchCallsIT {
               return messages;
             },
             messages ->
-                messages.unanswered() == CreateStreamCall.WINDOW
+                messages.equals(previous.getAndSet(messages))
+                    && messages.unanswered() == CreateStreamCall.WINDOW
                     && TestPostgres.pseudonymCount(namespace) == messages.received());
   }
 
