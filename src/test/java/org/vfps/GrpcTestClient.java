@@ -24,6 +24,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceGrpcClient;
 
 /**
  * A real gRPC client (Vert.x, HTTP/2) for the tests, with a blocking call that returns status,
@@ -188,6 +191,21 @@ public final class GrpcTestClient implements AutoCloseable {
           method.methodName() + " answered " + reply.status() + ": " + reply.message());
     }
     return reply.body();
+  }
+
+  /**
+   * Creates a namespace with pseudonyms of length 8 and a name of {@code prefix} and a random UUID,
+   * and returns the name.
+   */
+  public String createNamespace(String prefix) {
+    String namespace = prefix + UUID.randomUUID();
+    ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder()
+            .setName(namespace)
+            .setPseudonymLength(8)
+            .build());
+    return namespace;
   }
 
   @Override

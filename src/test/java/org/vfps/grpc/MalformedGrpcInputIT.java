@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +37,6 @@ import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.api.v1.NamespaceServiceCreateRequest;
-import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.log.EdgeWarnings;
@@ -76,14 +73,8 @@ class MalformedGrpcInputIT {
             new HttpClientOptions()
                 .setProtocolVersion(HttpVersion.HTTP_2)
                 .setHttp2ClearTextUpgrade(false));
-    namespace = "malformed-" + UUID.randomUUID();
     try (GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
-      client.ok(
-          NamespaceServiceGrpcClient.Create,
-          NamespaceServiceCreateRequest.newBuilder()
-              .setName(namespace)
-              .setPseudonymLength(8)
-              .build());
+      namespace = client.createNamespace("malformed-");
     }
   }
 

@@ -65,13 +65,7 @@ class DatabaseConnectionsIT {
       try (VfpsServer server =
               TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
           GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
-        String namespace = "stall-" + UUID.randomUUID();
-        client.ok(
-            NamespaceServiceGrpcClient.Create,
-            NamespaceServiceCreateRequest.newBuilder()
-                .setName(namespace)
-                .setPseudonymLength(8)
-                .build());
+        String namespace = client.createNamespace("stall-");
 
         proxy.stall();
         // more calls than pool slots: each slot gets a connection attempt that never completes
