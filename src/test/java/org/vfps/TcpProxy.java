@@ -1,7 +1,9 @@
 package org.vfps;
 
+import io.netty.channel.ChannelOption;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
@@ -12,7 +14,8 @@ import org.vfps.config.ConnectionSettings;
 /**
  * A TCP proxy in front of PostgreSQL (or the service) that a test can cut and restore, to see the
  * service lose its database and get it back; stall, to see it wait on connections that are accepted
- * but never answered; or freeze, to see a peer that vanished without closing.
+ * but never answered; freeze, to see a peer that vanished without closing; or reset new
+ * connections, as a PostgreSQL going down does.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -24,6 +27,7 @@ public final class TcpProxy implements AutoCloseable {
   private final Set<NetSocket> targets = ConcurrentHashMap.newKeySet();
   private volatile boolean stalling;
   private volatile boolean frozen;
+  private volatile boolean resetting;
   private final String targetHost;
   private final int targetPort;
   private final int port;
@@ -61,6 +65,7 @@ public final class TcpProxy implements AutoCloseable {
 
   /** Accepts connections (again). */
   public void open() {
+    resetting = false;
     server =
         vertx
             .createNetServer()
@@ -70,7 +75,10 @@ public final class TcpProxy implements AutoCloseable {
                   sockets.add(inbound);
                   clients.add(inbound);
                   inbound.closeHandler(closed -> clients.remove(inbound));
-                  if (stalling) {
+                  if (resetting) {
+                    inbound.handler(firstBytes -> reset(inbound));
+                    inbound.resume();
+                  } else if (stalling) {
                     stalled.add(inbound);
                   } else {
                     forward(inbound);
@@ -147,6 +155,27 @@ public final class TcpProxy implements AutoCloseable {
   /** The connections clients hold open to the proxy, stalled ones included. */
   public int clientConnections() {
     return clients.size();
+  }
+
+  /**
+   * Cuts every open connection and from now on resets each new one when the client has sent its
+   * first bytes, as a PostgreSQL going down does to the connections it had not yet served (for the
+   * PostgreSQL client that is its request for TLS). {@link #open} after {@link #cut} ends it.
+   */
+  public void resetNewConnections() {
+    resetting = true;
+    sockets.forEach(NetSocket::close);
+    sockets.clear();
+  }
+
+  /** Closes with a TCP reset rather than a FIN, as a peer that went down does. */
+  private static void reset(NetSocket socket) {
+    ((NetSocketInternal) socket)
+        .channelHandlerContext()
+        .channel()
+        .config()
+        .setOption(ChannelOption.SO_LINGER, 0);
+    socket.close();
   }
 
   /** Stops accepting and cuts every open connection, as a database outage would. */

@@ -56,6 +56,7 @@ public final class LogbackConfiguration extends ContextAwareBase implements Conf
     root.addAppender(console);
     LEVELS.forEach((name, level) -> context.getLogger(name).setLevel(level));
     context.addTurboFilter(new ResetStreamTrailersFilter());
+    context.addTurboFilter(new EarlyConnectionResetFilter());
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 }

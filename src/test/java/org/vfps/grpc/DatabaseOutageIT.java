@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcMessageDecoder;
@@ -17,13 +18,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.HttpTestClient;
@@ -31,12 +32,11 @@ import org.vfps.LogCapture;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
-import org.vfps.api.v1.NamespaceServiceCreateRequest;
-import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.fhir.FhirJson;
+import org.vfps.log.EarlyConnectionResetFilter;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.server.VfpsServer;
 
@@ -53,6 +53,9 @@ class DatabaseOutageIT {
   /** The outage is logged, and this test says how: kept off the build's output. */
   @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
 
+  /** What Vert.x itself logs about the lost connections. */
+  @RegisterExtension final LogCapture vertxLog = LogCapture.of("io.vertx");
+
   @Test
   void callsFailAsUnavailableWhileTheDatabaseIsAwayAndSucceedAfter() {
     ConnectionSettings database = TestPostgres.database();
@@ -61,13 +64,7 @@ class DatabaseOutageIT {
       try (VfpsServer server =
               TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
           GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
-        String namespace = "outage-" + UUID.randomUUID();
-        client.ok(
-            NamespaceServiceGrpcClient.Create,
-            NamespaceServiceCreateRequest.newBuilder()
-                .setName(namespace)
-                .setPseudonymLength(8)
-                .build());
+        String namespace = client.createNamespace("outage-");
         Supplier<Reply<?>> create =
             () ->
                 client.call(
@@ -108,6 +105,60 @@ class DatabaseOutageIT {
                     .contains("not available"));
   }
 
+  /**
+   * A PostgreSQL that goes down while the pool's new connections wait for its answer to their
+   * request for TLS resets them before the PostgreSQL client has a handler on them; Vert.x would
+   * log each at ERROR.
+   */
+  @Test
+  void connectionsResetWhileTheyAskForTlsAreNoErrorsAndTheCallsUnavailable() {
+    Logger filterLog = (Logger) LoggerFactory.getLogger(EarlyConnectionResetFilter.class);
+    Level filterLevel = filterLog.getLevel();
+    filterLog.setLevel(Level.DEBUG);
+    ConnectionSettings database = TestPostgres.database();
+    try (TcpProxy proxy = new TcpProxy(database.host(), database.port())) {
+      String connectionString = proxy.connectionString(database, "Timeout=10;SSL Mode=Prefer");
+      try (VfpsServer server =
+              TestService.start(Map.of("ConnectionStrings__PostgreSQL", connectionString));
+          GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+        String namespace = client.createNamespace("outage-tls-");
+
+        proxy.resetNewConnections();
+        // the calls fail on the pool's cut connections, then on the new ones it opens
+        await("a connection reset while it asked for TLS")
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> {
+                  assertThat(createOverGrpc(client, namespace, 0).status())
+                      .isEqualTo(GrpcStatus.UNAVAILABLE);
+                  return log.atLeast(Level.DEBUG).stream()
+                      .filter(event -> event.getLoggerName().equals(filterLog.getName()))
+                      .toList();
+                },
+                resets -> !resets.isEmpty());
+
+        proxy.cut();
+        proxy.open();
+        await("a Create that succeeds once the database is back")
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> createOverGrpc(client, namespace, 1),
+                reply -> reply.status() == GrpcStatus.OK);
+      }
+    } finally {
+      filterLog.setLevel(filterLevel);
+    }
+    assertThat(vertxLog.atLeast(Level.WARN)).isEmpty();
+    assertThat(log.atLeast(Level.WARN))
+        .allSatisfy(
+            event -> {
+              assertThat(event.getLevel()).isEqualTo(Level.WARN);
+              assertThat(event.getThrowableProxy()).isNull();
+            })
+        .anySatisfy(
+            event -> assertThat(event.getLoggerName()).isEqualTo(EdgeWarnings.class.getName()));
+  }
+
   @Test
   void anOutageWritesItsFirstWarningAtOnceAndThenOnlyCountsTheFailedCalls() {
     ConnectionSettings database = TestPostgres.database();
@@ -120,13 +171,7 @@ class DatabaseOutageIT {
                   Map.of("ConnectionStrings__PostgreSQL", proxy.connectionString(database)));
           GrpcTestClient grpc = new GrpcTestClient(server.grpcPort());
           HttpTestClient http = new HttpTestClient(server.httpPort())) {
-        String namespace = "outage-log-" + UUID.randomUUID();
-        grpc.ok(
-            NamespaceServiceGrpcClient.Create,
-            NamespaceServiceCreateRequest.newBuilder()
-                .setName(namespace)
-                .setPseudonymLength(8)
-                .build());
+        String namespace = grpc.createNamespace("outage-log-");
 
         proxy.cut();
         started = System.nanoTime();

@@ -78,8 +78,8 @@ class LogbackConfigurationTest {
     assertThat(context.getLogger("org.vfps.server.VfpsServer").getEffectiveLevel())
         .isEqualTo(Level.INFO);
     assertThat(context.getTurboFilterList())
-        .singleElement()
-        .isInstanceOf(ResetStreamTrailersFilter.class);
+        .hasExactlyElementsOfTypes(
+            ResetStreamTrailersFilter.class, EarlyConnectionResetFilter.class);
   }
 
   @Test
