@@ -34,7 +34,9 @@ public final class EarlyConnectionResetFilter extends TurboFilter {
   @Override
   public FilterReply decide(
       Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+    // the format is null when the filter is asked by isErrorEnabled(), and Set.of rejects null
     if (level != Level.ERROR
+        || format == null
         || !RESET_MESSAGES.contains(format)
         || !(t == null || t instanceof SocketException)
         || !VERTX_LOGGER.equals(logger.getName())) {

@@ -59,6 +59,8 @@ class EarlyConnectionResetFilterTest {
   @Test
   void everyOtherEventPassesUntouched() {
     Logger vertx = context.getLogger(VERTX);
+    assertThat(vertx.isErrorEnabled()).isTrue();
+    vertx.error(null);
     vertx.error("Connection refused");
     vertx.error("Connection reset", new IOException("not a socket's"));
     vertx.warn("Connection reset");
@@ -69,6 +71,7 @@ class EarlyConnectionResetFilterTest {
         .extracting(
             ILoggingEvent::getLoggerName, ILoggingEvent::getLevel, ILoggingEvent::getMessage)
         .containsExactly(
+            tuple(VERTX, Level.ERROR, null),
             tuple(VERTX, Level.ERROR, "Connection refused"),
             tuple(VERTX, Level.ERROR, "Connection reset"),
             tuple(VERTX, Level.WARN, "Connection reset"),
