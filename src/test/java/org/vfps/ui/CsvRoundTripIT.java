@@ -74,7 +74,8 @@ class CsvRoundTripIT {
 
     String pseudonymized = run(input, false, namespace, dir);
     assertThat(pseudonymized).isNotEqualTo(original.toString()).contains("rt-");
-    assertThat(pseudonymized).doesNotContain("P12,", "P3999,");
+    // at the start of a line, where the pid column is: a pseudonym may end in "P12" (CI met one)
+    assertThat(pseudonymized).doesNotContain("\nP12,", "\nP3999,");
     assertThat(browser.find("#progress-text").getText()).contains("10,000 rows");
 
     Path output = dir.resolve("patients-pseudonymized.csv");
