@@ -261,7 +261,7 @@ class BatchCallsIT {
   void batchGetAnswersInOrderNamesTheFirstMissAndAuditsEveryValue() {
     String namespace = namespace();
     List<Pseudonym> created =
-        batchCreate(namespace, List.of("one", "two")).body().getPseudonymsList();
+        batchCreate(namespace, List.of("original-one", "original-two")).body().getPseudonymsList();
     String one = created.get(0).getPseudonymValue();
     String two = created.get(1).getPseudonymValue();
 
@@ -273,7 +273,7 @@ class BatchCallsIT {
     assertThat(hits.body().getNamespace()).isEqualTo(namespace);
     assertThat(hits.body().getPseudonymsList())
         .extracting(Pseudonym::getOriginalValue)
-        .containsExactly("two", "one", "two");
+        .containsExactly("original-two", "original-one", "original-two");
     assertThat(miss.status()).isEqualTo(GrpcStatus.NOT_FOUND);
     assertThat(miss.message())
         .isEqualTo("The pseudonym at index 1 does not exist in the namespace.");
@@ -299,8 +299,8 @@ class BatchCallsIT {
         .allSatisfy(
             event ->
                 assertThat(event.getFormattedMessage() + event.getKeyValuePairs())
-                    .doesNotContain("one")
-                    .doesNotContain("two"));
+                    .doesNotContain("original-one")
+                    .doesNotContain("original-two"));
   }
 
   @Test
