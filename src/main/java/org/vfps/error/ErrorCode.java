@@ -6,6 +6,11 @@ public enum ErrorCode {
   OUT_OF_RANGE,
   NOT_FOUND,
   ALREADY_EXISTS,
+  /**
+   * The request is well formed but the system is not in a state to run it: a generation method this
+   * deployment does not offer, a namespace that still has children.
+   */
+  FAILED_PRECONDITION,
   /** The request carried no credentials, or credentials that are not valid. */
   UNAUTHENTICATED,
   /** The caller is authenticated but lacks the permission the operation needs. */

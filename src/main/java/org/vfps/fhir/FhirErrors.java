@@ -40,7 +40,7 @@ final class FhirErrors {
       return outcome(500, IssueType.PROCESSING, "Internal error.", null);
     }
     return switch (service.code()) {
-      case INVALID_ARGUMENT, OUT_OF_RANGE ->
+      case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE ->
           outcome(400, IssueType.PROCESSING, service.getMessage(), null);
       case NOT_FOUND ->
           outcome(

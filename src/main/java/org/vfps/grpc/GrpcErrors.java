@@ -50,6 +50,7 @@ public final class GrpcErrors {
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
       case NOT_FOUND -> GrpcStatus.NOT_FOUND;
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
+      case FAILED_PRECONDITION -> GrpcStatus.FAILED_PRECONDITION;
       case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
       case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
       case RESOURCE_EXHAUSTED, OVERLOADED -> GrpcStatus.RESOURCE_EXHAUSTED;
