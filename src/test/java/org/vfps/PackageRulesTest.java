@@ -210,10 +210,22 @@ class PackageRulesTest {
                     "org.vfps.error..",
                     "org.vfps.namespace..",
                     "org.vfps.pseudonym..",
-                    "org.vfps.access..")
+                    "org.vfps.access..",
+                    // validation regexes: a pure library that matches in linear time
+                    "com.google.re2j..")
                 .or(equivalentTo(Future.class))
                 .or(equivalentTo(Promise.class))
                 .or(equivalentTo(CompositeFuture.class)))
+        .check(SERVICE);
+  }
+
+  @Test
+  void onlyTheNamespacePackageUsesRe2j() {
+    noClasses()
+        .that(not(resideInAPackage("org.vfps.namespace..")))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.google.re2j..")
         .check(SERVICE);
   }
 
