@@ -17,7 +17,8 @@ public enum GenerationMethod {
   UUID4(3, "Uuid4", 36),
   UUID7(4, "Uuid7", 36),
   FULL_RANDOM_HEX_ENCODED(5, "FullRandomHexEncoded", 0),
-  FULL_RANDOM_BASE62_ENCODED(6, "FullRandomBase62Encoded", 0);
+  FULL_RANDOM_BASE62_ENCODED(6, "FullRandomBase62Encoded", 0),
+  FULL_RANDOM_BASE32_ENCODED(7, "FullRandomBase32Encoded", 0);
 
   private static final String PROTO_PREFIX = "PSEUDONYM_GENERATION_METHOD_";
   private static final GenerationMethod[] BY_NUMBER = values();

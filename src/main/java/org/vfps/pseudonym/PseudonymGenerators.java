@@ -37,6 +37,7 @@ public final class PseudonymGenerators {
       case UUID7 -> Math.pow(2, 74);
       case FULL_RANDOM_HEX_ENCODED -> Math.pow(16, length);
       case FULL_RANDOM_BASE62_ENCODED -> Math.pow(62, length);
+      case FULL_RANDOM_BASE32_ENCODED -> Math.pow(32, length);
     };
   }
 
@@ -53,6 +54,7 @@ public final class PseudonymGenerators {
             case UUID7 -> new Uuid7Generator();
             case FULL_RANDOM_HEX_ENCODED -> new RandomHexGenerator();
             case FULL_RANDOM_BASE62_ENCODED -> new RandomBase62Generator();
+            case FULL_RANDOM_BASE32_ENCODED -> new RandomBase32Generator();
           });
     }
     return Collections.unmodifiableMap(generators);
