@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.api.AnnotationsProto;
 import com.google.api.HttpRule;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumDescriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.MethodDescriptor;
 import com.google.protobuf.Descriptors.ServiceDescriptor;
 import io.vertx.core.json.JsonArray;
@@ -11,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +24,11 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.vfps.api.v1.Namespace;
+import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcService;
+import org.vfps.api.v1.ParentValidationMode;
+import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 
 /**
@@ -103,8 +112,61 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(9);
+    assertThat(rules).hasSize(10);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
+  }
+
+  @Test
+  void theEnumSchemasNameEveryValueOfTheirProtoEnumAndNoOther() throws IOException {
+    JsonObject schemas = contract().getJsonObject("components").getJsonObject("schemas");
+    for (EnumDescriptor protoEnum :
+        List.of(PseudonymGenerationMethod.getDescriptor(), ParentValidationMode.getDescriptor())) {
+      List<String> names =
+          protoEnum.getValues().stream().map(EnumValueDescriptor::getName).toList();
+      List<Object> numbers =
+          protoEnum.getValues().stream().map(value -> (Object) value.getNumber()).toList();
+
+      assertThat(schemas.getJsonObject(protoEnum.getName()).getJsonArray("enum").getList())
+          .as(protoEnum.getName())
+          .containsExactlyElementsOf(names);
+      List<Object> input = new ArrayList<>(names);
+      input.addAll(numbers);
+      input.add(null);
+      assertThat(
+              schemas.getJsonObject(protoEnum.getName() + "Input").getJsonArray("enum").getList())
+          .as(protoEnum.getName() + "Input")
+          .containsExactlyElementsOf(input);
+    }
+  }
+
+  @Test
+  void theNamespaceSchemasHaveEveryFieldOfTheirMessages() throws IOException {
+    JsonObject schemas = contract().getJsonObject("components").getJsonObject("schemas");
+
+    Set<String> namespace =
+        schemas.getJsonObject("Namespace").getJsonObject("properties").fieldNames();
+    assertThat(namespace)
+        .containsExactlyInAnyOrderElementsOf(jsonNames(Namespace.getDescriptor(), false));
+    Set<String> create =
+        schemas
+            .getJsonObject("NamespaceServiceCreateRequest")
+            .getJsonObject("properties")
+            .fieldNames();
+    assertThat(create)
+        .containsExactlyInAnyOrderElementsOf(
+            jsonNames(NamespaceServiceCreateRequest.getDescriptor(), true));
+  }
+
+  /** The JSON names of the message's fields, and their proto names too if asked. */
+  private static Set<String> jsonNames(Descriptor message, boolean protoNames) {
+    Set<String> names = new TreeSet<>();
+    for (FieldDescriptor field : message.getFields()) {
+      names.add(field.getJsonName());
+      if (protoNames) {
+        names.add(field.getName());
+      }
+    }
+    return names;
   }
 
   @Test
