@@ -14,6 +14,11 @@ public enum Operation {
   /** Needs no permission: the answer holds only the namespaces the caller may read. */
   NAMESPACE_GET_ALL("NamespaceService/GetAll", null),
   NAMESPACE_DELETE("NamespaceService/Delete", Permission.ADMIN),
+  /**
+   * Checked on the parent after it is found; the children are then filtered by read access, as
+   * {@code GetAll} filters.
+   */
+  NAMESPACE_LIST_CHILDREN("NamespaceService/ListChildren", Permission.READ),
   /** Checked before the namespace is looked up. */
   PSEUDONYM_CREATE("PseudonymService/Create", Permission.WRITE),
   /** Many values of one namespace, checked once per call before the namespace is looked up. */

@@ -44,8 +44,14 @@ public final class CachingNamespaceRepository implements NamespaceRepository {
     return delegate.findPage(after, limit);
   }
 
+  /** Children are read from the database: a child created on another replica is seen at once. */
   @Override
-  public Future<Boolean> delete(String name) {
-    return delegate.delete(name).onSuccess(deleted -> cache.evictNamespace(name));
+  public Future<List<Namespace>> findChildren(String parentName) {
+    return delegate.findChildren(parentName);
+  }
+
+  @Override
+  public Future<Deletion> delete(String name) {
+    return delegate.delete(name).onSuccess(deletion -> cache.evictNamespace(name));
   }
 }

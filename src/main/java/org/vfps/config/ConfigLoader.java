@@ -112,6 +112,7 @@ public final class ConfigLoader {
             tls(settings),
             AuthorizationSettings.read(settings),
             batch(settings),
+            new GenerationConfig(bool(settings, "Pseudonymization:Sha256:IsEnabled")),
             connections(settings),
             admission(settings));
     return new LoadedConfig(config, settings.unreadKeys());

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param tls TLS of the gRPC and HTTP listeners ({@code Kestrel__Certificates__Default__*})
  * @param authorization who may call what ({@code Authorization__*})
  * @param batch the batch calls ({@code Pseudonymization__Batch__*})
+ * @param generation the generation methods offered ({@code Pseudonymization__Sha256__*})
  * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
  *     Grpc__*})
  * @param admission the bounds of the replica's work in flight ({@code Admission__*})
@@ -30,6 +31,7 @@ public record VfpsConfig(
     TlsConfig tls,
     AuthorizationConfig authorization,
     BatchConfig batch,
+    GenerationConfig generation,
     ConnectionConfig connections,
     AdmissionConfig admission) {
 
@@ -45,6 +47,7 @@ public record VfpsConfig(
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(authorization, "authorization");
     Objects.requireNonNull(batch, "batch");
+    Objects.requireNonNull(generation, "generation");
     Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(admission, "admission");
   }

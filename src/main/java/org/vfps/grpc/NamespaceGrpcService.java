@@ -66,6 +66,13 @@ final class NamespaceGrpcService {
             (caller, request) ->
                 namespaces
                     .delete(caller, request.getName())
-                    .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()));
+                    .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()))
+        .method(
+            NamespaceServiceGrpcService.ListChildren,
+            Operation.NAMESPACE_LIST_CHILDREN,
+            (caller, request) ->
+                namespaces
+                    .listChildren(caller, request.getName())
+                    .map(ProtoMapping::toListChildrenResponse));
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.vfps.api.v1.Meta;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
+import org.vfps.api.v1.NamespaceServiceListChildrenResponse;
 import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymServiceBatchCreateResponse;
 import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
@@ -18,28 +19,59 @@ public final class ProtoMapping {
 
   private ProtoMapping() {}
 
-  /** The draft in a create request; the method stays a number so the domain can reject it. */
+  /**
+   * The draft in a create request; the method and mode stay numbers so the domain can reject them.
+   * As in the .NET service, an absent description or parent stays absent, and an absent regex is
+   * {@code ""} (its getter's value).
+   */
   public static NamespaceDraft toDraft(NamespaceServiceCreateRequest request) {
     return new NamespaceDraft(
         request.getName(),
-        request.getDescription(),
+        request.hasDescription() ? request.getDescription() : null,
         request.getPseudonymGenerationMethodValue(),
         Integer.toUnsignedLong(request.getPseudonymLength()),
         request.hasPseudonymPrefix() ? request.getPseudonymPrefix() : null,
-        request.hasPseudonymSuffix() ? request.getPseudonymSuffix() : null);
+        request.hasPseudonymSuffix() ? request.getPseudonymSuffix() : null,
+        request.getOriginalValueValidationRegex(),
+        request.getAllowsMultiplePseudonyms(),
+        request.hasParentName() ? request.getParentName() : null,
+        request.getParentValidationModeValue());
   }
 
-  /** Prefix and suffix are always set, as the .NET service sets them. */
+  /**
+   * Prefix and suffix are always set, as the .NET service sets them; description, regex and parent
+   * only when the namespace has them.
+   */
   public static Namespace toProto(org.vfps.namespace.Namespace namespace) {
-    return Namespace.newBuilder()
-        .setMeta(meta(namespace.createdAt(), namespace.lastUpdatedAt()))
-        .setName(namespace.name())
-        .setDescription(namespace.description())
-        .setPseudonymGenerationMethodValue(namespace.generationMethod().number())
-        .setPseudonymLength((int) namespace.pseudonymLength())
-        .setPseudonymPrefix(namespace.pseudonymPrefix())
-        .setPseudonymSuffix(namespace.pseudonymSuffix())
-        .build();
+    Namespace.Builder builder =
+        Namespace.newBuilder()
+            .setMeta(meta(namespace.createdAt(), namespace.lastUpdatedAt()))
+            .setName(namespace.name())
+            .setPseudonymGenerationMethodValue(namespace.generationMethod().number())
+            .setPseudonymLength((int) namespace.pseudonymLength())
+            .setPseudonymPrefix(namespace.pseudonymPrefix())
+            .setPseudonymSuffix(namespace.pseudonymSuffix())
+            .setAllowsMultiplePseudonyms(namespace.allowsMultiplePseudonyms())
+            .setParentValidationModeValue(namespace.parentValidationMode().number());
+    if (namespace.description() != null) {
+      builder.setDescription(namespace.description());
+    }
+    if (namespace.originalValueRegex().text() != null) {
+      builder.setOriginalValueValidationRegex(namespace.originalValueRegex().text());
+    }
+    if (namespace.parentName() != null) {
+      builder.setParentName(namespace.parentName());
+    }
+    return builder.build();
+  }
+
+  /** The namespaces of a ListChildren reply. */
+  public static NamespaceServiceListChildrenResponse toListChildrenResponse(
+      List<org.vfps.namespace.Namespace> namespaces) {
+    NamespaceServiceListChildrenResponse.Builder response =
+        NamespaceServiceListChildrenResponse.newBuilder();
+    namespaces.forEach(namespace -> response.addNamespaces(toProto(namespace)));
+    return response.build();
   }
 
   /** The original value is set only when the domain carries it (Create and Get, not List). */

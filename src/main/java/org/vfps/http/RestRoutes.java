@@ -32,11 +32,11 @@ import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
- * The nine RPCs on the routes of their {@code google.api.http} rules, bound to the operations of
- * the contract: path variables and query parameters (by proto or JSON name) and the JSON body
- * become the request, the caller comes from the {@code Authorization} header, the domain service
- * answers, and the reply goes out as protobuf JSON. A failure goes to the router's failure handler,
- * {@link HttpErrors}.
+ * The ten RPCs on the routes of their {@code google.api.http} rules, bound to the operations of the
+ * contract: path variables and query parameters (by proto or JSON name) and the JSON body become
+ * the request, the caller comes from the {@code Authorization} header, the domain service answers,
+ * and the reply goes out as protobuf JSON. A failure goes to the router's failure handler, {@link
+ * HttpErrors}.
  */
 final class RestRoutes {
 
@@ -119,6 +119,14 @@ final class RestRoutes {
             namespaces
                 .delete(caller, rc.pathParam("name"))
                 .map(deleted -> NamespaceServiceDeleteResponse.getDefaultInstance()));
+    on(
+        builder,
+        "NamespaceService_ListChildren",
+        Operation.NAMESPACE_LIST_CHILDREN,
+        (rc, caller) ->
+            namespaces
+                .listChildren(caller, rc.pathParam("name"))
+                .map(ProtoMapping::toListChildrenResponse));
     on(
         builder,
         "PseudonymService_Create",

@@ -18,7 +18,13 @@ public enum GenerationMethod {
   UUID7(4, "Uuid7", 36),
   FULL_RANDOM_HEX_ENCODED(5, "FullRandomHexEncoded", 0),
   FULL_RANDOM_BASE62_ENCODED(6, "FullRandomBase62Encoded", 0),
-  FULL_RANDOM_BASE32_ENCODED(7, "FullRandomBase32Encoded", 0);
+  FULL_RANDOM_BASE32_ENCODED(7, "FullRandomBase32Encoded", 0),
+  /**
+   * Derived from the original value by a VOPRF server, which this service does not talk to yet:
+   * {@link GenerationSupport} refuses it. Its fixed length depends on the VOPRF settings, so none
+   * is declared here.
+   */
+  VOPRF(8, "Voprf", 0);
 
   private static final String PROTO_PREFIX = "PSEUDONYM_GENERATION_METHOD_";
   private static final GenerationMethod[] BY_NUMBER = values();

@@ -1,13 +1,19 @@
 package org.vfps.namespace;
 
 import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * A stored namespace. Namespaces are immutable: to change settings, delete and re-create.
  *
- * @param description never null ({@code ""} when the row has none)
+ * @param description null when the row has none (the client sent none), which reads back absent
  * @param pseudonymPrefix never null ({@code ""} when the row has none)
  * @param pseudonymSuffix never null ({@code ""} when the row has none)
+ * @param originalValueRegex never null; {@link OriginalValueRegex#NONE} when the row has none
+ * @param allowsMultiplePseudonyms whether an original value may have several pseudonyms
+ * @param parentName the parent namespace's name; null for none
+ * @param parentValidationMode what is checked against the parent; never null
  */
 public record Namespace(
     String name,
@@ -16,5 +22,24 @@ public record Namespace(
     long pseudonymLength,
     String pseudonymPrefix,
     String pseudonymSuffix,
+    OriginalValueRegex originalValueRegex,
+    boolean allowsMultiplePseudonyms,
+    String parentName,
+    ParentValidationMode parentValidationMode,
     Instant createdAt,
-    Instant lastUpdatedAt) {}
+    Instant lastUpdatedAt) {
+
+  public Namespace {
+    Objects.requireNonNull(originalValueRegex, "originalValueRegex");
+    Objects.requireNonNull(parentValidationMode, "parentValidationMode");
+  }
+
+  /**
+   * Whether the original value passes the namespace's validation regex (true when it has none),
+   * with the pattern compiled when the namespace was read. Fails with {@code FAILED_PRECONDITION}
+   * for a stored pattern this service cannot compile.
+   */
+  public boolean matches(String originalValue) {
+    return originalValueRegex.matches(originalValue, Map.of("namespace", name));
+  }
+}

@@ -10,7 +10,10 @@ import java.util.Optional;
  */
 public interface NamespaceRepository {
 
-  /** Stores a new namespace; fails with {@code ALREADY_EXISTS} if the name is taken. */
+  /**
+   * Stores a new namespace; fails with {@code ALREADY_EXISTS} if the name is taken, with {@code
+   * NOT_FOUND} ({@link NamespaceService#parentNotFound}) if its parent does not exist.
+   */
   Future<Namespace> insert(Namespace namespace);
 
   /** Stores the namespace unless one of that name exists; yields whether it was stored. */
@@ -24,6 +27,22 @@ public interface NamespaceRepository {
    */
   Future<List<Namespace>> findPage(String after, int limit);
 
-  /** Deletes the namespace and, by cascade, its pseudonyms; yields whether it existed. */
-  Future<Boolean> delete(String name);
+  /**
+   * The namespaces whose parent is {@code parentName} (not their children), in PostgreSQL's text
+   * order of their names.
+   */
+  Future<List<Namespace>> findChildren(String parentName);
+
+  /** What a {@link #delete} did. */
+  enum Deletion {
+    /** The namespace and, by cascade, its pseudonyms are gone. */
+    DELETED,
+    /** There was no such namespace. */
+    ABSENT,
+    /** Other namespaces name it as their parent: nothing was deleted. */
+    HAS_CHILDREN
+  }
+
+  /** Deletes the namespace and, by cascade, its pseudonyms, unless it has children. */
+  Future<Deletion> delete(String name);
 }

@@ -17,10 +17,11 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
- * Creates, reads and deletes namespaces with the rules of the .NET vfps, plus the limits of {@link
- * TextLimits}. Each operation checks its caller through {@link Access} first, as {@link Operation}
- * says, and fails with {@code PERMISSION_DENIED} when the caller lacks the permission. Thread-safe.
- * Futures fail with {@link ServiceException}; validation failures come before any database access.
+ * Creates, reads, lists and deletes namespaces with the rules of the .NET vfps 1.22, plus the
+ * limits of {@link TextLimits}. Each operation checks its caller through {@link Access} first, as
+ * {@link Operation} says, and fails with {@code PERMISSION_DENIED} when the caller lacks the
+ * permission. Thread-safe. Futures fail with {@link ServiceException}; validation failures come
+ * before any database access.
  */
 public final class NamespaceService {
 
@@ -29,26 +30,43 @@ public final class NamespaceService {
 
   static final String NOT_FOUND_MESSAGE = "The requested pseudonym namespace does not exist.";
 
+  /** What the .NET vfps's argument checks add to their messages; its clients may look for it. */
+  private static final String PARAMETER = " (Parameter 'namespaceToCreate')";
+
   private final NamespaceRepository repository;
   private final NamespaceEvents events;
   private final Clock clock;
   private final Access access;
+  private final GenerationSupport generation;
 
+  /**
+   * A service whose new namespaces may use the methods {@code generation} lets make new pseudonyms.
+   */
   public NamespaceService(
-      NamespaceRepository repository, NamespaceEvents events, Clock clock, Access access) {
+      NamespaceRepository repository,
+      NamespaceEvents events,
+      Clock clock,
+      Access access,
+      GenerationSupport generation) {
     this.repository = repository;
     this.events = events;
     this.clock = clock;
     this.access = access;
+    this.generation = Objects.requireNonNull(generation, "generation");
   }
 
   /**
    * Validates and stores a new namespace.
    *
-   * <p>Fails with {@code INVALID_ARGUMENT} (blank or oversized text, unknown method), {@code
-   * OUT_OF_RANGE} (length 0, above {@link TextLimits#MAX_PSEUDONYM_LENGTH}, or not the fixed length
-   * of the method) or {@code ALREADY_EXISTS}; first with {@code PERMISSION_DENIED} unless the
-   * caller is an admin.
+   * <p>Fails first with {@code PERMISSION_DENIED} unless the caller is an admin; then, in the .NET
+   * vfps's order, with {@code INVALID_ARGUMENT} (blank name), {@code OUT_OF_RANGE} (length 0),
+   * {@code INVALID_ARGUMENT} (unknown method) or {@code FAILED_PRECONDITION} (a method that makes
+   * no new pseudonyms here, see {@link GenerationSupport}), {@code INVALID_ARGUMENT} (multiple
+   * pseudonyms with VOPRF), {@code OUT_OF_RANGE} (not the method's fixed length, or above {@link
+   * TextLimits#MAX_PSEUDONYM_LENGTH}), {@code INVALID_ARGUMENT} (a regex RE2/J refuses, a parent
+   * validation mode without a parent, the namespace as its own parent), {@code NOT_FOUND} (the
+   * parent, named by the {@code namespace} metadata) and {@code ALREADY_EXISTS}. Oversized or
+   * NUL-containing text is {@code INVALID_ARGUMENT} beside the check of its field.
    */
   public Future<Namespace> create(Caller caller, NamespaceDraft draft) {
     Operation operation = Operation.NAMESPACE_CREATE;
@@ -62,8 +80,28 @@ public final class NamespaceService {
                     draft.name(),
                     null,
                     Future.<Namespace>future(promise -> promise.complete(validate(draft)))
+                        .compose(this::requireParent)
                         .compose(repository::insert)
                         .onSuccess(created -> events.created(created.name()))));
+  }
+
+  /**
+   * The namespace once its parent, if it has one, is found; a parent deleted before the insert is
+   * caught by the foreign key, which the repository reports as the same {@code NOT_FOUND}.
+   */
+  private Future<Namespace> requireParent(Namespace namespace) {
+    if (namespace.parentName() == null) {
+      return Future.succeededFuture(namespace);
+    }
+    return repository
+        .find(namespace.parentName())
+        .map(
+            parent -> {
+              if (parent.isEmpty()) {
+                throw parentNotFound(namespace.parentName());
+              }
+              return namespace;
+            });
   }
 
   /**
@@ -72,13 +110,33 @@ public final class NamespaceService {
    */
   public Future<Boolean> createIfAbsent(NamespaceDraft draft) {
     return Future.<Namespace>future(promise -> promise.complete(validate(draft)))
-        .compose(repository::insertIfAbsent)
+        .recover(failure -> existingOfRefusedMethod(draft, failure))
+        .compose(
+            namespace ->
+                namespace == null
+                    ? Future.succeededFuture(false)
+                    : requireParent(namespace).compose(repository::insertIfAbsent))
         .onSuccess(
             created -> {
               if (created) {
                 events.created(draft.name());
               }
             });
+  }
+
+  /**
+   * A seed whose method makes no new pseudonyms here (SHA-256 turned off) is no error while its
+   * namespace exists, since nothing is created: yields null then, else fails with {@code failure}.
+   */
+  private Future<Namespace> existingOfRefusedMethod(NamespaceDraft draft, Throwable failure) {
+    if (!(failure instanceof ServiceException service)
+        || service.code() != ErrorCode.FAILED_PRECONDITION) {
+      return Future.failedFuture(failure);
+    }
+    return repository
+        .find(draft.name())
+        .compose(
+            found -> found.isPresent() ? Future.succeededFuture() : Future.failedFuture(failure));
   }
 
   /**
@@ -147,9 +205,28 @@ public final class NamespaceService {
   }
 
   /**
+   * The direct children of the namespace (those whose parent it is) that the caller may read, in
+   * name order. Fails with {@code NOT_FOUND} if the namespace does not exist, then with {@code
+   * PERMISSION_DENIED} if the caller may not read it.
+   */
+  public Future<List<Namespace>> listChildren(Caller caller, String name) {
+    return resolve(name)
+        .compose(
+            parent ->
+                access
+                    .check(caller, Operation.NAMESPACE_LIST_CHILDREN, parent.name())
+                    .map(allowed -> parent))
+        .compose(parent -> repository.findChildren(parent.name()))
+        .map(
+            children ->
+                children.stream().filter(child -> access.canRead(caller, child.name())).toList());
+  }
+
+  /**
    * Deletes the namespace and all its pseudonyms; fails with {@code PERMISSION_DENIED} unless the
-   * caller is an admin, then with {@code NOT_FOUND} if absent. Completes after the deletion is
-   * committed and every replica has evicted the namespace from its caches.
+   * caller is an admin, then with {@code NOT_FOUND} if absent, then with {@code
+   * FAILED_PRECONDITION} while other namespaces name it as their parent. Completes after the
+   * deletion is committed and every replica has evicted the namespace from its caches.
    */
   public Future<Void> delete(Caller caller, String name) {
     Operation operation = Operation.NAMESPACE_DELETE;
@@ -164,7 +241,21 @@ public final class NamespaceService {
     }
     return repository
         .delete(name)
-        .compose(existed -> existed ? events.deleted(name) : Future.failedFuture(notFound(name)));
+        .compose(
+            deletion ->
+                switch (deletion) {
+                  case DELETED -> events.deleted(name);
+                  case ABSENT -> Future.failedFuture(notFound(name));
+                  case HAS_CHILDREN ->
+                      Future.failedFuture(
+                          new ServiceException(
+                              ErrorCode.FAILED_PRECONDITION,
+                              "The namespace '"
+                                  + name
+                                  + "' still has child namespaces and cannot be deleted. Delete"
+                                  + " its children first.",
+                              Map.of("namespace", name)));
+                });
   }
 
   /** The failure for a namespace that does not exist, with its name as metadata. */
@@ -172,20 +263,44 @@ public final class NamespaceService {
     return new ServiceException(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE, Map.of("namespace", name));
   }
 
+  /**
+   * The failure for a parent namespace that does not exist, with the parent's name as metadata (as
+   * the .NET vfps names it in both).
+   */
+  public static ServiceException parentNotFound(String parentName) {
+    return new ServiceException(
+        ErrorCode.NOT_FOUND,
+        "The requested pseudonym namespace '" + parentName + "' does not exist.",
+        Map.of("namespace", parentName));
+  }
+
+  /**
+   * The namespace the draft describes, checked in the .NET vfps's order (the name, the length, the
+   * method, multiple pseudonyms with VOPRF, the method's fixed length, the regex, the parent
+   * settings), each with its status and message, and the limits of {@link TextLimits} beside the
+   * checks of the values they bound. The parent's existence is checked afterwards, in the database.
+   */
   private Namespace validate(NamespaceDraft draft) {
     String name = Objects.requireNonNullElse(draft.name(), "");
     Map<String, String> metadata = Map.of("namespace", name);
     if (name.isBlank()) {
       throw new ServiceException(
-          ErrorCode.INVALID_ARGUMENT, "The namespace name must not be blank.", metadata);
+          ErrorCode.INVALID_ARGUMENT, "A namespace name is required." + PARAMETER, metadata);
     }
     TextLimits.check("namespace name", name, TextLimits.MAX_NAME_BYTES, metadata);
-    String description = Objects.requireNonNullElse(draft.description(), "");
+    String description = draft.description();
     String prefix = Objects.requireNonNullElse(draft.pseudonymPrefix(), "");
     String suffix = Objects.requireNonNullElse(draft.pseudonymSuffix(), "");
-    TextLimits.check("description", description, TextLimits.MAX_DESCRIPTION_BYTES, metadata);
+    if (description != null) {
+      TextLimits.check("description", description, TextLimits.MAX_DESCRIPTION_BYTES, metadata);
+    }
     TextLimits.check("pseudonym prefix", prefix, TextLimits.MAX_AFFIX_BYTES, metadata);
     TextLimits.check("pseudonym suffix", suffix, TextLimits.MAX_AFFIX_BYTES, metadata);
+    long length = draft.pseudonymLength();
+    if (length <= 0) {
+      throw new ServiceException(
+          ErrorCode.OUT_OF_RANGE, "Pseudonym length must be larger than 0." + PARAMETER, metadata);
+    }
     GenerationMethod method =
         GenerationMethod.fromNumber(draft.generationMethod())
             .orElseThrow(
@@ -194,20 +309,28 @@ public final class NamespaceService {
                         ErrorCode.INVALID_ARGUMENT,
                         "Unknown pseudonym generation method " + draft.generationMethod() + ".",
                         metadata));
-    long length = draft.pseudonymLength();
-    if (length <= 0) {
+    if (!generation.generates(method)) {
+      throw GenerationSupport.notSupported(method, metadata);
+    }
+    if (draft.allowsMultiplePseudonyms() && method == GenerationMethod.VOPRF) {
       throw new ServiceException(
-          ErrorCode.OUT_OF_RANGE, "Pseudonym length must be larger than 0.", metadata);
+          ErrorCode.INVALID_ARGUMENT,
+          "The 'Voprf' pseudonym generation method derives the pseudonym from the original value,"
+              + " so a value has exactly one pseudonym. It cannot be combined with allowing"
+              + " multiple pseudonyms per original value."
+              + PARAMETER,
+          metadata);
     }
     OptionalInt fixedLength = method.fixedLength();
     if (fixedLength.isPresent() && length != fixedLength.getAsInt()) {
       throw new ServiceException(
           ErrorCode.OUT_OF_RANGE,
-          "The pseudonym generation method "
+          "The '"
               + method.dotnetName()
-              + " requires a pseudonym length of exactly "
+              + "' pseudonym generation method requires a pseudonym length of exactly "
               + fixedLength.getAsInt()
-              + ".",
+              + "."
+              + PARAMETER,
           metadata);
     }
     if (length > TextLimits.MAX_PSEUDONYM_LENGTH) {
@@ -216,8 +339,52 @@ public final class NamespaceService {
           "Pseudonym length must not be larger than " + TextLimits.MAX_PSEUDONYM_LENGTH + ".",
           metadata);
     }
+    String regexText = draft.originalValueValidationRegex();
+    if (regexText != null) {
+      TextLimits.check(
+          "original value validation regex", regexText, TextLimits.MAX_REGEX_BYTES, metadata);
+    }
+    OriginalValueRegex regex = OriginalValueRegex.parse(regexText, metadata);
+    String parentName =
+        draft.parentName() == null || draft.parentName().isEmpty() ? null : draft.parentName();
+    ParentValidationMode parentMode =
+        ParentValidationMode.fromNumber(draft.parentValidationMode())
+            .orElseThrow(
+                () ->
+                    new ServiceException(
+                        ErrorCode.INVALID_ARGUMENT,
+                        "Unknown parent validation mode " + draft.parentValidationMode() + ".",
+                        metadata));
+    if (parentMode != ParentValidationMode.UNSPECIFIED && parentName == null) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "A parent validation mode requires a parent namespace to validate against." + PARAMETER,
+          metadata);
+    }
+    if (name.equals(parentName)) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "A namespace cannot be its own parent." + PARAMETER,
+          metadata);
+    }
+    if (parentName != null && !TextLimits.fits(parentName, TextLimits.MAX_NAME_BYTES)) {
+      // no namespace can have such a name
+      throw parentNotFound(parentName);
+    }
     // PostgreSQL keeps microseconds; truncating here makes the reply equal the stored row.
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-    return new Namespace(name, description, method, length, prefix, suffix, now, now);
+    return new Namespace(
+        name,
+        description,
+        method,
+        length,
+        prefix,
+        suffix,
+        regex,
+        draft.allowsMultiplePseudonyms(),
+        parentName,
+        parentMode,
+        now,
+        now);
   }
 }

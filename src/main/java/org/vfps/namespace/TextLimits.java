@@ -23,6 +23,9 @@ public final class TextLimits {
   /** Namespace descriptions, in UTF-8 bytes. */
   public static final int MAX_DESCRIPTION_BYTES = 4096;
 
+  /** Original value validation regexes, in UTF-8 bytes. */
+  public static final int MAX_REGEX_BYTES = 1024;
+
   /** The core pseudonym length a namespace may ask for. */
   public static final long MAX_PSEUDONYM_LENGTH = 1024;
 

@@ -38,7 +38,20 @@ public final class PseudonymGenerators {
       case FULL_RANDOM_HEX_ENCODED -> Math.pow(16, length);
       case FULL_RANDOM_BASE62_ENCODED -> Math.pow(62, length);
       case FULL_RANDOM_BASE32_ENCODED -> Math.pow(32, length);
+      // derived from the original value, as SHA-256
+      case VOPRF -> 1;
     };
+  }
+
+  /**
+   * Stands in for the VOPRF client this service does not have yet; {@link
+   * org.vfps.namespace.GenerationSupport} keeps every call away from it.
+   */
+  private static final class NoVoprfGenerator implements PseudonymGenerator {
+    @Override
+    public String generate(String originalValue, int length) {
+      throw new IllegalStateException("no VOPRF server is configured");
+    }
   }
 
   private static Map<GenerationMethod, PseudonymGenerator> buildAll() {
@@ -55,6 +68,7 @@ public final class PseudonymGenerators {
             case FULL_RANDOM_HEX_ENCODED -> new RandomHexGenerator();
             case FULL_RANDOM_BASE62_ENCODED -> new RandomBase62Generator();
             case FULL_RANDOM_BASE32_ENCODED -> new RandomBase32Generator();
+            case VOPRF -> new NoVoprfGenerator();
           });
     }
     return Collections.unmodifiableMap(generators);

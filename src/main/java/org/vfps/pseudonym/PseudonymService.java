@@ -19,6 +19,7 @@ import org.vfps.access.Operation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.namespace.TextLimits;
@@ -43,6 +44,7 @@ public final class PseudonymService {
   private final Function<GenerationMethod, PseudonymGenerator> generators;
   private final Access access;
   private final int maxBatchSize;
+  private final GenerationSupport generation;
 
   /**
    * A service that takes each method's generator from {@code generators}, which may wrap those of
@@ -51,6 +53,8 @@ public final class PseudonymService {
    *
    * @param maxBatchSize the most values one batch call may hold ({@code
    *     Pseudonymization__Batch__MaxSize})
+   * @param generation the methods that make new pseudonyms: in a namespace of another, the values
+   *     that have a pseudonym keep it, and new values are refused
    */
   public PseudonymService(
       NamespaceService namespaces,
@@ -58,7 +62,8 @@ public final class PseudonymService {
       PageTokens pageTokens,
       Function<GenerationMethod, PseudonymGenerator> generators,
       Access access,
-      int maxBatchSize) {
+      int maxBatchSize,
+      GenerationSupport generation) {
     if (maxBatchSize < 1) {
       throw new IllegalArgumentException("maxBatchSize must be positive: " + maxBatchSize);
     }
@@ -68,6 +73,7 @@ public final class PseudonymService {
     this.generators = generators;
     this.access = access;
     this.maxBatchSize = maxBatchSize;
+    this.generation = Objects.requireNonNull(generation, "generation");
   }
 
   /** The most values one batch call may hold. */
@@ -78,9 +84,10 @@ public final class PseudonymService {
   /**
    * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
    * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
-   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value), {@code RESOURCE_EXHAUSTED}
-   * (the namespace is full) or {@code INTERNAL}; first with {@code PERMISSION_DENIED} if the caller
-   * may not write to the namespace.
+   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value), {@code
+   * FAILED_PRECONDITION} (a new value in a namespace whose method makes no new pseudonyms here, see
+   * {@link GenerationSupport}), {@code RESOURCE_EXHAUSTED} (the namespace is full) or {@code
+   * INTERNAL}; first with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
     return upsert(caller, namespaceName, originalValue).map(Upserted::pseudonym);
@@ -379,6 +386,10 @@ public final class PseudonymService {
     }
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+    if (!generation.generates(namespace.generationMethod())) {
+      return storedOnly(namespace, List.of(originalValue))
+          .map(stored -> new Upserted(stored.getFirst(), false));
+    }
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
     return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
@@ -433,6 +444,9 @@ public final class PseudonymService {
               if (distinct.isEmpty()) {
                 return Future.succeededFuture(List.<Pseudonym>of());
               }
+              if (!generation.generates(namespace.generationMethod())) {
+                return storedOnly(namespace, distinct);
+              }
               Function<String, Candidates> candidates = candidates(namespace);
               firstCandidate(namespace, candidates.apply(distinct.get(0)));
               return repository.upsertAll(namespace.name(), distinct, candidates);
@@ -445,6 +459,34 @@ public final class PseudonymService {
               Map<String, Pseudonym> byValue = new HashMap<>(stored.size() * 2);
               stored.forEach(pseudonym -> byValue.put(pseudonym.originalValue(), pseudonym));
               return requested.stream().map(byValue::get).toList();
+            });
+  }
+
+  /**
+   * The stored pseudonyms of the values, in their order, in a namespace whose method makes no new
+   * ones here: SHA-256 turned off still answers the values that have one, as the .NET vfps does,
+   * since it looks a value up before it generates; VOPRF, whose pseudonym the .NET vfps derives
+   * before any lookup, answers none. Fails with {@code FAILED_PRECONDITION} if a value has none.
+   */
+  private Future<List<Pseudonym>> storedOnly(Namespace namespace, List<String> originalValues) {
+    Map<String, String> metadata = Map.of("namespace", namespace.name());
+    if (namespace.generationMethod() != GenerationMethod.SHA256_HEX_ENCODED) {
+      return Future.failedFuture(
+          GenerationSupport.notSupported(namespace.generationMethod(), metadata));
+    }
+    return repository
+        .findAllByOriginal(namespace.name(), originalValues)
+        .map(
+            stored -> {
+              List<Pseudonym> found = new ArrayList<>(originalValues.size());
+              for (String value : originalValues) {
+                Pseudonym pseudonym = stored.get(value);
+                if (pseudonym == null) {
+                  throw GenerationSupport.notSupported(namespace.generationMethod(), metadata);
+                }
+                found.add(pseudonym);
+              }
+              return Collections.unmodifiableList(found);
             });
   }
 

@@ -42,6 +42,7 @@ import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PageTokens;
@@ -245,6 +246,8 @@ public final class VfpsServer implements AutoCloseable {
                   authorization.enabled()
                       ? new Access(permissions, audit, metrics.deniedCalls())
                       : Access.open(audit);
+              GenerationSupport generation =
+                  new GenerationSupport(config.generation().sha256Enabled(), false);
               NamespaceService namespaces =
                   new NamespaceService(
                       caches.namespaces(database.namespaces()),
@@ -254,7 +257,8 @@ public final class VfpsServer implements AutoCloseable {
                           caches.enabled(),
                           config.cluster().evictionTimeout()),
                       Clock.systemUTC(),
-                      access);
+                      access,
+                      generation);
               return new Services(
                   database,
                   admission,
@@ -268,7 +272,8 @@ public final class VfpsServer implements AutoCloseable {
                       new PageTokens(keys.pageTokens()),
                       Instrumentation.generators(tracing),
                       access,
-                      config.batch().maxSize()));
+                      config.batch().maxSize(),
+                      generation));
             });
   }
 

@@ -28,6 +28,7 @@ final class NamespaceLookups {
   private static final int MAX_NAMES = 256;
 
   private final Pool pool;
+  private final NamespaceRows rows;
   private final Coalescer<Lookup> coalescer =
       new Coalescer<>(
           this::send,
@@ -39,8 +40,9 @@ final class NamespaceLookups {
           // as many as there are calls in flight, which admission bounds
           Coalescer.QueueBound.NONE);
 
-  NamespaceLookups(Pool pool) {
+  NamespaceLookups(Pool pool, NamespaceRows rows) {
     this.pool = pool;
+    this.rows = rows;
   }
 
   Future<Optional<Namespace>> find(String name) {
@@ -58,10 +60,10 @@ final class NamespaceLookups {
         byName.size() == 1
             ? pool.preparedQuery(NamespaceQueries.FIND)
                 .execute(Tuple.of(lookups.get(0).name))
-                .map(NamespaceLookups::byName)
+                .map(this::byName)
             : pool.preparedQuery(NamespaceQueries.FIND_ANY)
                 .execute(Tuple.of(byName.keySet().toArray(String[]::new)))
-                .map(NamespaceLookups::byName);
+                .map(this::byName);
     return found.onComplete(
         done ->
             byName.forEach(
@@ -77,10 +79,10 @@ final class NamespaceLookups {
                 }));
   }
 
-  private static Map<String, Namespace> byName(Iterable<Row> rows) {
+  private Map<String, Namespace> byName(Iterable<Row> found) {
     Map<String, Namespace> namespaces = new HashMap<>();
-    for (Row row : rows) {
-      Namespace namespace = PgNamespaceRepository.toNamespace(row);
+    for (Row row : found) {
+      Namespace namespace = rows.toNamespace(row);
       namespaces.put(namespace.name(), namespace);
     }
     return namespaces;

@@ -8,10 +8,13 @@ final class NamespaceQueries {
   static final String COLUMNS =
       """
       name, description, pseudonym_generation_method, pseudonym_length, pseudonym_prefix, \
-      pseudonym_suffix, created_at, last_updated_at""";
+      pseudonym_suffix, original_value_validation_regex, allows_multiple_pseudonyms, parent_name, \
+      parent_validation_mode, created_at, last_updated_at""";
 
   static final String INSERT =
-      "INSERT INTO namespaces (" + COLUMNS + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+      "INSERT INTO namespaces ("
+          + COLUMNS
+          + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
 
   static final String INSERT_IF_ABSENT = INSERT + " ON CONFLICT (name) DO NOTHING";
 
@@ -24,5 +27,16 @@ final class NamespaceQueries {
   static final String FIND_PAGE =
       "SELECT " + COLUMNS + " FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2";
 
+  /** The direct children of $1, in name order. */
+  static final String FIND_CHILDREN =
+      "SELECT " + COLUMNS + " FROM namespaces WHERE parent_name = $1 ORDER BY name";
+
+  /**
+   * Fails with a foreign key violation while children name $1 as their parent ({@code ON DELETE
+   * RESTRICT}), so that no child can be added between a check and the delete.
+   */
   static final String DELETE = "DELETE FROM namespaces WHERE name = $1";
+
+  /** The foreign key of {@code parent_name}, as the .NET vfps names it. */
+  static final String PARENT_FOREIGN_KEY = "fk_namespaces_namespaces_parent_name";
 }

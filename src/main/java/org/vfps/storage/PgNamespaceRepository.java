@@ -4,28 +4,30 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
-import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.namespace.NamespaceService;
 
 /** Namespaces in the {@code namespaces} table. Thread-safe. */
 public final class PgNamespaceRepository implements NamespaceRepository {
 
   private final Pool pool;
+  private final NamespaceRows rows = new NamespaceRows();
   private final ThreadLocal<NamespaceLookups> lookups;
 
   public PgNamespaceRepository(Pool pool) {
     this.pool = pool;
-    this.lookups = ThreadLocal.withInitial(() -> new NamespaceLookups(pool));
+    this.lookups = ThreadLocal.withInitial(() -> new NamespaceLookups(pool, rows));
   }
 
   @Override
@@ -33,20 +35,27 @@ public final class PgNamespaceRepository implements NamespaceRepository {
     return pool.preparedQuery(NamespaceQueries.INSERT)
         .execute(toTuple(namespace))
         .<Namespace>map(rows -> namespace)
-        .recover(
-            failure ->
-                Future.failedFuture(
-                    PgFailures.violates(failure, PgFailures.UNIQUE_VIOLATION, "pk_namespaces")
-                        ? alreadyExists(namespace.name())
-                        : PgFailures.translate(failure, metadata(namespace.name()))));
+        .recover(failure -> Future.failedFuture(insertFailure(failure, namespace)));
   }
 
   @Override
   public Future<Boolean> insertIfAbsent(Namespace namespace) {
     return pool.preparedQuery(NamespaceQueries.INSERT_IF_ABSENT)
         .execute(toTuple(namespace))
-        .map(rows -> rows.rowCount() == 1)
-        .recover(failure -> failed(failure, namespace.name()));
+        .map(inserted -> inserted.rowCount() == 1)
+        .recover(failure -> Future.failedFuture(insertFailure(failure, namespace)));
+  }
+
+  /** A taken name, a parent deleted since it was looked up, or a failure of the database. */
+  private static ServiceException insertFailure(Throwable failure, Namespace namespace) {
+    if (PgFailures.violates(failure, PgFailures.UNIQUE_VIOLATION, "pk_namespaces")) {
+      return alreadyExists(namespace.name());
+    }
+    if (PgFailures.violates(
+        failure, PgFailures.FOREIGN_KEY_VIOLATION, NamespaceQueries.PARENT_FOREIGN_KEY)) {
+      return NamespaceService.parentNotFound(namespace.parentName());
+    }
+    return PgFailures.translate(failure, metadata(namespace.name()));
   }
 
   /** On an event loop, the lookup joins that loop's {@link NamespaceLookups}. */
@@ -59,10 +68,10 @@ public final class PgNamespaceRepository implements NamespaceRepository {
         .execute(Tuple.of(name))
         .recover(failure -> failed(failure, name))
         .map(
-            rows ->
-                rows.size() == 0
+            found ->
+                found.size() == 0
                     ? Optional.empty()
-                    : Optional.of(toNamespace(rows.iterator().next())));
+                    : Optional.of(rows.toNamespace(found.iterator().next())));
   }
 
   @Override
@@ -70,55 +79,54 @@ public final class PgNamespaceRepository implements NamespaceRepository {
     return pool.preparedQuery(NamespaceQueries.FIND_PAGE)
         .execute(Tuple.of(after, limit))
         .recover(failure -> failed(failure, null))
-        .map(
-            rows -> {
-              List<Namespace> namespaces = new java.util.ArrayList<>(rows.size());
-              rows.forEach(row -> namespaces.add(toNamespace(row)));
-              return List.copyOf(namespaces);
-            });
+        .map(this::toNamespaces);
   }
 
   @Override
-  public Future<Boolean> delete(String name) {
+  public Future<List<Namespace>> findChildren(String parentName) {
+    return pool.preparedQuery(NamespaceQueries.FIND_CHILDREN)
+        .execute(Tuple.of(parentName))
+        .recover(failure -> failed(failure, parentName))
+        .map(this::toNamespaces);
+  }
+
+  private List<Namespace> toNamespaces(RowSet<Row> found) {
+    List<Namespace> namespaces = new ArrayList<>(found.size());
+    found.forEach(row -> namespaces.add(rows.toNamespace(row)));
+    return List.copyOf(namespaces);
+  }
+
+  @Override
+  public Future<Deletion> delete(String name) {
     return pool.preparedQuery(NamespaceQueries.DELETE)
         .execute(Tuple.of(name))
-        .map(rows -> rows.rowCount() > 0)
-        .recover(failure -> failed(failure, name));
+        .map(deleted -> deleted.rowCount() > 0 ? Deletion.DELETED : Deletion.ABSENT)
+        .recover(
+            failure ->
+                PgFailures.violates(
+                        failure,
+                        PgFailures.FOREIGN_KEY_VIOLATION,
+                        NamespaceQueries.PARENT_FOREIGN_KEY)
+                    ? Future.succeededFuture(Deletion.HAS_CHILDREN)
+                    : failed(failure, name));
   }
 
   private static Tuple toTuple(Namespace namespace) {
-    return Tuple.of(
-        namespace.name(),
-        namespace.description(),
-        namespace.generationMethod().number(),
-        namespace.pseudonymLength(),
-        namespace.pseudonymPrefix(),
-        namespace.pseudonymSuffix(),
-        OffsetDateTime.ofInstant(namespace.createdAt(), ZoneOffset.UTC),
-        OffsetDateTime.ofInstant(namespace.lastUpdatedAt(), ZoneOffset.UTC));
-  }
-
-  /** Maps a row; NULL description, prefix and suffix (left by the .NET service) read as "". */
-  static Namespace toNamespace(Row row) {
-    String name = row.getString("name");
-    int methodNumber = row.getInteger("pseudonym_generation_method");
-    GenerationMethod method =
-        GenerationMethod.fromNumber(methodNumber)
-            .orElseThrow(
-                () ->
-                    new ServiceException(
-                        ErrorCode.INTERNAL,
-                        "The namespace has a generation method this version does not know.",
-                        metadata(name)));
-    return new Namespace(
-        name,
-        Objects.requireNonNullElse(row.getString("description"), ""),
-        method,
-        row.getLong("pseudonym_length"),
-        Objects.requireNonNullElse(row.getString("pseudonym_prefix"), ""),
-        Objects.requireNonNullElse(row.getString("pseudonym_suffix"), ""),
-        row.getOffsetDateTime("created_at").toInstant(),
-        row.getOffsetDateTime("last_updated_at").toInstant());
+    return Tuple.from(
+        new Object[] {
+          namespace.name(),
+          namespace.description(),
+          namespace.generationMethod().number(),
+          namespace.pseudonymLength(),
+          namespace.pseudonymPrefix(),
+          namespace.pseudonymSuffix(),
+          namespace.originalValueRegex().text(),
+          namespace.allowsMultiplePseudonyms(),
+          namespace.parentName(),
+          namespace.parentValidationMode().number(),
+          OffsetDateTime.ofInstant(namespace.createdAt(), ZoneOffset.UTC),
+          OffsetDateTime.ofInstant(namespace.lastUpdatedAt(), ZoneOffset.UTC)
+        });
   }
 
   private static ServiceException alreadyExists(String name) {

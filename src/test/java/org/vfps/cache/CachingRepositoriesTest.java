@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.namespace.OriginalValueRegex;
+import org.vfps.namespace.ParentValidationMode;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
@@ -40,7 +42,19 @@ class CachingRepositoriesTest {
 
   private static Namespace namespace(String name) {
     Instant now = Instant.parse("2026-11-30T00:00:00Z");
-    return new Namespace(name, "", GenerationMethod.UUID4, 36, "", "", now, now);
+    return new Namespace(
+        name,
+        "",
+        GenerationMethod.UUID4,
+        36,
+        "",
+        "",
+        OriginalValueRegex.NONE,
+        false,
+        null,
+        ParentValidationMode.UNSPECIFIED,
+        now,
+        now);
   }
 
   @Test
@@ -255,8 +269,16 @@ class CachingRepositoriesTest {
     }
 
     @Override
-    public Future<Boolean> delete(String name) {
-      return Future.succeededFuture(rows.remove(name) != null);
+    public Future<List<Namespace>> findChildren(String parentName) {
+      return Future.succeededFuture(
+          rows.values().stream()
+              .filter(namespace -> parentName.equals(namespace.parentName()))
+              .toList());
+    }
+
+    @Override
+    public Future<Deletion> delete(String name) {
+      return Future.succeededFuture(rows.remove(name) != null ? Deletion.DELETED : Deletion.ABSENT);
     }
   }
 

@@ -40,6 +40,10 @@ class ConfigLoaderTest {
     assertThat(config.batch()).isEqualTo(new BatchConfig(10_000));
     assertThat(ConfigLoader.load(Map.of("Pseudonymization__Batch__MaxSize", " 250 ")).batch())
         .isEqualTo(new BatchConfig(250));
+    assertThat(config.generation()).isEqualTo(new GenerationConfig(true));
+    assertThat(
+            ConfigLoader.load(Map.of("PSEUDONYMIZATION__SHA256__ISENABLED", "false")).generation())
+        .isEqualTo(new GenerationConfig(false));
     assertThat(config.admission())
         .isEqualTo(new AdmissionConfig(512, 65_536, 4_194_304, Duration.ofSeconds(30)));
     assertThat(config.cluster())
@@ -391,6 +395,8 @@ class ConfigLoaderTest {
             + "AbsoluteExpiration: '00:00:00' is not a positive duration",
         "Database__Embedded__DataDirectory|''|Database__Embedded__DataDirectory: must not be blank",
         "Tracing__IsEnabled|on|Tracing__IsEnabled: 'on' is not a boolean (true or false)",
+        "Pseudonymization__Sha256__IsEnabled|no|Pseudonymization__Sha256__IsEnabled: 'no' is not a"
+            + " boolean (true or false)",
         "Tracing__RootSampler|ParentBasedSampler|Tracing__RootSampler: 'ParentBasedSampler' is not a"
             + " root sampler (AlwaysOnSampler, AlwaysOffSampler or TraceIdRatioBasedSampler)",
         "Tracing__SamplingProbability|1.5|Tracing__SamplingProbability: '1.5' is not a probability"

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.vfps.access.Access;
@@ -20,7 +17,7 @@ import org.vfps.error.ServiceException;
 /** NamespaceService reports committed creations and deletions, and nothing else. */
 class NamespaceEventsTest {
 
-  private final InMemoryRepository repository = new InMemoryRepository();
+  private final InMemoryNamespaces repository = new InMemoryNamespaces();
   private final List<String> events = new CopyOnWriteArrayList<>();
   private final NamespaceService service =
       new NamespaceService(
@@ -38,7 +35,8 @@ class NamespaceEventsTest {
             }
           },
           Clock.systemUTC(),
-          Access.open(new Audit(() -> "")));
+          Access.open(new Audit(() -> "")),
+          GenerationSupport.DEFAULT);
   private final Caller caller = Caller.anonymous("127.0.0.1");
 
   private static NamespaceDraft draft(String name) {
@@ -74,45 +72,5 @@ class NamespaceEventsTest {
     assertThatThrownBy(() -> service.delete(caller, "missing").await())
         .isInstanceOf(ServiceException.class);
     assertThat(events).isEmpty();
-  }
-
-  /** Namespaces in a map; enough for the service's contract with its repository. */
-  private static final class InMemoryRepository implements NamespaceRepository {
-
-    private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
-
-    @Override
-    public Future<Namespace> insert(Namespace namespace) {
-      if (namespaces.putIfAbsent(namespace.name(), namespace) != null) {
-        return Future.failedFuture(
-            new ServiceException(ErrorCode.ALREADY_EXISTS, "exists", Map.of()));
-      }
-      return Future.succeededFuture(namespace);
-    }
-
-    @Override
-    public Future<Boolean> insertIfAbsent(Namespace namespace) {
-      return Future.succeededFuture(namespaces.putIfAbsent(namespace.name(), namespace) == null);
-    }
-
-    @Override
-    public Future<Optional<Namespace>> find(String name) {
-      return Future.succeededFuture(Optional.ofNullable(namespaces.get(name)));
-    }
-
-    @Override
-    public Future<List<Namespace>> findPage(String after, int limit) {
-      return Future.succeededFuture(
-          namespaces.values().stream()
-              .filter(namespace -> namespace.name().compareTo(after) > 0)
-              .sorted(java.util.Comparator.comparing(Namespace::name))
-              .limit(limit)
-              .toList());
-    }
-
-    @Override
-    public Future<Boolean> delete(String name) {
-      return Future.succeededFuture(namespaces.remove(name) != null);
-    }
   }
 }

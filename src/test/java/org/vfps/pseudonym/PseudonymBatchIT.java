@@ -35,6 +35,7 @@ import org.vfps.access.Permissions;
 import org.vfps.access.RoleModel;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.NamespaceEvents;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.storage.Database;
@@ -74,7 +75,8 @@ class PseudonymBatchIT {
             database.namespaces(),
             NO_LISTENERS,
             Clock.systemUTC(),
-            Access.open(new Audit(() -> "")));
+            Access.open(new Audit(() -> "")),
+            GenerationSupport.DEFAULT);
   }
 
   @AfterAll
@@ -127,7 +129,8 @@ class PseudonymBatchIT {
         new PageTokens(new byte[32]),
         PseudonymGenerators::forMethod,
         access,
-        MAX_BATCH);
+        MAX_BATCH,
+        GenerationSupport.DEFAULT);
   }
 
   private static String namespace() {

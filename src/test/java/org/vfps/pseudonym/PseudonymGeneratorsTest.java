@@ -1,6 +1,7 @@
 package org.vfps.pseudonym;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -11,8 +12,8 @@ import org.vfps.namespace.GenerationMethod;
 class PseudonymGeneratorsTest {
 
   @ParameterizedTest
-  @EnumSource(GenerationMethod.class)
-  void everyMethodHasAGeneratorThatYieldsOutput(GenerationMethod method) {
+  @EnumSource(value = GenerationMethod.class, mode = EnumSource.Mode.EXCLUDE, names = "VOPRF")
+  void everyMethodButVoprfHasAGeneratorThatYieldsOutput(GenerationMethod method) {
     int length = method.fixedLength().orElse(32);
 
     PseudonymGenerator generator = PseudonymGenerators.forMethod(method);
@@ -34,6 +35,13 @@ class PseudonymGeneratorsTest {
         .hasSize(64);
     assertThat(PseudonymGenerators.forMethod(GenerationMethod.UUID4).generate("t", 36)).hasSize(36);
     assertThat(PseudonymGenerators.forMethod(GenerationMethod.UUID7).generate("t", 36)).hasSize(36);
+  }
+
+  @Test
+  void voprfHasNoGeneratorWithoutAVoprfServer() {
+    PseudonymGenerator voprf = PseudonymGenerators.forMethod(GenerationMethod.VOPRF);
+
+    assertThatIllegalStateException().isThrownBy(() -> voprf.generate("test", 86));
   }
 
   @Test
