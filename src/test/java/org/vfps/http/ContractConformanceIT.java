@@ -114,6 +114,7 @@ class ContractConformanceIT {
         Map.of(
             "/v1/namespaces", "GET, POST",
             "/v1/namespaces/some-name", "DELETE, GET",
+            "/v1/namespaces/some-name/children", "GET",
             "/v1/namespaces/some-name/pseudonyms", "GET, POST",
             "/v1/namespaces/some-name/pseudonyms/some-value", "GET",
             "/v1/fhir/metadata", "GET",
@@ -229,11 +230,50 @@ class ContractConformanceIT {
                     .put("name", name + 5)
                     .put("pseudonymGenerationMethod", 2)
                     .put("pseudonymLength", 64)),
+            Sent.accepted(
+                new JsonObject()
+                    .put("name", name + 8)
+                    .put("pseudonymGenerationMethod", 7)
+                    .put("pseudonymLength", 16)
+                    .put("originalValueValidationRegex", "^[0-9]+$")
+                    .put("allowsMultiplePseudonyms", true)),
             Sent.rejected(
                 new JsonObject()
                     .put("name", name + 6)
-                    .put("pseudonymGenerationMethod", 7)
+                    .put("pseudonymGenerationMethod", 9)
                     .put("pseudonymLength", 16),
+                3),
+            Sent.rejected(
+                new JsonObject()
+                    .put("name", name + 6)
+                    .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_VOPRF")
+                    .put("pseudonymLength", 86),
+                9),
+            Sent.rejected(
+                new JsonObject()
+                    .put("name", name + 6)
+                    .put("pseudonymLength", 16)
+                    .put("parent_validation_mode", 1),
+                3),
+            Sent.rejected(
+                new JsonObject()
+                    .put("name", name + 6)
+                    .put("pseudonymLength", 16)
+                    .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS")
+                    .put("parentName", ""),
+                3),
+            Sent.rejected(
+                new JsonObject()
+                    .put("name", name + 6)
+                    .put("pseudonymLength", 16)
+                    .put("parentName", "p")
+                    .put("parent_name", "p"),
+                3),
+            Sent.rejected(
+                new JsonObject()
+                    .put("name", name + 6)
+                    .put("pseudonymLength", 16)
+                    .put("originalValueValidationRegex", "x".repeat(1025)),
                 3),
             Sent.rejected(
                 new JsonObject()
@@ -257,7 +297,8 @@ class ContractConformanceIT {
     try {
       assertAllowedExactlyWhenAccepted("NamespaceService_Create", "/v1/namespaces", bodies);
     } finally {
-      for (String created : List.of(name + 1, noBreakSpaces, name + 4, name + 5, name + 7)) {
+      for (String created :
+          List.of(name + 1, noBreakSpaces, name + 4, name + 5, name + 7, name + 8)) {
         http.delete("/v1/namespaces/" + URLEncoder.encode(created, StandardCharsets.UTF_8));
       }
     }
@@ -408,8 +449,10 @@ class ContractConformanceIT {
               "DeleteNamespace",
               "CreatePseudonym",
               "BatchCreatePseudonyms",
-              "ListPseudonyms");
-      for (String name : List.of("GetNamespace", "BatchCreatePseudonyms", "ListPseudonyms")) {
+              "ListPseudonyms",
+              "ListChildren");
+      for (String name :
+          List.of("GetNamespace", "BatchCreatePseudonyms", "ListPseudonyms", "ListChildren")) {
         assertThat(follow(links.getJsonObject(name), namespacePath, created).status())
             .as(name)
             .isEqualTo(200);

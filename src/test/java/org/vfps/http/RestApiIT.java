@@ -31,6 +31,7 @@ class RestApiIT {
 
   private static final String SECURE_RANDOM =
       "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED";
+  private static final String UNSPECIFIED_MODE = "PARENT_VALIDATION_MODE_UNSPECIFIED";
 
   private static VfpsServer server;
   private static HttpTestClient http;
@@ -110,20 +111,25 @@ class RestApiIT {
                     new JsonObject()
                         .put("meta", meta)
                         .put("name", name)
-                        .put("description", "")
                         .put("pseudonymGenerationMethod", SECURE_RANDOM)
                         .put("pseudonymLength", 32)
                         .put("pseudonymPrefix", "stud-")
-                        .put("pseudonymSuffix", "")));
+                        .put("pseudonymSuffix", "")
+                        .put("originalValueValidationRegex", "")
+                        .put("allowsMultiplePseudonyms", false)
+                        .put("parentValidationMode", UNSPECIFIED_MODE)));
+    // an absent description and parent stay absent; the rest is written, defaults included
     assertThat(namespace.fieldNames())
         .containsExactly(
             "meta",
             "name",
-            "description",
             "pseudonymGenerationMethod",
             "pseudonymLength",
             "pseudonymPrefix",
-            "pseudonymSuffix");
+            "pseudonymSuffix",
+            "originalValueValidationRegex",
+            "allowsMultiplePseudonyms",
+            "parentValidationMode");
     assertThat(created.body()).contains("\"pseudonymLength\":32");
   }
 
@@ -164,7 +170,103 @@ class RestApiIT {
         .isEqualTo("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED");
     assertThat(namespace.getInteger("pseudonymLength")).isEqualTo(12);
     assertThat(namespace.getString("pseudonymPrefix")).isEqualTo("p-");
+    assertThat(namespace.containsKey("description")).as("null is no description").isFalse();
+  }
+
+  @Test
+  void createTakesAndAnswersTheFieldsOf122() {
+    String parent = uniqueName();
+    createNamespace(parent, 16);
+    String name = uniqueName();
+    Response created =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put(
+                    "pseudonymGenerationMethod",
+                    "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED")
+                .put("pseudonymLength", 10)
+                .put("description", "")
+                .put("original_value_validation_regex", "^P[0-9]+$")
+                .put("allowsMultiplePseudonyms", true)
+                .put("parentName", parent)
+                .put("parent_validation_mode", 1)
+                .encode());
+
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    JsonObject namespace = created.json().getJsonObject("namespace");
     assertThat(namespace.getString("description")).isEmpty();
+    assertThat(namespace.getString("pseudonymGenerationMethod"))
+        .isEqualTo("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED");
+    assertThat(namespace.getString("originalValueValidationRegex")).isEqualTo("^P[0-9]+$");
+    assertThat(namespace.getBoolean("allowsMultiplePseudonyms")).isTrue();
+    assertThat(namespace.getString("parentName")).isEqualTo(parent);
+    assertThat(namespace.getString("parentValidationMode"))
+        .isEqualTo("PARENT_VALIDATION_MODE_ENSURE_EXISTS");
+    assertThat(http.get("/v1/namespaces/" + path(name)).json().getJsonObject("namespace"))
+        .isEqualTo(namespace);
+  }
+
+  @Test
+  void listChildrenAnswersTheDirectChildrenSortedByName() {
+    String parent = uniqueName() + "/with a slash";
+    createNamespace(parent, 16);
+    JsonObject[] children = new JsonObject[2];
+    for (int i = 1; i >= 0; i--) {
+      Response created =
+          http.postJson(
+              "/v1/namespaces",
+              new JsonObject()
+                  .put("name", parent + "/child-" + i)
+                  .put("pseudonymLength", 8)
+                  .put("parentName", parent)
+                  .encode());
+      assertThat(created.status()).as(created.body()).isEqualTo(200);
+      children[i] = created.json().getJsonObject("namespace");
+    }
+
+    Response listed = http.get("/v1/namespaces/" + path(parent) + "/children");
+
+    assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+    assertThat(listed.json())
+        .isEqualTo(
+            new JsonObject().put("namespaces", new JsonArray().add(children[0]).add(children[1])));
+    Response none = http.get("/v1/namespaces/" + path(parent + "/child-0") + "/children");
+    assertThat(none.json()).isEqualTo(new JsonObject().put("namespaces", new JsonArray()));
+    Response missing = http.get("/v1/namespaces/" + path(uniqueName()) + "/children");
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().getInteger("code")).isEqualTo(5);
+  }
+
+  @Test
+  void deletingANamespaceWithChildrenIsABadRequestWithTheErrorBody() {
+    String parent = uniqueName();
+    createNamespace(parent, 16);
+    Response child =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", uniqueName())
+                .put("pseudonymLength", 8)
+                .put("parent_name", parent)
+                .encode());
+    assertThat(child.status()).as(child.body()).isEqualTo(200);
+
+    Response refused = http.delete("/v1/namespaces/" + path(parent));
+
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.json())
+        .isEqualTo(
+            new JsonObject()
+                .put("code", 9)
+                .put(
+                    "message",
+                    "The namespace '"
+                        + parent
+                        + "' still has child namespaces and cannot be deleted. Delete its"
+                        + " children first.")
+                .put("details", new JsonArray()));
   }
 
   @Test
