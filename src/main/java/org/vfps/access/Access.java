@@ -42,7 +42,8 @@ public final class Access {
 
   /**
    * Succeeds when the caller has the permission {@code operation} needs on the namespace; else
-   * fails with {@code PERMISSION_DENIED}, written to the audit trail and counted.
+   * fails with {@code PERMISSION_DENIED}, written to the audit trail and counted; the namespace
+   * operations' messages are the .NET vfps's.
    */
   public Future<Void> check(Caller caller, Operation operation, String namespace) {
     Permission permission = operation.permission().orElse(null);
@@ -54,7 +55,7 @@ public final class Access {
     return Future.failedFuture(
         new ServiceException(
             ErrorCode.PERMISSION_DENIED,
-            "The caller may not " + describe(permission) + ".",
+            deniedMessage(operation, permission, namespace),
             namespace == null ? Map.of() : Map.of("namespace", namespace)));
   }
 
@@ -105,6 +106,18 @@ public final class Access {
   /** The audit trail, for the edges to write calls without valid credentials. */
   public Audit audit() {
     return audit;
+  }
+
+  /** The namespace operations answer in the .NET vfps 1.22's words, the others in ours. */
+  private static String deniedMessage(
+      Operation operation, Permission permission, String namespace) {
+    return switch (operation) {
+      case NAMESPACE_CREATE -> "Creating a namespace requires admin access.";
+      case NAMESPACE_DELETE -> "Deleting a namespace requires admin access.";
+      case NAMESPACE_GET, NAMESPACE_LIST_CHILDREN ->
+          "Read access to namespace '" + namespace + "' is required.";
+      default -> "The caller may not " + describe(permission) + ".";
+    };
   }
 
   private static String describe(Permission permission) {
