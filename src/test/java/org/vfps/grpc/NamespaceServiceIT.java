@@ -609,6 +609,35 @@ class NamespaceServiceIT {
     assertThat(countPseudonyms(name)).isEqualTo(1);
   }
 
+  @Test
+  void aVoprfNamespaceOfTheDotnetServiceIsReadButMakesNoPseudonym() {
+    String name = uniqueName();
+    // as the .NET service 1.22 with a VOPRF server stores one; the regex is one RE2 lacks
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO namespaces (name, pseudonym_generation_method, pseudonym_length,"
+            + " original_value_validation_regex, created_at, last_updated_at)"
+            + " VALUES ('"
+            + name
+            + "', 8, 86, '(a)\\1', now(), now())");
+
+    Namespace read = get(name);
+    assertThat(read.getPseudonymGenerationMethod()).isEqualTo(VOPRF);
+    assertThat(read.getOriginalValueValidationRegex()).isEqualTo("(a)\\1");
+    assertThat(read.hasDescription()).isFalse();
+    Reply<?> created =
+        client.call(
+            PseudonymServiceGrpcClient.Create,
+            PseudonymServiceCreateRequest.newBuilder()
+                .setNamespace(name)
+                .setOriginalValue("value")
+                .build());
+    assertThat(created.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
+    assertThat(created.message())
+        .isEqualTo("The pseudonym generation method 'Voprf" + NO_LONGER_SUPPORTED);
+    assertThat(delete(name).status()).isEqualTo(GrpcStatus.OK);
+  }
+
   private static Namespace get(String name) {
     return client
         .ok(
