@@ -25,6 +25,11 @@ public enum Operation {
   PSEUDONYM_BATCH_CREATE("PseudonymService/BatchCreate", Permission.WRITE),
   /** Each item of a stream of creates, checked before its namespace is looked up. */
   PSEUDONYM_CREATE_STREAM("PseudonymService/CreateStream", Permission.WRITE),
+  /**
+   * The stored pseudonyms of an original value, creating none. Write, as upstream: it tells whether
+   * a value has a pseudonym. Checked before the namespace is looked up.
+   */
+  PSEUDONYM_RESOLVE("PseudonymService/Resolve", Permission.WRITE),
   /** The reverse lookup. */
   PSEUDONYM_GET("PseudonymService/Get", Permission.REVERSE_LOOKUP),
   /** Reverse lookups of many values of one namespace, checked once per call. */

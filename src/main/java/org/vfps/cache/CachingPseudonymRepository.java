@@ -8,8 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
@@ -110,5 +112,26 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   public Future<Map<String, Pseudonym>> findAllByOriginal(
       String namespace, List<String> originalValues) {
     return delegate.findAllByOriginal(namespace, originalValues);
+  }
+
+  /** From the database: the cache holds each value's pseudonym of sequence number 0 only. */
+  @Override
+  public Future<List<Pseudonym>> findAllOfOriginal(String namespace, String originalValue) {
+    return delegate.findAllOfOriginal(namespace, originalValue);
+  }
+
+  /**
+   * Through the database: a value's full set is never cached, and its pseudonym of sequence number
+   * 0, which the cache may hold, never changes.
+   */
+  @Override
+  public Future<List<Pseudonym>> growTo(
+      String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+    return delegate.growTo(namespace, originalValue, count, candidates);
+  }
+
+  @Override
+  public Future<Set<String>> existingPseudonymValues(String namespace, List<String> values) {
+    return delegate.existingPseudonymValues(namespace, values);
   }
 }

@@ -11,6 +11,11 @@ public enum ErrorCode {
    * deployment does not offer, a namespace that still has children.
    */
   FAILED_PRECONDITION,
+  /**
+   * The original value does not match its namespace's validation regex: gRPC {@code
+   * INVALID_ARGUMENT}, HTTP 400, FHIR 422 {@code business-rule}, as the .NET vfps answers it.
+   */
+  PATTERN_MISMATCH,
   /** The request carried no credentials, or credentials that are not valid. */
   UNAUTHENTICATED,
   /** The caller is authenticated but lacks the permission the operation needs. */

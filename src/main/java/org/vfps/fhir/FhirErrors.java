@@ -42,6 +42,7 @@ final class FhirErrors {
     return switch (service.code()) {
       case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE ->
           outcome(400, IssueType.PROCESSING, service.getMessage(), null);
+      case PATTERN_MISMATCH -> outcome(422, IssueType.BUSINESSRULE, service.getMessage(), null);
       case NOT_FOUND ->
           outcome(
               404,

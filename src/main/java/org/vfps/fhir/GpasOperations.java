@@ -159,6 +159,7 @@ final class GpasOperations {
               pseudonyms
                   .lookupAll(caller, domain, values)
                   .map(found -> found.stream().map(Result::of).toList());
+          case RESOLVE -> throw new IllegalStateException("the gPAS dialect has no resolve");
         };
     return results
         .map(answered -> Answer.ok(encode(operation, domain, values, answered)))

@@ -5,8 +5,8 @@ package org.vfps.fhir;
  * values, and how the operation words its answer. The same call runs alone, in a batch Bundle or in
  * a transaction Bundle.
  *
- * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}) or the pseudonym ({@link
- *     Kind#REVERSE_LOOKUP})
+ * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}, {@link Kind#RESOLVE}) or
+ *     the pseudonym ({@link Kind#REVERSE_LOOKUP})
  */
 record PseudonymCall(Kind kind, String namespace, String value, CallReply reply) {
 
@@ -16,6 +16,11 @@ record PseudonymCall(Kind kind, String namespace, String value, CallReply reply)
     CREATE,
     /** Get the pseudonym of an original value without creating one (write). */
     FIND,
+    /**
+     * As {@link #FIND}, with the checks of the 1.22 {@code Resolve}: the namespace's regex, and the
+     * pseudonym of sequence number 0.
+     */
+    RESOLVE,
     /** Get the original value of a pseudonym (reverse lookup, audited). */
     REVERSE_LOOKUP
   }

@@ -40,6 +40,15 @@ final class PseudonymCalls {
                               reply.success(upserted.pseudonym()),
                               upserted.inserted() && reply.createdIs201()));
           case FIND -> find(caller, call).map(found -> found.orElseGet(reply::unknownValue));
+          case RESOLVE ->
+              Future.<Void>succeededFuture()
+                  .compose(
+                      ignored -> pseudonyms.resolveStored(caller, call.namespace(), call.value()))
+                  .map(
+                      found ->
+                          found.isEmpty()
+                              ? reply.unknownValue()
+                              : Answer.ok(reply.success(found.getFirst())));
           case REVERSE_LOOKUP ->
               Future.<Void>succeededFuture()
                   .compose(ignored -> pseudonyms.lookup(caller, call.namespace(), call.value()))

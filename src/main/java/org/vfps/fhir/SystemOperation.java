@@ -9,14 +9,19 @@ import org.vfps.access.Operation;
 /**
  * The whole-system operations of the base {@code /v1/fhir} that take one {@code Parameters}
  * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
- * $create-pseudonym} and the MII interface module's three.
+ * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's three.
  */
 enum SystemOperation {
   CREATE_PSEUDONYM(
-      CreatePseudonym.NAME,
+      DotnetOperations.CREATE_PSEUDONYM,
       "urn:vfps:OperationDefinition:create-pseudonym",
-      CreatePseudonym::read,
+      DotnetOperations::createPseudonym,
       Operation.PSEUDONYM_CREATE),
+  RESOLVE_PSEUDONYM(
+      DotnetOperations.RESOLVE_PSEUDONYM,
+      "urn:vfps:OperationDefinition:resolve-pseudonym",
+      DotnetOperations::resolvePseudonym,
+      Operation.PSEUDONYM_RESOLVE),
   PSEUDONYMIZE(
       MiiOperations.PSEUDONYMIZE,
       SystemOperation.MII + "Pseudonymize",

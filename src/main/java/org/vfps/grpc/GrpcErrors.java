@@ -46,7 +46,7 @@ public final class GrpcErrors {
   /** The gRPC status of a failure: the one mapping from {@code ErrorCode} to a status code. */
   public static GrpcStatus status(ServiceException failure) {
     return switch (failure.code()) {
-      case INVALID_ARGUMENT -> GrpcStatus.INVALID_ARGUMENT;
+      case INVALID_ARGUMENT, PATTERN_MISMATCH -> GrpcStatus.INVALID_ARGUMENT;
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
       case NOT_FOUND -> GrpcStatus.NOT_FOUND;
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;

@@ -10,7 +10,9 @@ import org.vfps.api.v1.NamespaceServiceListChildrenResponse;
 import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymServiceBatchCreateResponse;
 import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
+import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.api.v1.PseudonymServiceResolveResponse;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.pseudonym.PseudonymPage;
 
@@ -80,11 +82,35 @@ public final class ProtoMapping {
         Pseudonym.newBuilder()
             .setMeta(meta(pseudonym.createdAt(), pseudonym.lastUpdatedAt()))
             .setNamespace(pseudonym.namespace())
-            .setPseudonymValue(pseudonym.pseudonymValue());
+            .setPseudonymValue(pseudonym.pseudonymValue())
+            .setSequenceNumber(pseudonym.sequenceNumber());
     if (pseudonym.originalValue() != null) {
       builder.setOriginalValue(pseudonym.originalValue());
     }
     return builder.build();
+  }
+
+  /**
+   * The answer of a create: the original value's pseudonyms by sequence number, the first of them
+   * also on its own.
+   */
+  public static PseudonymServiceCreateResponse toCreateResponse(
+      List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+    List<Pseudonym> all = toProtos(pseudonyms);
+    return PseudonymServiceCreateResponse.newBuilder()
+        .setPseudonym(all.getFirst())
+        .addAllPseudonyms(all)
+        .build();
+  }
+
+  /** The answer of a resolve, shaped as that of a create. */
+  public static PseudonymServiceResolveResponse toResolveResponse(
+      List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+    List<Pseudonym> all = toProtos(pseudonyms);
+    return PseudonymServiceResolveResponse.newBuilder()
+        .setPseudonym(all.getFirst())
+        .addAllPseudonyms(all)
+        .build();
   }
 
   /** The pseudonyms of a batch create, in request order. */

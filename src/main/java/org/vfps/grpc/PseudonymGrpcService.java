@@ -1,9 +1,9 @@
 package org.vfps.grpc;
 
 import io.vertx.grpc.server.Service;
+import java.util.OptionalLong;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
-import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.auth.Authenticator;
@@ -33,12 +33,21 @@ final class PseudonymGrpcService {
             Operation.PSEUDONYM_CREATE,
             (caller, request) ->
                 pseudonyms
-                    .create(caller, request.getNamespace(), request.getOriginalValue())
-                    .map(
-                        created ->
-                            PseudonymServiceCreateResponse.newBuilder()
-                                .setPseudonym(ProtoMapping.toProto(created))
-                                .build()))
+                    .createCounted(
+                        caller,
+                        request.getNamespace(),
+                        request.getOriginalValue(),
+                        request.hasCount()
+                            ? OptionalLong.of(request.getCount())
+                            : OptionalLong.empty())
+                    .map(ProtoMapping::toCreateResponse))
+        .method(
+            PseudonymServiceGrpcService.Resolve,
+            Operation.PSEUDONYM_RESOLVE,
+            (caller, request) ->
+                pseudonyms
+                    .resolve(caller, request.getNamespace(), request.getOriginalValue())
+                    .map(ProtoMapping::toResolveResponse))
         .method(
             PseudonymServiceGrpcService.Get,
             Operation.PSEUDONYM_GET,

@@ -22,6 +22,7 @@ final class FhirRoutes {
   private static final Map<String, String> OPERATIONS =
       Map.of(
           "Fhir_CreatePseudonym", "create-pseudonym",
+          "Fhir_ResolvePseudonym", "resolve-pseudonym",
           "Fhir_Pseudonymize", "pseudonymize",
           "Fhir_GetPseudonym", "get-pseudonym",
           "Fhir_DePseudonymize", "de-pseudonymize");

@@ -11,6 +11,7 @@ import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.validation.RequestParameter;
 import io.vertx.openapi.validation.ValidatedRequest;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,8 +26,8 @@ import org.vfps.api.v1.NamespaceServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
 import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
-import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
+import org.vfps.api.v1.PseudonymServiceResolveRequest;
 import org.vfps.grpc.ProtoMapping;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -138,12 +139,25 @@ final class RestRoutes {
                   .setNamespace(rc.pathParam("namespace"))
                   .build();
           return pseudonyms
-              .create(caller, request.getNamespace(), request.getOriginalValue())
-              .map(
-                  created ->
-                      PseudonymServiceCreateResponse.newBuilder()
-                          .setPseudonym(ProtoMapping.toProto(created))
-                          .build());
+              .createCounted(
+                  caller,
+                  request.getNamespace(),
+                  request.getOriginalValue(),
+                  request.hasCount() ? OptionalLong.of(request.getCount()) : OptionalLong.empty())
+              .map(ProtoMapping::toCreateResponse);
+        });
+    on(
+        builder,
+        "PseudonymService_Resolve",
+        Operation.PSEUDONYM_RESOLVE,
+        (rc, caller) -> {
+          PseudonymServiceResolveRequest request =
+              ProtoJson.read(body(rc), PseudonymServiceResolveRequest.newBuilder())
+                  .setNamespace(rc.pathParam("namespace"))
+                  .build();
+          return pseudonyms
+              .resolve(caller, request.getNamespace(), request.getOriginalValue())
+              .map(ProtoMapping::toResolveResponse);
         });
     on(
         builder,

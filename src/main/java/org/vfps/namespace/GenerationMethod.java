@@ -54,6 +54,14 @@ public enum GenerationMethod {
     return fixedLength == 0 ? OptionalInt.empty() : OptionalInt.of(fixedLength);
   }
 
+  /**
+   * Whether the pseudonym is a function of the original value (SHA-256, VOPRF): such a value has
+   * exactly one pseudonym.
+   */
+  public boolean derivedFromOriginalValue() {
+    return this == SHA256_HEX_ENCODED || this == VOPRF;
+  }
+
   /** The method with this number, or empty for a number no method has. */
   public static Optional<GenerationMethod> fromNumber(int number) {
     return number >= 0 && number < BY_NUMBER.length

@@ -312,10 +312,12 @@ public final class NamespaceService {
     if (!generation.generates(method)) {
       throw GenerationSupport.notSupported(method, metadata);
     }
-    if (draft.allowsMultiplePseudonyms() && method == GenerationMethod.VOPRF) {
+    if (draft.allowsMultiplePseudonyms() && method.derivedFromOriginalValue()) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,
-          "The 'Voprf' pseudonym generation method derives the pseudonym from the original value,"
+          "The '"
+              + method.dotnetName()
+              + "' pseudonym generation method derives the pseudonym from the original value,"
               + " so a value has exactly one pseudonym. It cannot be combined with allowing"
               + " multiple pseudonyms per original value."
               + PARAMETER,

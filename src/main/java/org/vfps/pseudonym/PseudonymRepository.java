@@ -4,7 +4,9 @@ import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Where pseudonyms are stored. Futures fail with {@link org.vfps.error.ServiceException}: {@code
@@ -64,6 +66,23 @@ public interface PseudonymRepository {
    * value, without storing any (the forward lookup); values without a pseudonym are absent.
    */
   Future<Map<String, Pseudonym>> findAllByOriginal(String namespace, List<String> originalValues);
+
+  /** Every stored pseudonym of the original value, by sequence number; empty when it has none. */
+  Future<List<Pseudonym>> findAllOfOriginal(String namespace, String originalValue);
+
+  /**
+   * The original value's pseudonyms, grown to at least {@code count}, by sequence number: the
+   * sequence numbers that are missing below {@code count} are stored, each with a candidate
+   * distinct from every pseudonym of the namespace, until the value has {@code count}; a value that
+   * has as many or more is returned as it is. {@code candidates} is asked only when something is to
+   * be stored, and may fail then. Concurrent calls for the same value, on any replica, end with the
+   * same stored set; the future completes after it is committed. Fails as {@link #upsert}.
+   */
+  Future<List<Pseudonym>> growTo(
+      String namespace, String originalValue, int count, Supplier<Candidates> candidates);
+
+  /** Which of the distinct {@code values} are pseudonym values of the namespace. */
+  Future<Set<String>> existingPseudonymValues(String namespace, List<String> values);
 
   /** A list row: the pseudonym to return and the cursor that points after it. */
   record PageRow(Pseudonym pseudonym, ListCursor cursor) {}

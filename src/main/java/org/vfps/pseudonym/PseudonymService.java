@@ -22,6 +22,7 @@ import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
+import org.vfps.namespace.ParentValidationMode;
 import org.vfps.namespace.TextLimits;
 
 /**
@@ -34,6 +35,9 @@ public final class PseudonymService {
 
   /** The page size when a client asks for none. */
   public static final int DEFAULT_PAGE_SIZE = 25;
+
+  /** The most pseudonyms one original value may be given ({@code count}), as upstream allows. */
+  public static final int MAX_COUNT = 10_000;
 
   /** The largest page served; larger requests are served this many. */
   public static final int MAX_PAGE_SIZE = 1000;
@@ -110,6 +114,115 @@ public final class PseudonymService {
       Caller caller, String namespaceName, String originalValue) {
     return upsert(caller, Operation.PSEUDONYM_CREATE_STREAM, namespaceName, originalValue)
         .map(Upserted::pseudonym);
+  }
+
+  /**
+   * The original value's pseudonyms, grown to at least {@code count} (1 when empty), by sequence
+   * number: the first of them is what {@link #create} returns. Pseudonyms are never regenerated or
+   * dropped; a value that has as many or more keeps them. Idempotent under concurrency, across
+   * replicas: every call that races to grow the same value ends with the same stored set.
+   *
+   * <p>Fails, in this order, with {@code PERMISSION_DENIED} (no write access), {@code NOT_FOUND}
+   * (namespace), {@code INVALID_ARGUMENT} (a blank or oversized value, a count below 1 or above
+   * {@value #MAX_COUNT}), {@code FAILED_PRECONDITION} (a count above 1 in a namespace that allows
+   * one pseudonym per value), {@code PATTERN_MISMATCH}, {@code FAILED_PRECONDITION} (not in the
+   * parent), then as {@link #create} fails.
+   */
+  public Future<List<Pseudonym>> createCounted(
+      Caller caller, String namespaceName, String originalValue, OptionalLong count) {
+    return access
+        .check(caller, Operation.PSEUDONYM_CREATE, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              Map<String, String> metadata = Map.of("namespace", namespace.name());
+              if (originalValue == null || originalValue.isBlank()) {
+                throw new ServiceException(
+                    ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
+              }
+              long wanted = count.orElse(1);
+              if (wanted < 1) {
+                throw new ServiceException(
+                    ErrorCode.INVALID_ARGUMENT, "count must be at least 1.", metadata);
+              }
+              if (wanted > MAX_COUNT) {
+                throw new ServiceException(
+                    ErrorCode.INVALID_ARGUMENT,
+                    "count must be at most " + MAX_COUNT + ".",
+                    metadata);
+              }
+              if (wanted > 1 && !namespace.allowsMultiplePseudonyms()) {
+                throw new ServiceException(
+                    ErrorCode.FAILED_PRECONDITION,
+                    "Namespace '"
+                        + namespace.name()
+                        + "' does not allow storing multiple pseudonyms per original value.",
+                    metadata);
+              }
+              if (!namespace.allowsMultiplePseudonyms()) {
+                return upsertPseudonym(namespace, originalValue)
+                    .map(upserted -> List.of(upserted.pseudonym()));
+              }
+              TextLimits.check(
+                  "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+              requireMatch(namespace, originalValue, -1);
+              Future<Void> inParent =
+                  namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS
+                      ? requireInParent(namespace, List.of(originalValue))
+                      : Future.succeededFuture();
+              return inParent.compose(
+                  checked ->
+                      repository.growTo(
+                          namespace.name(),
+                          originalValue,
+                          (int) wanted,
+                          () -> generatedCandidates(namespace, originalValue)));
+            });
+  }
+
+  /**
+   * Every stored pseudonym of the original value, by sequence number, creating none: never empty.
+   * Fails, in this order, with {@code PERMISSION_DENIED} (no write access: it tells whether a value
+   * has a pseudonym), {@code NOT_FOUND} (namespace), {@code INVALID_ARGUMENT} (blank value), {@code
+   * PATTERN_MISMATCH}, and {@code NOT_FOUND} when the value has none, which names the namespace but
+   * never the value.
+   */
+  public Future<List<Pseudonym>> resolve(
+      Caller caller, String namespaceName, String originalValue) {
+    return resolveStored(caller, namespaceName, originalValue)
+        .map(
+            found -> {
+              if (found.isEmpty()) {
+                throw new ServiceException(
+                    ErrorCode.NOT_FOUND,
+                    "No pseudonym exists in the namespace for the requested original value.",
+                    Map.of("namespace", namespaceName));
+              }
+              return found;
+            });
+  }
+
+  /**
+   * {@link #resolve}, for edges that word a value without pseudonyms themselves: empty then, and
+   * failing as {@link #resolve} otherwise.
+   */
+  public Future<List<Pseudonym>> resolveStored(
+      Caller caller, String namespaceName, String originalValue) {
+    return access
+        .check(caller, Operation.PSEUDONYM_RESOLVE, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              Map<String, String> metadata = Map.of("namespace", namespace.name());
+              if (originalValue == null || originalValue.isBlank()) {
+                throw new ServiceException(
+                    ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
+              }
+              requireMatch(namespace, originalValue, -1);
+              return TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)
+                  ? repository.findAllOfOriginal(namespace.name(), originalValue)
+                  : Future.succeededFuture(List.<Pseudonym>of());
+            });
   }
 
   private Future<Upserted> upsert(
@@ -386,6 +499,16 @@ public final class PseudonymService {
     }
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+    requireMatch(namespace, originalValue, -1);
+    if (namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS) {
+      return requireInParent(namespace, List.of(originalValue))
+          .compose(inParent -> storeFirst(namespace, originalValue));
+    }
+    return storeFirst(namespace, originalValue);
+  }
+
+  /** The original value's pseudonym of sequence number 0, stored unless there is one. */
+  private Future<Upserted> storeFirst(Namespace namespace, String originalValue) {
     if (!generation.generates(namespace.generationMethod())) {
       return storedOnly(namespace, List.of(originalValue))
           .map(stored -> new Upserted(stored.getFirst(), false));
@@ -393,6 +516,62 @@ public final class PseudonymService {
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
     return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
+  }
+
+  /**
+   * Fails with {@code PATTERN_MISMATCH} if the value does not pass the namespace's regex; the
+   * message names the pattern, never the value.
+   *
+   * @param index the value's position in a batch, or -1 for a single value
+   */
+  private static void requireMatch(Namespace namespace, String originalValue, int index) {
+    if (namespace.matches(originalValue)) {
+      return;
+    }
+    String pattern = namespace.originalValueRegex().text();
+    String which = index < 0 ? "The original value" : "The original value at index " + index;
+    throw new ServiceException(
+        ErrorCode.PATTERN_MISMATCH,
+        which
+            + " does not match the required pattern '"
+            + pattern
+            + "' for namespace '"
+            + namespace.name()
+            + "'.",
+        index < 0
+            ? Map.of("namespace", namespace.name())
+            : Map.of("namespace", namespace.name(), "index", Integer.toString(index)));
+  }
+
+  /**
+   * Fails with {@code FAILED_PRECONDITION} unless every value is a pseudonym of the namespace's
+   * parent, which {@link ParentValidationMode#ENSURE_EXISTS} requires: one statement for all.
+   */
+  private Future<Void> requireInParent(Namespace namespace, List<String> originalValues) {
+    String parent = namespace.parentName();
+    return repository
+        .existingPseudonymValues(parent, originalValues)
+        .map(
+            existing -> {
+              for (int i = 0; i < originalValues.size(); i++) {
+                if (!existing.contains(originalValues.get(i))) {
+                  String which =
+                      originalValues.size() == 1
+                          ? "The original value"
+                          : "The original value at index " + i;
+                  throw new ServiceException(
+                      ErrorCode.FAILED_PRECONDITION,
+                      which
+                          + " does not exist as a pseudonym in the parent namespace '"
+                          + parent
+                          + "' required by namespace '"
+                          + namespace.name()
+                          + "'.",
+                      Map.of("namespace", namespace.name()));
+                }
+              }
+              return null;
+            });
   }
 
   /**
@@ -444,12 +623,16 @@ public final class PseudonymService {
               if (distinct.isEmpty()) {
                 return Future.succeededFuture(List.<Pseudonym>of());
               }
-              if (!generation.generates(namespace.generationMethod())) {
-                return storedOnly(namespace, distinct);
+              if (namespace.originalValueRegex().validates()) {
+                for (int i = 0; i < requested.size(); i++) {
+                  requireMatch(namespace, requested.get(i), i);
+                }
               }
-              Function<String, Candidates> candidates = candidates(namespace);
-              firstCandidate(namespace, candidates.apply(distinct.get(0)));
-              return repository.upsertAll(namespace.name(), distinct, candidates);
+              if (namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS) {
+                return requireInParent(namespace, distinct)
+                    .compose(inParent -> storeAll(namespace, distinct));
+              }
+              return storeAll(namespace, distinct);
             })
         .map(
             stored -> {
@@ -490,6 +673,16 @@ public final class PseudonymService {
             });
   }
 
+  /** The pseudonyms of sequence number 0 of the distinct values, each stored unless it is. */
+  private Future<List<Pseudonym>> storeAll(Namespace namespace, List<String> distinct) {
+    if (!generation.generates(namespace.generationMethod())) {
+      return storedOnly(namespace, distinct);
+    }
+    Function<String, Candidates> candidates = candidates(namespace);
+    firstCandidate(namespace, candidates.apply(distinct.get(0)));
+    return repository.upsertAll(namespace.name(), distinct, candidates);
+  }
+
   /**
    * Each value's candidates: prefix + a new generated core + suffix at every call, as many distinct
    * ones as the namespace's method and length allow.
@@ -512,6 +705,19 @@ public final class PseudonymService {
             return distinct;
           }
         };
+  }
+
+  /**
+   * The value's candidates for a new sequence number; fails as {@link #firstCandidate} and with
+   * {@code FAILED_PRECONDITION} where the method makes no new pseudonyms here.
+   */
+  private Candidates generatedCandidates(Namespace namespace, String originalValue) {
+    if (!generation.generates(namespace.generationMethod())) {
+      throw GenerationSupport.notSupported(
+          namespace.generationMethod(), Map.of("namespace", namespace.name()));
+    }
+    Candidates candidates = candidates(namespace).apply(originalValue);
+    return firstThen(firstCandidate(namespace, candidates), candidates);
   }
 
   /**

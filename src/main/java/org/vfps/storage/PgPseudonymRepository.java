@@ -14,10 +14,13 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
 import org.vfps.admission.ReplyBytes;
@@ -45,6 +48,9 @@ public final class PgPseudonymRepository implements PseudonymRepository {
 
   /** The most collisions tolerated for one value: a bound on its round trips. */
   static final int MAX_COLLISIONS = 1000;
+
+  /** The most statements that {@link #growTo} sends for one call. */
+  static final int GROW_ROUNDS = 10;
 
   /** The unique index on pseudonym values within a namespace, since migration V4. */
   private static final String UNIQUE_PSEUDONYM_INDEX =
@@ -408,14 +414,122 @@ public final class PgPseudonymRepository implements PseudonymRepository {
             });
   }
 
+  /** Reads every pseudonym of the original value, by sequence number. */
+  @Override
+  public Future<List<Pseudonym>> findAllOfOriginal(String namespace, String originalValue) {
+    return pool.preparedQuery(PseudonymQueries.FIND_ALL_OF_ORIGINAL)
+        .execute(Tuple.of(namespace, originalValue))
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            rows -> {
+              List<Pseudonym> found = new ArrayList<>(rows.size());
+              for (Row row : rows) {
+                found.add(
+                    toPseudonym(
+                        namespace,
+                        originalValue,
+                        row.getString("pseudonym_value"),
+                        row,
+                        row.getLong("sequence_number")));
+              }
+              return Collections.unmodifiableList(found);
+            });
+  }
+
+  /**
+   * Reads the value's pseudonyms; while it has fewer than {@code count}, stores candidates for the
+   * sequence numbers missing below {@code count} in one statement and reads again. Candidates that
+   * met a concurrent call's rows or another value's pseudonym are skipped by the statement and
+   * replaced in the next round, at most {@value #GROW_ROUNDS} rounds: each of them is a fresh draw
+   * among many, so that more mean a bug, {@code INTERNAL}.
+   */
+  @Override
+  public Future<List<Pseudonym>> growTo(
+      String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+    return grow(namespace, originalValue, count, candidates, null, 0);
+  }
+
+  private Future<List<Pseudonym>> grow(
+      String namespace,
+      String originalValue,
+      int count,
+      Supplier<Candidates> supplier,
+      Candidates candidates,
+      int round) {
+    return findAllOfOriginal(namespace, originalValue)
+        .compose(
+            stored -> {
+              if (stored.size() >= count) {
+                return Future.succeededFuture(stored);
+              }
+              if (round >= GROW_ROUNDS) {
+                return Future.failedFuture(upsertFailed(namespace, null));
+              }
+              Candidates next = candidates != null ? candidates : supplier.get();
+              Set<Long> taken = new HashSet<>();
+              Set<String> values = new HashSet<>();
+              for (Pseudonym pseudonym : stored) {
+                taken.add(pseudonym.sequenceNumber());
+                values.add(pseudonym.pseudonymValue());
+              }
+              List<String> pseudonymValues = new ArrayList<>();
+              List<Long> sequenceNumbers = new ArrayList<>();
+              for (long sequence = 0; sequenceNumbers.size() < count - stored.size(); sequence++) {
+                if (taken.contains(sequence)) {
+                  continue;
+                }
+                String candidate = next.get();
+                // a deterministic method can give no second value: the namespace refuses that
+                for (int tries = 0; !values.add(candidate) && tries < MAX_COLLISIONS; tries++) {
+                  candidate = next.get();
+                }
+                pseudonymValues.add(candidate);
+                sequenceNumbers.add(sequence);
+              }
+              return pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS)
+                  .execute(
+                      Tuple.of(
+                          namespace,
+                          originalValue,
+                          pseudonymValues.toArray(String[]::new),
+                          sequenceNumbers.toArray(Long[]::new)))
+                  .recover(
+                      failure ->
+                          PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
+                              ? Future.failedFuture(NamespaceService.notFound(namespace))
+                              : failed(failure, namespace))
+                  .compose(
+                      inserted -> grow(namespace, originalValue, count, supplier, next, round + 1));
+            });
+  }
+
+  @Override
+  public Future<Set<String>> existingPseudonymValues(String namespace, List<String> values) {
+    return pool.preparedQuery(PseudonymQueries.EXISTING_PSEUDONYM_VALUES)
+        .execute(Tuple.tuple().addString(namespace).addArrayOfString(values.toArray(String[]::new)))
+        .recover(failure -> failed(failure, namespace))
+        .map(
+            rows -> {
+              Set<String> existing = new HashSet<>();
+              rows.forEach(row -> existing.add(row.getString(0)));
+              return Collections.unmodifiableSet(existing);
+            });
+  }
+
   private static Pseudonym toPseudonym(
       String namespace, String originalValue, String pseudonymValue, Row row) {
+    return toPseudonym(namespace, originalValue, pseudonymValue, row, 0);
+  }
+
+  private static Pseudonym toPseudonym(
+      String namespace, String originalValue, String pseudonymValue, Row row, long sequence) {
     return new Pseudonym(
         namespace,
         originalValue,
         pseudonymValue,
         row.getOffsetDateTime("created_at").toInstant(),
-        row.getOffsetDateTime("last_updated_at").toInstant());
+        row.getOffsetDateTime("last_updated_at").toInstant(),
+        sequence);
   }
 
   private static ServiceException upsertFailed(String namespace, Throwable cause) {

@@ -96,4 +96,32 @@ final class PseudonymQueries {
       """
       SELECT original_value, pseudonym_value, created_at, last_updated_at FROM pseudonyms
       WHERE namespace_name = $1 AND original_value = ANY($2::text[])""";
+
+  /** Every pseudonym of one original value, by sequence number. */
+  static final String FIND_ALL_OF_ORIGINAL =
+      """
+      SELECT pseudonym_value, sequence_number, created_at, last_updated_at FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value = $2
+      ORDER BY sequence_number""";
+
+  /**
+   * Stores new sequence numbers of one original value, {@code $3} the candidates and {@code $4}
+   * their sequence numbers: a row that would break a key (the sequence number stored meanwhile, by
+   * a concurrent call) or the uniqueness of pseudonym values (a candidate another value has) is
+   * skipped, and the caller reads what is stored.
+   */
+  static final String INSERT_SEQUENCE_NUMBERS =
+      """
+      INSERT INTO pseudonyms
+        (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+         last_updated_at)
+      SELECT $1, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
+      FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
+      ON CONFLICT DO NOTHING""";
+
+  /** The values of {@code $2}, a text array, that are pseudonyms of the namespace. */
+  static final String EXISTING_PSEUDONYM_VALUES =
+      """
+      SELECT pseudonym_value FROM pseudonyms
+      WHERE namespace_name = $1 AND pseudonym_value = ANY($2::text[])""";
 }

@@ -236,7 +236,8 @@ final class WriteCoalescer {
               group.pair.originalValue(),
               row.getString(PSEUDONYM_VALUE),
               row.getOffsetDateTime(CREATED_AT).toInstant(),
-              row.getOffsetDateTime(LAST_UPDATED_AT).toInstant());
+              row.getOffsetDateTime(LAST_UPDATED_AT).toInstant(),
+              0);
       group.deliver(Future.succeededFuture(new Upserted(stored, row.getBoolean(INSERTED))));
     }
     // pairs a concurrent insert hid from this statement's snapshot

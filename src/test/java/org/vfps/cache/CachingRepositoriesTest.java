@@ -12,8 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
@@ -302,7 +304,8 @@ class CachingRepositoriesTest {
           new Upserted(
               rows.computeIfAbsent(
                   key,
-                  ignored -> new Pseudonym(namespace, originalValue, candidates.get(), now, now)),
+                  ignored ->
+                      new Pseudonym(namespace, originalValue, candidates.get(), now, now, 0)),
               inserted);
       return gate.map(ignored -> upserted);
     }
@@ -342,6 +345,22 @@ class CachingRepositoriesTest {
     public Future<Map<String, Pseudonym>> findAllByOriginal(
         String namespace, List<String> originalValues) {
       return Future.succeededFuture(Map.of());
+    }
+
+    @Override
+    public Future<List<Pseudonym>> findAllOfOriginal(String namespace, String originalValue) {
+      return Future.succeededFuture(List.of());
+    }
+
+    @Override
+    public Future<List<Pseudonym>> growTo(
+        String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+      return Future.succeededFuture(List.of());
+    }
+
+    @Override
+    public Future<Set<String>> existingPseudonymValues(String namespace, List<String> values) {
+      return Future.succeededFuture(Set.of());
     }
   }
 }

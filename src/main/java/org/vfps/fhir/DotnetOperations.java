@@ -11,20 +11,35 @@ import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 
 /**
- * The .NET service's {@code $create-pseudonym}: the {@code valueString} parameters {@code
- * namespace} and {@code originalValue} in, the same plus {@code pseudonymValue} out, failures with
- * issue code {@code processing} as the .NET service words them. Always {@code 200}, also for a new
- * pair in a batch-response: the .NET operation knows no {@code 201}.
+ * The .NET service's operations: {@code $create-pseudonym} and {@code $resolve-pseudonym} (since
+ * 1.22), each with the {@code valueString} parameters {@code namespace} and {@code originalValue}
+ * in, the same plus {@code pseudonymValue} out, failures with issue code {@code processing} as the
+ * .NET service words them ({@code business-rule}, 422, for a value the namespace's regex refuses).
+ * Always {@code 200}, also for a new pair in a batch-response: the .NET operation knows no {@code
+ * 201}. {@code $resolve-pseudonym} creates nothing, and answers 404 {@code not-found} for a value
+ * without a pseudonym.
  */
-final class CreatePseudonym {
+final class DotnetOperations {
 
-  /** The operation's name, as FHIR clients call it. */
-  static final String NAME = "create-pseudonym";
+  /** The operations' names, as FHIR clients call them. */
+  static final String CREATE_PSEUDONYM = "create-pseudonym";
 
-  private CreatePseudonym() {}
+  static final String RESOLVE_PSEUDONYM = "resolve-pseudonym";
+
+  private DotnetOperations() {}
+
+  /** Reads a {@code $create-pseudonym}; a {@link Rejection} when it is not one. */
+  static PseudonymCall createPseudonym(Parameters parameters) {
+    return read(parameters, PseudonymCall.Kind.CREATE, CREATE_PSEUDONYM);
+  }
+
+  /** Reads a {@code $resolve-pseudonym}; a {@link Rejection} when it is not one. */
+  static PseudonymCall resolvePseudonym(Parameters parameters) {
+    return read(parameters, PseudonymCall.Kind.RESOLVE, RESOLVE_PSEUDONYM);
+  }
 
   /** Reads the call; a {@link Rejection} with the .NET checks' message when it is not one. */
-  static PseudonymCall read(Parameters parameters) {
+  private static PseudonymCall read(Parameters parameters, PseudonymCall.Kind kind, String name) {
     Optional<String> namespace = stringParameter(parameters, "namespace");
     Optional<String> originalValue = stringParameter(parameters, "originalValue");
     Optional<String> missing = missing(parameters, namespace, originalValue);
@@ -32,13 +47,14 @@ final class CreatePseudonym {
       throw new Rejection(400, IssueType.PROCESSING, missing.get(), null);
     }
     return new PseudonymCall(
-        PseudonymCall.Kind.CREATE,
+        kind,
         namespace.get(),
         originalValue.get(),
-        new Reply(namespace.get(), originalValue.get()));
+        new Reply(name, namespace.get(), originalValue.get()));
   }
 
-  private record Reply(String namespace, String originalValue) implements CallReply {
+  private record Reply(String operation, String namespace, String originalValue)
+      implements CallReply {
 
     @Override
     public Parameters success(Pseudonym pseudonym) {
@@ -52,14 +68,19 @@ final class CreatePseudonym {
       return reply;
     }
 
+    /** Only a {@code $resolve-pseudonym} finds a value without a pseudonym. */
     @Override
     public Answer unknownValue() {
-      throw new IllegalStateException("$create-pseudonym creates: no value is unknown");
+      return FhirErrors.outcome(
+          404,
+          IssueType.NOTFOUND,
+          "the namespace '" + namespace + "' holds no pseudonym for the requested original value.",
+          null);
     }
 
     @Override
     public Answer failure(Throwable failure, EdgeWarnings warnings) {
-      return FhirErrors.fail("$" + NAME, failure, warnings);
+      return FhirErrors.fail("$" + operation, failure, warnings);
     }
   }
 
