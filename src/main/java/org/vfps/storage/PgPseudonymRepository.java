@@ -363,6 +363,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                                 namespace,
                                 OffsetDateTime.ofInstant(cursor.createdAt(), ZoneOffset.UTC),
                                 cursor.originalValue(),
+                                cursor.sequenceNumber(),
                                 limit)))
             .orElseGet(
                 () ->
@@ -375,11 +376,13 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               for (Row row : page) {
                 Pseudonym pseudonym =
                     toPseudonym(namespace, null, row.getString("pseudonym_value"), row);
-                // every row is the first of its original value until the table has sequence numbers
                 result.add(
                     new PageRow(
                         pseudonym,
-                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"), 0)));
+                        new ListCursor(
+                            pseudonym.createdAt(),
+                            row.getString("original_value"),
+                            row.getLong("sequence_number"))));
               }
               return result;
             });
