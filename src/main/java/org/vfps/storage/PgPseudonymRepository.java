@@ -255,7 +255,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               }
               Row row = rows.iterator().next();
               Pseudonym found =
-                  toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row);
+                  toPseudonym(
+                      namespace,
+                      row.getString("original_value"),
+                      pseudonymValue,
+                      row,
+                      row.getLong("sequence_number"));
               return bytes.reserve(replyBytes(found)).map(reserved -> Optional.of(found));
             });
   }
@@ -331,7 +336,8 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                         lookup.namespace(),
                         row.getString("original_value"),
                         row.getString("pseudonym_value"),
-                        row);
+                        row,
+                        row.getLong("sequence_number"));
                 lookup
                     .found()
                     .put(
@@ -369,6 +375,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                                 namespace,
                                 OffsetDateTime.ofInstant(cursor.createdAt(), ZoneOffset.UTC),
                                 cursor.originalValue(),
+                                cursor.sequenceNumber(),
                                 limit)))
             .orElseGet(
                 () ->
@@ -380,11 +387,19 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               List<PageRow> result = new ArrayList<>(page.size());
               for (Row row : page) {
                 Pseudonym pseudonym =
-                    toPseudonym(namespace, null, row.getString("pseudonym_value"), row);
+                    toPseudonym(
+                        namespace,
+                        null,
+                        row.getString("pseudonym_value"),
+                        row,
+                        row.getLong("sequence_number"));
                 result.add(
                     new PageRow(
                         pseudonym,
-                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"))));
+                        new ListCursor(
+                            pseudonym.createdAt(),
+                            row.getString("original_value"),
+                            row.getLong("sequence_number"))));
               }
               return result;
             });
