@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.TestPostgres;
@@ -26,19 +27,15 @@ import org.vfps.server.VfpsServer;
 
 class NamespaceServiceIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static VfpsServer server;
   private static GrpcTestClient client;
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    client = new GrpcTestClient(server.grpcPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    client.close();
-    server.close();
+    server = resources.own(TestService.start());
+    client = resources.own(new GrpcTestClient(server.grpcPort()));
   }
 
   static String uniqueName() {

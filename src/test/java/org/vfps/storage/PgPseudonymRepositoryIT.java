@@ -10,10 +10,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.TestPostgres;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
@@ -25,6 +26,8 @@ import org.vfps.pseudonym.PseudonymRepository;
 @ExtendWith(VertxExtension.class)
 class PgPseudonymRepositoryIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static Vertx vertx;
   private static Database database;
   private static PseudonymRepository pseudonyms;
@@ -32,13 +35,8 @@ class PgPseudonymRepositoryIT {
   @BeforeAll
   static void connect(Vertx shared) {
     vertx = shared;
-    database = Database.connect(vertx, TestPostgres.database());
+    database = resources.own(Database.connect(vertx, TestPostgres.database()));
     pseudonyms = database.pseudonyms();
-  }
-
-  @AfterAll
-  static void close() {
-    database.close();
   }
 
   private static String namespace() {
