@@ -23,7 +23,8 @@ let current = null; // {controller, leaveWarning}
 /** Draws the page of the current address; focuses its heading when navigating in the app. */
 async function show(focus) {
   current?.controller.abort();
-  const route = routes.find((r) => r.path.test(location.pathname));
+  const match = matchRoute(location.pathname);
+  const route = match?.route;
   const controller = new AbortController();
   current = {controller, leaveWarning: null};
   for (const link of document.querySelectorAll('nav a[data-section]')) {
@@ -34,11 +35,10 @@ async function show(focus) {
     }
   }
   if (!route) {
-    document.title = 'Not found · vfps';
-    replace(main, h('h1', {tabindex: -1}, 'Not found'), h('p', {}, h('a', {href: '/ui/'}, 'Go to the namespaces')));
+    showNotFound();
     return;
   }
-  const params = (route.path.exec(location.pathname) ?? []).slice(1).map(decodeURIComponent);
+  const params = match.params;
   const page = h('div', {class: 'page'});
   replace(main, page);
   const context = {
@@ -53,6 +53,37 @@ async function show(focus) {
   if (focus && current.controller === controller) {
     (main.querySelector('h1') ?? main).focus();
   }
+}
+
+/**
+ * The route of a path with its decoded parameters, or null when the path is no page of the app
+ * (a parameter that is no valid percent-encoding included).
+ */
+function matchRoute(pathname) {
+  for (const route of routes) {
+    const found = route.path.exec(pathname);
+    if (found) {
+      try {
+        return {route, params: found.slice(1).map(decodeURIComponent)};
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** The view of a path that is no page, with the way back; it needs no sign-in. */
+function showNotFound() {
+  document.title = 'Page not found · vfps';
+  replace(
+    main,
+    h('div', {class: 'page', id: 'not-found'},
+      h('h1', {tabindex: -1}, 'Page not found'),
+      h('p', {class: 'lead'}, 'There is no page at this address of the admin UI.'),
+      h('p', {}, h('a', {href: '/ui/namespaces', id: 'not-found-back'}, 'Back to the namespaces')),
+    ),
+  );
 }
 
 /** Goes to an address of the app. */
@@ -80,7 +111,7 @@ document.addEventListener('click', (event) => {
     return;
   }
   const url = new URL(link.href, location.href);
-  if (url.origin !== location.origin || !routes.some((r) => r.path.test(url.pathname))) {
+  if (url.origin !== location.origin || !matchRoute(url.pathname)) {
     return;
   }
   event.preventDefault();
@@ -179,6 +210,13 @@ async function start() {
     return;
   }
   document.getElementById('version').textContent = session.version;
+  if (!matchRoute(location.pathname)) {
+    if (!session.authorization || session.user) {
+      showAccount();
+    }
+    showNotFound();
+    return;
+  }
   if (session.authorization && !session.user) {
     if (session.signIn?.configured) {
       location.replace(api.signInUrl());

@@ -25,11 +25,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Audit;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -56,6 +56,8 @@ import org.vfps.server.VfpsServer;
  */
 class AuthorizationIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String CLIENT_ID = "pseudonymizer";
   private static final String CLIENT_SECRET = "correct horse battery staple";
 
@@ -78,16 +80,16 @@ class AuthorizationIT {
 
   @BeforeAll
   static void start() {
-    provider = new TestOidcProvider().start();
+    provider = resources.own(new TestOidcProvider().start());
     namespace = "auth-" + UUID.randomUUID();
     other = "auth-other-" + UUID.randomUUID();
     Map<String, String> env = new HashMap<>();
     env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
     env.put("MetricsPort", Integer.toString(TestService.freePort()));
     env.putAll(authorization(provider, namespace));
-    server = TestService.start(env);
-    grpc = new GrpcTestClient(server.grpcPort());
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start(env));
+    grpc = resources.own(new GrpcTestClient(server.grpcPort()));
+    http = resources.own(new HttpTestClient(server.httpPort()));
     issueTokens();
     for (String name : List.of(namespace, other)) {
       assertThat(createNamespace(callers.get("admin"), name)).isEqualTo(GrpcStatus.OK);
@@ -127,14 +129,6 @@ class AuthorizationIT {
         SecretHashing.hash(CLIENT_SECRET.toCharArray()).toString());
     env.put("Authorization__Clients__0__Roles__0", "study-write");
     return env;
-  }
-
-  @AfterAll
-  static void stop() {
-    grpc.close();
-    http.close();
-    server.close();
-    provider.close();
   }
 
   @BeforeEach

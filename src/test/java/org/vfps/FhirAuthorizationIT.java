@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Audit;
 import org.vfps.auth.TestOidcProvider;
@@ -32,6 +32,8 @@ import org.vfps.server.VfpsServer;
  * de-pseudonymizing (audited), 401 and 403 as {@code OperationOutcome}s, open CapabilityStatements.
  */
 class FhirAuthorizationIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static TestOidcProvider provider;
   private static VfpsServer server;
@@ -50,13 +52,13 @@ class FhirAuthorizationIT {
 
   @BeforeAll
   static void start() {
-    provider = new TestOidcProvider().start();
+    provider = resources.own(new TestOidcProvider().start());
     namespace = "fhir-auth-" + UUID.randomUUID();
     Map<String, String> env = new HashMap<>();
     env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
     env.putAll(AuthorizationIT.authorization(provider, namespace));
-    server = TestService.start(env);
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start(env));
+    http = resources.own(new HttpTestClient(server.httpPort()));
     callers = new LinkedHashMap<>();
     callers.put("admin", "Bearer " + provider.token("alice", "vfps-admin"));
     callers.put("reader", "Bearer " + provider.token("rita", "study-read"));
@@ -87,13 +89,6 @@ class FhirAuthorizationIT {
             .json()
             .getJsonObject("pseudonym")
             .getString("pseudonymValue");
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
-    provider.close();
   }
 
   @BeforeEach

@@ -72,7 +72,7 @@ class PackageRulesTest {
                   "text")),
           Map.entry("fhir", union(DOMAIN, "access", "auth", "admission", "log", "text")),
           // the admin UI signs users in and turns their sessions into callers through auth
-          Map.entry("ui", union(DOMAIN, "access", "auth")),
+          Map.entry("ui", union(DOMAIN, "access", "auth", "text")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
           Map.entry("access", Set.of("error", "config")),

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.storage.Migrations;
 
@@ -23,6 +23,8 @@ import org.vfps.storage.Migrations;
  * JSON, which a GetAll built in memory cannot hold.
  */
 class SmallHeapIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final int NAMESPACES = 5_000;
 
@@ -50,7 +52,7 @@ class SmallHeapIT {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(containerJavaOptions());
     command.addAll(List.of("-jar", System.getProperty("vfps.jar", "target/vfps.jar"), "serve"));
-    log = Files.createTempFile("vfps-small-heap", ".log");
+    log = resources.own(Files.createTempFile("vfps-small-heap", ".log"), Files::deleteIfExists);
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().clear();
@@ -58,7 +60,14 @@ class SmallHeapIT {
     builder.environment().put("Http__Port", Integer.toString(httpPort));
     builder.environment().put("Grpc__Port", Integer.toString(grpcPort));
     builder.environment().put("MetricsPort", Integer.toString(TestService.freePort()));
-    service = builder.start();
+    service =
+        resources.own(
+            builder.start(),
+            process -> {
+              process.destroy();
+              process.waitFor(10, TimeUnit.SECONDS);
+              process.destroyForcibly();
+            });
     for (int attempt = 0; attempt < 600 && service.isAlive(); attempt++) {
       if (Files.readString(log).contains(" started in ")) {
         return;
@@ -66,16 +75,6 @@ class SmallHeapIT {
       TimeUnit.MILLISECONDS.sleep(100);
     }
     throw new AssertionError("the service did not start: " + Files.readString(log));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (service != null) {
-      service.destroy();
-      service.waitFor(10, TimeUnit.SECONDS);
-      service.destroyForcibly();
-    }
-    Files.deleteIfExists(log);
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.vfps.ui;
 
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -11,14 +12,19 @@ import java.util.Objects;
 import java.util.Optional;
 import org.vfps.access.Permissions;
 import org.vfps.auth.SignIn;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
+import org.vfps.text.StrictDecoding;
 
 /**
  * The admin UI under {@code /ui}: one HTML page for every route of the app (so that a deep link
  * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in
  * and what they may do, and the sign-in under {@code /ui/authentication/}. With a sign-in, a page
  * requested without a session is answered with a redirect to the login, which comes back to it.
- * Every other {@code /ui/...} path is left to the router's 404.
+ * Every other {@code GET /ui/...} path, and the page of a namespace that does not exist, is
+ * answered the same page with status 404, where the app draws its "not found" view; missing assets
+ * and sign-in paths keep the router's JSON 404.
  *
  * <p>Every answer carries a strict {@code Content-Security-Policy} (scripts, styles and requests
  * from this origin only, no inline script, no framing). Nothing is cached without revalidation: the
@@ -69,11 +75,13 @@ public final class UiRoutes {
   }
 
   private final Optional<SignIn> signIn;
+  private final NamespaceService namespaces;
   private final SessionRoutes sessions;
   private final SignInRoutes signInRoutes;
 
   public UiRoutes(Dependencies dependencies) {
     this.signIn = dependencies.signIn();
+    this.namespaces = dependencies.namespaces();
     this.sessions =
         new SessionRoutes(
             dependencies.authorization(),
@@ -121,6 +129,22 @@ public final class UiRoutes {
                 .setCachingEnabled(true)
                 .setDirectoryListing(false)
                 .setDefaultContentEncoding("UTF-8"));
+    // last: what no route above answered
+    router.get("/ui/*").handler(UiRoutes::unknownPage);
+  }
+
+  /**
+   * The app's page with status 404 for a path that is no page, without a sign-in first: the app
+   * shows its "page not found" view with a way back. Paths of assets and of the sign-in, which are
+   * no pages, keep the router's JSON 404.
+   */
+  private static void unknownPage(RoutingContext rc) {
+    String path = rc.request().path();
+    if (path.startsWith("/ui/assets/") || path.startsWith("/ui/authentication/")) {
+      rc.next();
+      return;
+    }
+    sendPage(rc.response().setStatusCode(404), rc);
   }
 
   private static void secure(RoutingContext rc) {
@@ -139,6 +163,11 @@ public final class UiRoutes {
    */
   private void page(RoutingContext rc) {
     HttpServerRequest request = rc.request();
+    if (StrictDecoding.decodePercentEncoded(request.path()).isEmpty()) {
+      // a namespace name that is no UTF-8: no page the app can draw
+      unknownPage(rc);
+      return;
+    }
     if (signIn.isPresent()) {
       SignIn flow = signIn.get();
       boolean usable =
@@ -157,7 +186,24 @@ public final class UiRoutes {
         return;
       }
     }
-    rc.response()
+    String namespace = rc.pathParam("name");
+    if (namespace == null) {
+      sendPage(rc.response(), rc);
+      return;
+    }
+    // a namespace that does not exist has no page; its existence the API tells anyone as well
+    namespaces
+        .resolve(namespace)
+        .onComplete(
+            found -> {
+              boolean missing =
+                  found.cause() instanceof ServiceException e && e.code() == ErrorCode.NOT_FOUND;
+              sendPage(rc.response().setStatusCode(missing ? 404 : 200), rc);
+            });
+  }
+
+  private static void sendPage(HttpServerResponse response, RoutingContext rc) {
+    response
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
         .sendFile(PAGE)

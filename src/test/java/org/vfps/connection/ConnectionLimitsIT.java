@@ -15,9 +15,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
@@ -32,6 +33,8 @@ import org.vfps.server.VfpsServer;
  */
 class ConnectionLimitsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   /** Far more than any limit here: a connection still open by then was never closed. */
   private static final int READ_PATIENCE_MILLIS = 20_000;
 
@@ -40,21 +43,18 @@ class ConnectionLimitsIT {
   @BeforeAll
   static void start() {
     server =
-        TestService.start(
-            Map.of(
-                "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
-                "Http__RequestHeadersTimeout", "00:00:01",
-                "Http__IdleTimeout", "00:00:02",
-                "Grpc__RequestHeadersTimeout", "00:00:01",
-                "Grpc__MaxConnectionIdle", "00:00:02",
-                // a connection that sends nothing is closed after a ping time and a ping timeout
-                "Grpc__KeepAliveTime", "00:00:01",
-                "Grpc__KeepAliveTimeout", "00:00:01"));
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
+        resources.own(
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+                    "Http__RequestHeadersTimeout", "00:00:01",
+                    "Http__IdleTimeout", "00:00:02",
+                    "Grpc__RequestHeadersTimeout", "00:00:01",
+                    "Grpc__MaxConnectionIdle", "00:00:02",
+                    // a connection that sends nothing is closed after a ping time and
+                    // a ping timeout
+                    "Grpc__KeepAliveTime", "00:00:01",
+                    "Grpc__KeepAliveTimeout", "00:00:01")));
   }
 
   @Test

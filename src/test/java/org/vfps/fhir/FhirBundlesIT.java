@@ -22,9 +22,10 @@ import org.hl7.fhir.r4.model.Bundle.BundleType;
 import org.hl7.fhir.r4.model.Bundle.HTTPVerb;
 import org.hl7.fhir.r4.model.Identifier;
 import org.hl7.fhir.r4.model.Parameters;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
@@ -33,6 +34,8 @@ import org.vfps.server.VfpsServer;
 
 /** {@code POST /v1/fhir} with batch and transaction Bundles, raw and through HAPI's client. */
 class FhirBundlesIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final String FHIR_JSON = "application/fhir+json; charset=utf-8";
 
@@ -43,8 +46,8 @@ class FhirBundlesIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
     fhir =
         FhirContext.forR4Cached()
             .newRestfulGenericClient("http://127.0.0.1:" + server.httpPort() + "/v1/fhir");
@@ -55,12 +58,6 @@ class FhirBundlesIT {
             "/v1/namespaces",
             new JsonObject().put("name", namespace).put("pseudonymLength", 32).encode());
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
   }
 
   private static Response post(JsonObject body) {

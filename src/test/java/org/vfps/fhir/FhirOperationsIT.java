@@ -20,11 +20,12 @@ import org.hl7.fhir.r4.model.Enumerations.FHIRVersion;
 import org.hl7.fhir.r4.model.OperationOutcome;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.StringType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
@@ -33,6 +34,8 @@ import org.vfps.server.VfpsServer;
 
 /** {@code $create-pseudonym} and {@code metadata} through HAPI's own client and as raw JSON. */
 class FhirOperationsIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final String CREATE = "/v1/fhir/$create-pseudonym";
   private static final String FHIR_JSON = "application/fhir+json; charset=utf-8";
@@ -47,8 +50,8 @@ class FhirOperationsIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
     FhirContext context = FhirContext.forR4();
     fhir = context.newRestfulGenericClient("http://127.0.0.1:" + server.httpPort() + "/v1/fhir");
     fhir.setEncoding(EncodingEnum.JSON);
@@ -58,12 +61,6 @@ class FhirOperationsIT {
             "/v1/namespaces",
             new JsonObject().put("name", namespace).put("pseudonymLength", 32).encode());
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
   }
 
   private static Parameters request(String namespace, String originalValue) {

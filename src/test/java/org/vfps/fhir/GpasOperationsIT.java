@@ -24,9 +24,10 @@ import org.hl7.fhir.r4.model.Identifier;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -42,6 +43,8 @@ import org.vfps.server.VfpsServer;
  */
 class GpasOperationsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String BASE = "/ttp-fhir/fhir/gpas/";
   private static final String FHIR_JSON = "application/fhir+json";
   private static final String GPAS = "https://ths-greifswald.de/gpas";
@@ -55,13 +58,14 @@ class GpasOperationsIT {
   @BeforeAll
   static void start() {
     server =
-        TestService.start(
-            Map.of(
-                "ConnectionStrings__PostgreSQL",
-                TestPostgres.uri(),
-                "Pseudonymization__Batch__MaxSize",
-                Integer.toString(MAX_VALUES)));
-    http = new HttpTestClient(server.httpPort());
+        resources.own(
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL",
+                    TestPostgres.uri(),
+                    "Pseudonymization__Batch__MaxSize",
+                    Integer.toString(MAX_VALUES))));
+    http = resources.own(new HttpTestClient(server.httpPort()));
     fhir =
         FhirContext.forR4Cached()
             .newRestfulGenericClient("http://127.0.0.1:" + server.httpPort() + BASE);
@@ -72,12 +76,6 @@ class GpasOperationsIT {
             "/v1/namespaces",
             new JsonObject().put("name", domain).put("pseudonymLength", 32).encode());
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
   }
 
   private static Response post(String operation, JsonObject body) {

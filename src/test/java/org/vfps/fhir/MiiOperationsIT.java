@@ -22,9 +22,10 @@ import org.hl7.fhir.r4.model.Identifier;
 import org.hl7.fhir.r4.model.OperationOutcome;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -40,6 +41,8 @@ import org.vfps.server.VfpsServer;
  */
 class MiiOperationsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String FHIR_JSON = "application/fhir+json; charset=utf-8";
   private static final String SYSTEM = "https://example.org/psn-system";
 
@@ -51,9 +54,9 @@ class MiiOperationsIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-    grpc = new GrpcTestClient(server.grpcPort());
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
+    grpc = resources.own(new GrpcTestClient(server.grpcPort()));
     fhir =
         FhirContext.forR4Cached()
             .newRestfulGenericClient("http://127.0.0.1:" + server.httpPort() + "/v1/fhir");
@@ -64,13 +67,6 @@ class MiiOperationsIT {
             "/v1/namespaces",
             new JsonObject().put("name", namespace).put("pseudonymLength", 32).encode());
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    grpc.close();
-    http.close();
-    server.close();
   }
 
   private static Parameters request(String contextValue, String valueName, String value) {

@@ -28,12 +28,13 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.GrpcTestClient.StreamReply;
@@ -57,6 +58,8 @@ import org.vfps.server.VfpsServer;
 /** BatchCreate, BatchGet and CreateStream through a real gRPC client on generated stubs. */
 class BatchCallsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static VfpsServer server;
   private static GrpcTestClient client;
 
@@ -66,19 +69,14 @@ class BatchCallsIT {
   @BeforeAll
   static void start() {
     server =
-        TestService.start(
-            Map.of(
-                "ConnectionStrings__PostgreSQL",
-                TestPostgres.uri(),
-                "MetricsPort",
-                Integer.toString(TestService.freePort())));
-    client = new GrpcTestClient(server.grpcPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    client.close();
-    server.close();
+        resources.own(
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL",
+                    TestPostgres.uri(),
+                    "MetricsPort",
+                    Integer.toString(TestService.freePort()))));
+    client = resources.own(new GrpcTestClient(server.grpcPort()));
   }
 
   @BeforeEach

@@ -27,12 +27,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.TcpProxy;
 import org.vfps.TestPostgres;
@@ -48,6 +49,8 @@ import org.vfps.server.VfpsServer;
  * has no error and no stack trace.
  */
 class MalformedGrpcInputIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final String CREATE = "/vfps.api.v1.PseudonymService/Create";
 
@@ -66,8 +69,8 @@ class MalformedGrpcInputIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    vertx = Vertx.vertx();
+    server = resources.own(TestService.start());
+    vertx = resources.own(Vertx.vertx(), v -> v.close().await());
     http =
         vertx.createHttpClient(
             new HttpClientOptions()
@@ -76,12 +79,6 @@ class MalformedGrpcInputIT {
     try (GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
       namespace = client.createNamespace("malformed-");
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    vertx.close().await();
-    server.close();
   }
 
   @BeforeEach

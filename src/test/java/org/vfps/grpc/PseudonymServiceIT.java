@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.GrpcTestClient.Reply;
 import org.vfps.TestPostgres;
@@ -33,19 +34,15 @@ import org.vfps.server.VfpsServer;
 
 class PseudonymServiceIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static VfpsServer server;
   private static GrpcTestClient client;
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    client = new GrpcTestClient(server.grpcPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    client.close();
-    server.close();
+    server = resources.own(TestService.start());
+    client = resources.own(new GrpcTestClient(server.grpcPort()));
   }
 
   private static String namespace(PseudonymGenerationMethod method, int length) {

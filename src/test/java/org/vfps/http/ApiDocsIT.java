@@ -9,9 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
@@ -20,6 +21,8 @@ import org.vfps.server.VfpsServer;
 /** The contract and the Swagger UI page are served, with everything the page loads. */
 class ApiDocsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final Pattern ASSET = Pattern.compile("(?:src|href)=\"(/[^\"]+)\"");
 
   private static VfpsServer server;
@@ -27,14 +30,8 @@ class ApiDocsIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
   }
 
   private static JsonObject contractResource() throws IOException {

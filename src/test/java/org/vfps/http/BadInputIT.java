@@ -8,11 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
@@ -25,6 +26,8 @@ import org.vfps.server.VfpsServer;
  */
 class BadInputIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final int BODY_LIMIT = 4096;
   private static final String NAMESPACE = "bad-input-" + UUID.randomUUID();
 
@@ -34,24 +37,19 @@ class BadInputIT {
   @BeforeAll
   static void start() {
     server =
-        TestService.start(
-            Map.of(
-                "ConnectionStrings__PostgreSQL",
-                TestPostgres.uri(),
-                "Http__MaxRequestBodyBytes",
-                Integer.toString(BODY_LIMIT)));
-    http = new HttpTestClient(server.httpPort());
+        resources.own(
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL",
+                    TestPostgres.uri(),
+                    "Http__MaxRequestBodyBytes",
+                    Integer.toString(BODY_LIMIT))));
+    http = resources.own(new HttpTestClient(server.httpPort()));
     Response created =
         http.postJson(
             "/v1/namespaces",
             new JsonObject().put("name", NAMESPACE).put("pseudonymLength", 16).encode());
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
   }
 
   /** A request, and the HTTP status and gRPC code it must be answered with. */

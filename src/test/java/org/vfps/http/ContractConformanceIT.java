@@ -15,12 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.LogCapture;
@@ -37,6 +37,8 @@ import org.vfps.text.MediaType;
  */
 class ContractConformanceIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
 
   /** Where the served contract is kept in the schema repository. */
@@ -51,19 +53,13 @@ class ContractConformanceIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
     served = http.get("/openapi.json").json();
     schemas =
         SchemaRepository.create(
                 new JsonSchemaOptions().setDraft(Draft.DRAFT202012).setBaseUri(SERVED))
             .dereference(SERVED, JsonSchema.of(served.copy()));
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
   }
 
   /** The media types the served contract names for an operation's response of this status. */

@@ -12,9 +12,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -29,6 +30,8 @@ import org.vfps.server.VfpsServer;
 /** The REST routes against the real service and PostgreSQL, compared field by field. */
 class RestApiIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String SECURE_RANDOM =
       "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED";
   private static final String UNSPECIFIED_MODE = "PARENT_VALIDATION_MODE_UNSPECIFIED";
@@ -38,14 +41,8 @@ class RestApiIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
   }
 
   static String uniqueName() {

@@ -19,9 +19,10 @@ import java.util.stream.IntStream;
 import org.hawkular.agent.prometheus.types.Histogram;
 import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -36,6 +37,8 @@ import org.vfps.server.VfpsServer;
 /** {@code /metrics} of a running service, parsed as Prometheus parses it. */
 class MetricsIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final String PSEUDONYM_SERVICE = "vfps.api.v1.PseudonymService";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -44,14 +47,8 @@ class MetricsIT {
 
   @BeforeAll
   static void start() {
-    server = startWithMetrics("00:05:00");
-    client = new GrpcTestClient(server.grpcPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    client.close();
-    server.close();
+    server = resources.own(startWithMetrics("00:05:00"));
+    client = resources.own(new GrpcTestClient(server.grpcPort()));
   }
 
   private static VfpsServer startWithMetrics(String countInterval) {

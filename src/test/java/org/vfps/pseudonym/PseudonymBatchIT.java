@@ -19,12 +19,13 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.vfps.ClassResources;
 import org.vfps.TestPostgres;
 import org.vfps.access.Access;
 import org.vfps.access.Audit;
@@ -42,6 +43,8 @@ import org.vfps.storage.Database;
 
 /** {@link PseudonymService#createAll} and {@link PseudonymService#lookupAll} on PostgreSQL. */
 class PseudonymBatchIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final int MAX_BATCH = 50;
   private static final Caller CALLER = new Caller("tester", Set.of("role"), "127.0.0.1");
@@ -68,8 +71,8 @@ class PseudonymBatchIT {
 
   @BeforeAll
   static void connect() {
-    vertx = Vertx.vertx();
-    database = Database.connect(vertx, TestPostgres.database());
+    vertx = resources.own(Vertx.vertx(), v -> v.close().await());
+    database = resources.own(Database.connect(vertx, TestPostgres.database()));
     namespaces =
         new NamespaceService(
             database.namespaces(),
@@ -77,12 +80,6 @@ class PseudonymBatchIT {
             Clock.systemUTC(),
             Access.open(new Audit(() -> "")),
             GenerationSupport.DEFAULT);
-  }
-
-  @AfterAll
-  static void close() {
-    database.close();
-    vertx.close().await();
   }
 
   @BeforeEach

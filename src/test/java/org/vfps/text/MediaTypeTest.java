@@ -33,4 +33,15 @@ class MediaTypeTest {
     assertThat(StrictDecoding.decode(new byte[] {(byte) 0xC0, (byte) 0x80}, StandardCharsets.UTF_8))
         .isEmpty();
   }
+
+  @Test
+  void aPercentEncodedComponentIsTextOnlyWhenItsEscapesSpellUtf8() {
+    assertThat(StrictDecoding.decodePercentEncoded("https%3A%2F%2Fexample.org%2F%C3%A9"))
+        .contains("https://example.org/é");
+    assertThat(StrictDecoding.decodePercentEncoded("/ui/csv")).contains("/ui/csv");
+    assertThat(StrictDecoding.decodePercentEncoded("%E0%A4")).isEmpty();
+    assertThat(StrictDecoding.decodePercentEncoded("%C3")).isEmpty();
+    assertThat(StrictDecoding.decodePercentEncoded("100%")).isEmpty();
+    assertThat(StrictDecoding.decodePercentEncoded("%zz")).isEmpty();
+  }
 }

@@ -3,6 +3,10 @@ package org.vfps.ui;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +19,11 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -45,29 +54,64 @@ final class Browser implements AutoCloseable {
   private final ChromeDriver driver;
   private final String base;
 
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  // test settings, so that a build can prove the skip on a machine that has the browser
+  private static final Path CHROMIUM =
+      Path.of(System.getProperty("vfps.test.chromium", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("vfps.test.chromedriver", "/usr/bin/chromedriver"));
 
-  /**
-   * Skips the calling test class where Chromium is not installed, except in CI ({@code CI=true}),
-   * where a missing browser fails the tests rather than hiding them.
-   */
   private static java.util.logging.Logger quiet(String name) {
     java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
     logger.setLevel(java.util.logging.Level.SEVERE);
     return logger;
   }
 
+  private static final String MISSING =
+      "The admin UI's browser tests need chromium and chromium-driver"
+          + " (apt-get install chromium chromium-driver)";
+
+  /**
+   * Marks a test class that drives the browser: tagged {@code browser}, and skipped, each of its
+   * tests reported as such, where Chromium or its driver is not installed (at the paths of {@code
+   * -Dvfps.test.chromium} and {@code -Dvfps.test.chromedriver}, by default Debian's), except in CI
+   * ({@code CI=true}), where a missing browser fails the tests rather than hiding them.
+   */
+  @Target(ElementType.TYPE)
+  @Retention(RetentionPolicy.RUNTIME)
+  @Tag("browser")
+  @ExtendWith(Installed.class)
+  @interface Required {}
+
+  /** Disables the tests of a {@link Required} class where the browser is missing, outside CI. */
+  static final class Installed implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return installed() || inCi()
+          ? ConditionEvaluationResult.enabled("the browser is installed, or CI requires it")
+          : ConditionEvaluationResult.disabled(MISSING);
+    }
+  }
+
+  private static boolean installed() {
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+  }
+
+  private static boolean inCi() {
+    return "true".equals(System.getenv("CI"));
+  }
+
+  /** Skips the rest of the calling test where the browser is missing, except in CI. */
   static void assumeInstalled() {
-    boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    if (!installed && !"true".equals(System.getenv("CI"))) {
-      Assumptions.abort(
-          "The admin UI's browser tests need chromium and chromium-driver"
-              + " (apt-get install chromium chromium-driver)");
+    if (!installed() && !inCi()) {
+      Assumptions.abort(MISSING);
     }
   }
 
   Browser(int httpPort) {
+    if (!installed()) {
+      throw new IllegalStateException(
+          MISSING + "; looked for " + CHROMIUM + " and " + CHROMEDRIVER);
+    }
     this.base = "http://127.0.0.1:" + httpPort;
     try {
       this.profile = Files.createTempDirectory("vfps-chromium-");

@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.vfps.ClassResources;
 import org.vfps.TestService;
 import org.vfps.server.VfpsServer;
 
@@ -25,22 +26,18 @@ import org.vfps.server.VfpsServer;
  * and a real file chosen in the file input, streamed through the page's pipeline with a lookup that
  * stands in for the service, so that what is sent and what comes out can be checked exactly.
  */
+@Browser.Required
 class CsvPageIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static VfpsServer server;
   private static Browser browser;
 
   @BeforeAll
   static void start() {
-    Browser.assumeInstalled();
-    server = TestService.start();
-    browser = new Browser(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    browser.close();
-    server.close();
+    server = resources.own(TestService.start());
+    browser = resources.own(new Browser(server.httpPort()));
   }
 
   private static void openCsvPage() {

@@ -10,14 +10,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestService;
 import org.vfps.server.VfpsServer;
@@ -26,7 +27,10 @@ import org.vfps.server.VfpsServer;
  * A CSV of 10,000 rows through the page and the service: pseudonymized with BatchCreate, then
  * revealed with BatchGet, it comes back as it was. Runs once the service has the batch routes.
  */
+@Browser.Required
 class CsvRoundTripIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static VfpsServer server;
   private static HttpTestClient http;
@@ -34,17 +38,9 @@ class CsvRoundTripIT {
 
   @BeforeAll
   static void start() {
-    Browser.assumeInstalled();
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-    browser = new Browser(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    browser.close();
-    http.close();
-    server.close();
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
+    browser = resources.own(new Browser(server.httpPort()));
   }
 
   @Test

@@ -11,15 +11,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.vfps.ClassResources;
 import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.TestService;
@@ -31,7 +32,10 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.server.VfpsServer;
 
 /** The Namespaces and Namespace pages in Chromium, against the real service and PostgreSQL. */
+@Browser.Required
 class NamespacePagesIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static VfpsServer server;
   private static HttpTestClient http;
@@ -40,19 +44,10 @@ class NamespacePagesIT {
 
   @BeforeAll
   static void start() {
-    Browser.assumeInstalled();
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-    grpc = new GrpcTestClient(server.grpcPort());
-    browser = new Browser(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    browser.close();
-    grpc.close();
-    http.close();
-    server.close();
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
+    grpc = resources.own(new GrpcTestClient(server.grpcPort()));
+    browser = resources.own(new Browser(server.httpPort()));
   }
 
   @BeforeEach
@@ -419,6 +414,26 @@ class NamespacePagesIT {
     browser.driver().navigate().refresh();
     assertThat(browser.visible("h1").getText()).isEqualTo(name);
     browser.visible("#originalValue");
+  }
+
+  @Test
+  void aPathThatIsNoPageShowsThePageNotFoundViewWithAWayBack() {
+    for (String path :
+        List.of("/ui/nope", "/ui/namespaces/study/pseudonyms/extra", "/ui/namespaces/study")) {
+      browser.open(path);
+      assertThat(browser.textContaining("#not-found h1", "Page not found")).as(path).isNotEmpty();
+      assertThat(browser.driver().getTitle()).as(path).isEqualTo("Page not found · vfps");
+    }
+    browser.click("#not-found-back");
+    browser.visible("#namespaces");
+    assertThat(browser.currentPath()).isEqualTo("/ui/namespaces");
+  }
+
+  @Test
+  void aNamespacePathThatIsNoValidEncodingShowsThePageNotFoundView() {
+    // %E0%A4 is a UTF-8 sequence cut short: no name can be read from it
+    browser.open("/ui/namespaces/%E0%A4/pseudonyms");
+    assertThat(browser.textContaining("#not-found h1", "Page not found")).isNotEmpty();
   }
 
   @Test

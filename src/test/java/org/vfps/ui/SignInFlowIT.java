@@ -27,11 +27,12 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.vfps.ClassResources;
 import org.vfps.TestCertificates;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -48,6 +49,8 @@ import org.vfps.storage.Migrations;
  */
 class SignInFlowIT {
 
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
   private static final Pattern FLOW = Pattern.compile("name=\"flow\" value=\"([^\"]+)\"");
 
   private static TestOidcProvider provider;
@@ -60,10 +63,11 @@ class SignInFlowIT {
   @BeforeAll
   static void start() {
     provider =
-        new TestOidcProvider()
-            .user("admin", "Alice Admin", "vfps-admin")
-            .user("reader", "Rita Reader", "study-read", "unrelated")
-            .start();
+        resources.own(
+            new TestOidcProvider()
+                .user("admin", "Alice Admin", "vfps-admin")
+                .user("reader", "Rita Reader", "study-read", "unrelated")
+                .start());
     namespace = "flow-" + UUID.randomUUID().toString().substring(0, 8);
     // a database of this class's own, so that it knows every namespace there is
     database = TestPostgres.freshDatabase();
@@ -74,10 +78,10 @@ class SignInFlowIT {
             "Authorization__NamespaceRules__1__Namespace", "*",
             "Authorization__NamespaceRules__1__ReadRoles__0", "all-read",
             "Authorization__NamespaceRules__1__ReadRoles__1", "study-read");
-    first = TestService.start(SignInIT.settings(provider, namespace, wildcard));
+    first = resources.own(TestService.start(SignInIT.settings(provider, namespace, wildcard)));
     Map<String, String> plain = new HashMap<>(wildcard);
     plain.put("Authorization__UsePushedAuthorizationRequests", "false");
-    second = TestService.start(SignInIT.settings(provider, namespace, plain));
+    second = resources.own(TestService.start(SignInIT.settings(provider, namespace, plain)));
     Answer created =
         send(
             HttpRequest.newBuilder(URI.create(origin(first) + "/v1/namespaces"))
@@ -90,13 +94,6 @@ class SignInFlowIT {
                             .put("pseudonymLength", 16)
                             .encode())));
     assertThat(created.status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    second.close();
-    first.close();
-    provider.close();
   }
 
   /** What a server answered; redirects are not followed. */

@@ -10,12 +10,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestPostgres;
@@ -32,7 +33,10 @@ import org.vfps.storage.Database;
  * auditor may do and see disabled, the CSRF protection, signing out, a session that works on a
  * second replica, a session that ends or is renewed, and a return URL that would leave the service.
  */
+@Browser.Required
 class SignInIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static TestOidcProvider provider;
 
@@ -52,24 +56,25 @@ class SignInIT {
 
   @BeforeAll
   static void start() {
-    Browser.assumeInstalled();
     provider =
-        new TestOidcProvider()
-            .user("admin", "Alice Admin", "vfps-admin", "offline_access")
-            .user("reader", "Rita Reader", "study-read")
-            .user("writer", "Walt Writer", "study-read", "study-write")
-            .user("auditor", "Aude Auditor", "study-read", "study-auditor")
-            .start();
+        resources.own(
+            new TestOidcProvider()
+                .user("admin", "Alice Admin", "vfps-admin", "offline_access")
+                .user("reader", "Rita Reader", "study-read")
+                .user("writer", "Walt Writer", "study-read", "study-write")
+                .user("auditor", "Aude Auditor", "study-read", "study-auditor")
+                .start());
     namespace = "sign-in-" + UUID.randomUUID().toString().substring(0, 8);
     namespacePage = "/ui/namespaces/" + namespace + "/pseudonyms";
-    pushing = TestService.start(settings(provider, namespace, Map.of()));
+    pushing = resources.own(TestService.start(settings(provider, namespace, Map.of())));
     plain =
-        TestService.start(
-            settings(
-                provider,
-                namespace,
-                Map.of("Authorization__UsePushedAuthorizationRequests", "false")));
-    http = new HttpTestClient(pushing.httpPort());
+        resources.own(
+            TestService.start(
+                settings(
+                    provider,
+                    namespace,
+                    Map.of("Authorization__UsePushedAuthorizationRequests", "false"))));
+    http = resources.own(new HttpTestClient(pushing.httpPort()));
     Map<String, String> admin =
         Map.of("authorization", "Bearer " + provider.token("alice", "vfps-admin"));
     assertThat(
@@ -96,7 +101,7 @@ class SignInIT {
     } finally {
       vertx.close().await();
     }
-    browser = new Browser(pushing.httpPort());
+    browser = resources.own(new Browser(pushing.httpPort()));
   }
 
   /** Authorization on with the UI's client, and the role model of the tests on the namespace. */
@@ -111,17 +116,6 @@ class SignInIT {
     env.put("Authorization__NamespaceRules__0__ReverseLookupRoles__0", "study-auditor");
     env.putAll(more);
     return env;
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    http.close();
-    plain.close();
-    pushing.close();
-    provider.close();
   }
 
   @BeforeEach
@@ -186,6 +180,17 @@ class SignInIT {
     // a change goes through: the page sends the session's CSRF token
     browser.visible("#originalValue").sendKeys(original, Keys.ENTER);
     assertThat(browser.visible("#pseudonymizeResult code").getText()).isEqualTo(pseudonym);
+  }
+
+  @Test
+  void aPathThatIsNoPageShowsPageNotFoundWithoutASignIn() {
+    int before = provider.authorizationRequests().size();
+
+    browser.open("/ui/no-such-page");
+
+    browser.textContaining("#not-found h1", "Page not found");
+    assertThat(browser.currentPath()).isEqualTo("/ui/no-such-page");
+    assertThat(provider.authorizationRequests()).hasSize(before);
   }
 
   @Test

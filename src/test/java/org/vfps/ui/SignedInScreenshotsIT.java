@@ -9,12 +9,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.logging.LogType;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -27,7 +28,10 @@ import org.vfps.server.VfpsServer;
  * namespace with the controls it may not use. Each is saved under target/ui-screenshots, meets the
  * contrast minimum, and the browser logs no error.
  */
+@Browser.Required
 class SignedInScreenshotsIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final String STUDY = "study-2026-cardio";
 
@@ -39,12 +43,12 @@ class SignedInScreenshotsIT {
 
   @BeforeAll
   static void start() {
-    Browser.assumeInstalled();
     provider =
-        new TestOidcProvider()
-            .user("admin", "Alice Admin", "vfps-admin")
-            .user("rita", "Rita Reader", "data-steward")
-            .start();
+        resources.own(
+            new TestOidcProvider()
+                .user("admin", "Alice Admin", "vfps-admin")
+                .user("rita", "Rita Reader", "data-steward")
+                .start());
     Map<String, String> env = provider.signInSettings();
     env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri(TestPostgres.freshDatabase()));
     env.put("ForceRunDatabaseMigrations", "true");
@@ -57,8 +61,8 @@ class SignedInScreenshotsIT {
     env.put("Authorization__NamespaceRules__1__WriteRoles__0", "lab-robot");
     env.put("Authorization__NamespaceRules__2__Namespace", "*");
     env.put("Authorization__NamespaceRules__2__ReadRoles__0", "data-steward");
-    server = TestService.start(env);
-    http = new HttpTestClient(server.httpPort());
+    server = resources.own(TestService.start(env));
+    http = resources.own(new HttpTestClient(server.httpPort()));
     admin = Map.of("authorization", "Bearer " + provider.token("alice", "vfps-admin"));
     namespace(STUDY, "Patient ids of the cardiology study", "SECURE_RANDOM_BASE64URL_ENCODED", 16);
     namespace("https://example.org/fhir/sid/mrn", "Medical record numbers", "UUID7", 36);
@@ -73,17 +77,7 @@ class SignedInScreenshotsIT {
                   .status())
           .isEqualTo(200);
     }
-    browser = new Browser(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    http.close();
-    server.close();
-    provider.close();
+    browser = resources.own(new Browser(server.httpPort()));
   }
 
   private static void namespace(String name, String description, String method, int length) {

@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
@@ -21,6 +25,8 @@ import org.vfps.server.VfpsServer;
 
 /** What /ui answers over plain HTTP: the page, its assets, the session, and what is not there. */
 class UiRoutesIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static final Pattern ASSET = Pattern.compile("(?:src|href)=\"(/ui/assets/[^\"]+)\"");
   private static final Pattern IMPORT = Pattern.compile("from '(\\.{1,2}/[^']+)'");
@@ -30,24 +36,32 @@ class UiRoutesIT {
 
   @BeforeAll
   static void start() {
-    server = TestService.start();
-    http = new HttpTestClient(server.httpPort());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    server.close();
+    server = resources.own(TestService.start());
+    http = resources.own(new HttpTestClient(server.httpPort()));
   }
 
   @Test
   void everyRouteOfTheAppAnswersThePageUncached() {
+    String study = "study-" + UUID.randomUUID();
+    String url = "https://example.org/fhir/ids/" + UUID.randomUUID();
+    for (String name : List.of(study, url)) {
+      assertThat(
+              http.postJson(
+                      "/v1/namespaces",
+                      new JsonObject()
+                          .put("name", name)
+                          .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_UUID4")
+                          .put("pseudonymLength", 36)
+                          .encode())
+                  .status())
+          .isEqualTo(200);
+    }
     for (String path :
         List.of(
             "/ui/",
             "/ui/namespaces",
-            "/ui/namespaces/study/pseudonyms",
-            "/ui/namespaces/https%3A%2F%2Fexample.org%2Ffhir%2Fids/pseudonyms",
+            "/ui/namespaces/" + study + "/pseudonyms",
+            "/ui/namespaces/" + URLEncoder.encode(url, StandardCharsets.UTF_8) + "/pseudonyms",
             "/ui/csv",
             "/ui/access-control")) {
       Response page = http.get(path);
@@ -67,16 +81,35 @@ class UiRoutesIT {
   }
 
   @Test
-  void otherPathsUnderUiAreNotFound() {
+  void aPathUnderUiThatIsNoPageAnswersTheAppWithNotFound() {
     for (String path :
         List.of(
             "/ui/nope",
             "/ui/namespaces/study",
             "/ui/namespaces/study/pseudonyms/extra",
+            "/ui/namespaces/%E0%A4/pseudonyms",
+            "/ui/namespaces/no-such-namespace-" + UUID.randomUUID() + "/pseudonyms",
+            "/ui/csv/extra")) {
+      Response page = http.get(path);
+      assertThat(page.status()).as(path).isEqualTo(404);
+      assertThat(page.contentType()).as(path).isEqualTo("text/html; charset=utf-8");
+      assertThat(page.body()).as(path).contains("<main id=\"main\"");
+      assertSecured(page, path);
+    }
+  }
+
+  @Test
+  void missingAssetsAndSignInPathsKeepTheJsonNotFound() {
+    for (String path :
+        List.of(
             "/ui/assets/nope.js",
             "/ui/assets/",
-            "/ui/assets/../index.html")) {
-      assertThat(http.get(path).status()).as(path).isEqualTo(404);
+            "/ui/assets/../index.html",
+            "/ui/authentication/nope")) {
+      Response response = http.get(path);
+      assertThat(response.status()).as(path).isEqualTo(404);
+      assertThat(response.contentType()).as(path).startsWith("application/json");
+      assertThat(response.json().getInteger("code")).as(path).isEqualTo(5);
     }
   }
 

@@ -8,11 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
+import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
@@ -23,7 +24,10 @@ import org.vfps.server.VfpsServer;
  * screenshot under target/ui-screenshots, its text meets the WCAG AA contrast minimum, and the
  * browser logs no error (a blocked script or style would be one).
  */
+@Browser.Required
 class UiScreenshotsIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static VfpsServer server;
   private static HttpTestClient http;
@@ -31,16 +35,16 @@ class UiScreenshotsIT {
 
   @BeforeAll
   static void start() throws IOException {
-    Browser.assumeInstalled();
     server =
-        TestService.start(
-            Map.of(
-                "ConnectionStrings__PostgreSQL",
-                TestPostgres.uri(TestPostgres.freshDatabase()),
-                "ForceRunDatabaseMigrations",
-                "true"));
-    http = new HttpTestClient(server.httpPort());
-    browser = new Browser(server.httpPort());
+        resources.own(
+            TestService.start(
+                Map.of(
+                    "ConnectionStrings__PostgreSQL",
+                    TestPostgres.uri(TestPostgres.freshDatabase()),
+                    "ForceRunDatabaseMigrations",
+                    "true")));
+    http = resources.own(new HttpTestClient(server.httpPort()));
+    browser = resources.own(new Browser(server.httpPort()));
     namespace(
         "study-2026-cardio",
         "Patient ids of the cardiology study",
@@ -56,13 +60,6 @@ class UiScreenshotsIT {
     for (int i = 1; i <= 7; i++) {
       pseudonym("lab-samples", "S" + (70000 + i));
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    browser.close();
-    http.close();
-    server.close();
   }
 
   private static void namespace(
