@@ -363,6 +363,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                                 namespace,
                                 OffsetDateTime.ofInstant(cursor.createdAt(), ZoneOffset.UTC),
                                 cursor.originalValue(),
+                                cursor.sequenceNumber(),
                                 limit)))
             .orElseGet(
                 () ->
@@ -378,7 +379,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 result.add(
                     new PageRow(
                         pseudonym,
-                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"))));
+                        new ListCursor(
+                            pseudonym.createdAt(),
+                            row.getString("original_value"),
+                            row.getLong("sequence_number"))));
               }
               return result;
             });
