@@ -294,6 +294,7 @@ class FhirOperationsIT {
                             + ((JsonObject) o).getString("definition")))
         .containsExactly(
             "create-pseudonym urn:vfps:OperationDefinition:create-pseudonym",
+            "resolve-pseudonym urn:vfps:OperationDefinition:resolve-pseudonym",
             "pseudonymize " + MII + "Pseudonymize",
             "get-pseudonym " + MII + "GetPseudonym",
             "de-pseudonymize " + MII + "DePseudonymize");

@@ -112,7 +112,7 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(10);
+    assertThat(rules).hasSize(11);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
   }
 

@@ -30,7 +30,11 @@ class ProtoJsonTest {
             .setNamespace("test")
             .setTotalSize(99)
             .addPseudonyms(
-                Pseudonym.newBuilder().setMeta(META).setNamespace("test").setPseudonymValue("p"))
+                Pseudonym.newBuilder()
+                    .setMeta(META)
+                    .setNamespace("test")
+                    .setPseudonymValue("p")
+                    .setSequenceNumber(3))
             .build();
 
     String json = ProtoJson.writeBuffer(page).toString();
@@ -40,7 +44,7 @@ class ProtoJsonTest {
             "{\"namespace\":\"test\",\"totalSize\":99,\"nextPageToken\":\"\",\"pseudonyms\":[{"
                 + "\"meta\":{\"createdAt\":\"2025-11-30T02:29:04.079371Z\","
                 + "\"lastUpdatedAt\":\"2025-11-30T02:29:04Z\"},"
-                + "\"namespace\":\"test\",\"pseudonymValue\":\"p\"}]}");
+                + "\"namespace\":\"test\",\"pseudonymValue\":\"p\",\"sequenceNumber\":3}]}");
   }
 
   @Test

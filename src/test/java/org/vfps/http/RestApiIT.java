@@ -355,7 +355,8 @@ class RestApiIT {
 
     assertThat(second).isEqualTo(first);
     assertThat(first.fieldNames())
-        .containsExactly("meta", "namespace", "originalValue", "pseudonymValue");
+        .containsExactly("meta", "namespace", "originalValue", "pseudonymValue", "sequenceNumber");
+    assertThat(first.getValue("sequenceNumber")).isEqualTo(0);
     assertRecentTimestamp(first.getJsonObject("meta").getString("createdAt"));
     assertThat(first.getString("namespace")).isEqualTo(name);
     assertThat(first.getString("originalValue")).isEqualTo("hello world");
@@ -520,7 +521,8 @@ class RestApiIT {
     assertThat(page.getString("nextPageToken")).isEmpty();
     assertThat(page.getJsonArray("pseudonyms")).hasSize(2);
     JsonObject item = page.getJsonArray("pseudonyms").getJsonObject(0);
-    assertThat(item.fieldNames()).containsExactly("meta", "namespace", "pseudonymValue");
+    assertThat(item.fieldNames())
+        .containsExactly("meta", "namespace", "pseudonymValue", "sequenceNumber");
 
     Response withoutTotal = http.get("/v1/namespaces/" + path(name) + "/pseudonyms");
     assertThat(withoutTotal.json().fieldNames())
