@@ -632,10 +632,30 @@ class NamespaceServiceIT {
                 .setNamespace(name)
                 .setOriginalValue("value")
                 .build());
+    // the regex is checked before the method, as 1.22 orders its checks
     assertThat(created.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
     assertThat(created.message())
-        .isEqualTo("The pseudonym generation method 'Voprf" + NO_LONGER_SUPPORTED);
+        .startsWith("The namespace's original value validation regex cannot be used");
     assertThat(delete(name).status()).isEqualTo(GrpcStatus.OK);
+
+    String plain = uniqueName();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO namespaces (name, pseudonym_generation_method, pseudonym_length,"
+            + " created_at, last_updated_at) VALUES ('"
+            + plain
+            + "', 8, 86, now(), now())");
+    Reply<?> withoutRegex =
+        client.call(
+            PseudonymServiceGrpcClient.Create,
+            PseudonymServiceCreateRequest.newBuilder()
+                .setNamespace(plain)
+                .setOriginalValue("value")
+                .build());
+    assertThat(withoutRegex.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
+    assertThat(withoutRegex.message())
+        .isEqualTo("The pseudonym generation method 'Voprf" + NO_LONGER_SUPPORTED);
+    assertThat(delete(plain).status()).isEqualTo(GrpcStatus.OK);
   }
 
   private static Namespace get(String name) {

@@ -88,7 +88,7 @@ class ReflectionIT {
           .filteredOn(message -> message.getName().equals("PseudonymServiceCreateRequest"))
           .flatExtracting(DescriptorProto::getFieldList)
           .extracting(FieldDescriptorProto::getJsonName)
-          .containsExactly("namespace", "originalValue");
+          .containsExactly("namespace", "originalValue", "count");
     }
   }
 
