@@ -20,8 +20,17 @@ import org.vfps.error.ServiceException;
  * authenticated with AES-256-GCM under a key every replica shares (it is kept in the database), and
  * bound to its namespace: no original value can be read from it, and a changed, truncated or
  * foreign token is rejected. Thread-safe.
+ *
+ * <p>Sealed inside is the creation time (microseconds since the epoch, 8 bytes), the original value
+ * in UTF-8 and, when the sequence number is not 0, a mark byte 0xFF and the sequence number (8
+ * bytes). UTF-8 never holds that byte, so the mark cannot be part of the original value; and a
+ * token of sequence number 0 is the token of the versions from before sequence numbers, so tokens
+ * pass both ways between replicas of either version while they are replaced.
  */
 public final class PageTokens {
+
+  /** Where the original value ends and the sequence number follows: a byte UTF-8 never has. */
+  private static final byte SEQUENCE_MARK = (byte) 0xFF;
 
   private static final String TRANSFORMATION = "AES/GCM/NoPadding";
   private static final int NONCE_BYTES = 12;
@@ -43,8 +52,13 @@ public final class PageTokens {
   /** The token for the cursor in the namespace. */
   public String encode(String namespace, ListCursor cursor) {
     byte[] original = cursor.originalValue().getBytes(StandardCharsets.UTF_8);
-    ByteBuffer plain = ByteBuffer.allocate(Long.BYTES + original.length);
+    boolean sequenced = cursor.sequenceNumber() != 0;
+    ByteBuffer plain =
+        ByteBuffer.allocate(Long.BYTES + original.length + (sequenced ? 1 + Long.BYTES : 0));
     plain.putLong(ChronoUnit.MICROS.between(Instant.EPOCH, cursor.createdAt())).put(original);
+    if (sequenced) {
+      plain.put(SEQUENCE_MARK).putLong(cursor.sequenceNumber());
+    }
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
     try {
@@ -82,9 +96,16 @@ public final class PageTokens {
     }
     ByteBuffer buffer = ByteBuffer.wrap(plain);
     Instant createdAt = Instant.EPOCH.plus(buffer.getLong(), ChronoUnit.MICROS);
+    int originalEnd = plain.length;
+    long sequenceNumber = 0;
+    int markAt = plain.length - 1 - Long.BYTES;
+    if (markAt >= Long.BYTES && plain[markAt] == SEQUENCE_MARK) {
+      sequenceNumber = buffer.getLong(markAt + 1);
+      originalEnd = markAt;
+    }
     String originalValue =
-        new String(plain, Long.BYTES, plain.length - Long.BYTES, StandardCharsets.UTF_8);
-    return new ListCursor(createdAt, originalValue);
+        new String(plain, Long.BYTES, originalEnd - Long.BYTES, StandardCharsets.UTF_8);
+    return new ListCursor(createdAt, originalValue, sequenceNumber);
   }
 
   private Cipher cipher(int mode, byte[] nonce, String namespace) throws GeneralSecurityException {

@@ -9,7 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 import org.postgresql.Driver;
 import org.vfps.config.ConnectionSettings;
 
@@ -25,7 +27,7 @@ import org.vfps.config.ConnectionSettings;
 public final class Migrations {
 
   /** The version of the newest file in {@code db/migration}; a test keeps the two in step. */
-  static final String NEWEST_VERSION = "4";
+  static final String NEWEST_VERSION = "5";
 
   private static final String CURRENT =
       """
@@ -45,15 +47,21 @@ public final class Migrations {
     if (isCurrent(settings, properties)) {
       return 0;
     }
-    Flyway flyway =
+    FluentConfiguration configuration =
         Flyway.configure()
             .dataSource(jdbcUrl(settings), settings.user(), settings.password())
             .jdbcProperties(properties)
             .locations("classpath:db/migration")
             .baselineOnMigrate(true)
             .baselineVersion("0")
-            .loggers("slf4j")
-            .load();
+            .loggers("slf4j");
+    // Flyway's default lock is a transaction's, held open on a connection of its own while the
+    // migrations run; a concurrent index build waits for every open transaction to end, so it would
+    // wait for that one forever. A session's lock holds no transaction open.
+    configuration
+        .getConfigurationExtension(PostgreSQLConfigurationExtension.class)
+        .setTransactionalLock(false);
+    Flyway flyway = configuration.load();
     MigrateResult result = flyway.migrate();
     return result.migrationsExecuted;
   }
@@ -90,6 +98,8 @@ public final class Migrations {
     properties.put(
         "connectTimeout", Long.toString(Math.max(1, settings.connectTimeout().toSeconds())));
     properties.put("ApplicationName", "vfps-migrate");
+    // a server error's detail can quote a row (e.g. the key a unique index build found twice)
+    properties.put("logServerErrorDetail", "false");
     return properties;
   }
 

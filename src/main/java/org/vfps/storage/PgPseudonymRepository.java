@@ -381,10 +381,11 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               for (Row row : page) {
                 Pseudonym pseudonym =
                     toPseudonym(namespace, null, row.getString("pseudonym_value"), row);
+                // every row is the first of its original value until the table has sequence numbers
                 result.add(
                     new PageRow(
                         pseudonym,
-                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"))));
+                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"), 0)));
               }
               return result;
             });

@@ -3,10 +3,15 @@ package org.vfps.pseudonym;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Base64;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -16,7 +21,7 @@ class PageTokensTest {
   private static final byte[] KEY = new byte[32];
   private final PageTokens tokens = new PageTokens(KEY);
   private final ListCursor cursor =
-      new ListCursor(Instant.parse("2026-11-30T10:15:30.123456Z"), "Zoë 👷 patient-4711");
+      new ListCursor(Instant.parse("2026-11-30T10:15:30.123456Z"), "Zoë 👷 patient-4711", 0);
 
   @Test
   void aTokenDecodesToItsCursor() {
@@ -24,6 +29,48 @@ class PageTokensTest {
 
     assertThat(tokens.decode("ns", token)).isEqualTo(cursor);
     assertThat(token).matches("[A-Za-z0-9_-]+");
+  }
+
+  @Test
+  void aTokenKeepsTheSequenceNumber() {
+    for (long sequenceNumber : new long[] {1, 2, 255, Long.MAX_VALUE}) {
+      ListCursor sequenced = new ListCursor(cursor.createdAt(), "a", sequenceNumber);
+
+      assertThat(tokens.decode("ns", tokens.encode("ns", sequenced))).isEqualTo(sequenced);
+    }
+  }
+
+  /**
+   * A token of the versions from before sequence numbers: the time and the original value, sealed
+   * the same way. It points at sequence number 0, and a cursor of sequence number 0 makes it again,
+   * so that replicas of both versions read each other's tokens.
+   */
+  @Test
+  void aTokenFromBeforeSequenceNumbersPointsAtSequenceNumberZero() throws Exception {
+    for (String original : new String[] {"", "a", "nine-byte", "Zoë 👷 patient-4711"}) {
+      byte[] value = original.getBytes(StandardCharsets.UTF_8);
+      ByteBuffer plain = ByteBuffer.allocate(Long.BYTES + value.length);
+      plain.putLong(ChronoUnit.MICROS.between(Instant.EPOCH, cursor.createdAt())).put(value);
+      byte[] nonce = new byte[12];
+      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      cipher.init(
+          Cipher.ENCRYPT_MODE, new SecretKeySpec(KEY, "AES"), new GCMParameterSpec(128, nonce));
+      cipher.updateAAD("ns".getBytes(StandardCharsets.UTF_8));
+      byte[] sealed = cipher.doFinal(plain.array());
+      String earlier =
+          Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString(
+                  ByteBuffer.allocate(12 + sealed.length).put(nonce).put(sealed).array());
+
+      ListCursor decoded = tokens.decode("ns", earlier);
+
+      assertThat(decoded).isEqualTo(new ListCursor(cursor.createdAt(), original, 0));
+      byte[] encoded = Base64.getUrlDecoder().decode(tokens.encode("ns", decoded));
+      assertThat(encoded)
+          .as("the same length as the earlier token")
+          .hasSameSizeAs(Base64.getUrlDecoder().decode(earlier));
+    }
   }
 
   @Test

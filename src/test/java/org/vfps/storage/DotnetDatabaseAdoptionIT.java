@@ -131,7 +131,7 @@ class DotnetDatabaseAdoptionIT {
     TestPostgres.execute(database, DOTNET_SCHEMA);
     TestPostgres.execute(database, DOTNET_DATA);
 
-    assertThat(Migrations.migrate(database)).isEqualTo(4);
+    assertThat(Migrations.migrate(database)).isEqualTo(5);
     assertThat(Migrations.migrate(database)).as("a second run has nothing to do").isZero();
     assertThat(TestPostgres.pseudonymIndexes(database))
         .as("the .NET index names, the one on pseudonym values now unique")
