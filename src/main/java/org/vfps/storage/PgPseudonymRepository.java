@@ -255,7 +255,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               }
               Row row = rows.iterator().next();
               Pseudonym found =
-                  toPseudonym(namespace, row.getString("original_value"), pseudonymValue, row);
+                  toPseudonym(
+                      namespace,
+                      row.getString("original_value"),
+                      pseudonymValue,
+                      row,
+                      row.getLong("sequence_number"));
               return bytes.reserve(replyBytes(found)).map(reserved -> Optional.of(found));
             });
   }
@@ -369,6 +374,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                                 namespace,
                                 OffsetDateTime.ofInstant(cursor.createdAt(), ZoneOffset.UTC),
                                 cursor.originalValue(),
+                                cursor.sequenceNumber(),
                                 limit)))
             .orElseGet(
                 () ->
@@ -380,12 +386,19 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               List<PageRow> result = new ArrayList<>(page.size());
               for (Row row : page) {
                 Pseudonym pseudonym =
-                    toPseudonym(namespace, null, row.getString("pseudonym_value"), row);
-                // every row is the first of its original value until the table has sequence numbers
+                    toPseudonym(
+                        namespace,
+                        null,
+                        row.getString("pseudonym_value"),
+                        row,
+                        row.getLong("sequence_number"));
                 result.add(
                     new PageRow(
                         pseudonym,
-                        new ListCursor(pseudonym.createdAt(), row.getString("original_value"), 0)));
+                        new ListCursor(
+                            pseudonym.createdAt(),
+                            row.getString("original_value"),
+                            row.getLong("sequence_number"))));
               }
               return result;
             });

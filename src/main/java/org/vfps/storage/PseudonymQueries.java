@@ -10,21 +10,23 @@ final class PseudonymQueries {
    * from the insert, or the existing one from the select, which {@code inserted} tells apart (the
    * select's snapshot predates the insert, so never both). Under a concurrent insert of the same
    * pair, both halves can come back empty (the select's snapshot predates the other commit); the
-   * caller then runs it again.
+   * caller then runs it again. The pseudonym of a pair is its row of sequence number 0: a namespace
+   * of the .NET service may hold more for one original value (its {@code count}), numbered from 0.
    */
   static final String UPSERT =
       """
       WITH inserted AS (
         INSERT INTO pseudonyms
-          (namespace_name, original_value, pseudonym_value, created_at, last_updated_at)
-        VALUES ($1, $2, $3, now(), now())
-        ON CONFLICT (namespace_name, original_value) DO NOTHING
+          (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
+            last_updated_at)
+        VALUES ($1, $2, 0, $3, now(), now())
+        ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING pseudonym_value, created_at, last_updated_at
       )
       SELECT pseudonym_value, created_at, last_updated_at, true AS inserted FROM inserted
       UNION ALL
       SELECT pseudonym_value, created_at, last_updated_at, false FROM pseudonyms
-      WHERE namespace_name = $1 AND original_value = $2""";
+      WHERE namespace_name = $1 AND original_value = $2 AND sequence_number = 0""";
 
   /**
    * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
@@ -41,9 +43,10 @@ final class PseudonymQueries {
       ),
       inserted AS (
         INSERT INTO pseudonyms
-          (namespace_name, original_value, pseudonym_value, created_at, last_updated_at)
-        SELECT namespace_name, original_value, pseudonym_value, now(), now() FROM input
-        ON CONFLICT (namespace_name, original_value) DO NOTHING
+          (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
+            last_updated_at)
+        SELECT namespace_name, original_value, 0, pseudonym_value, now(), now() FROM input
+        ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
       )
       SELECT namespace_name, original_value, pseudonym_value, created_at, last_updated_at,
@@ -55,6 +58,7 @@ final class PseudonymQueries {
       FROM pseudonyms p
       JOIN input i
         ON p.namespace_name = i.namespace_name AND p.original_value = i.original_value
+          AND p.sequence_number = 0
       WHERE NOT EXISTS (
         SELECT FROM inserted n
         WHERE n.namespace_name = i.namespace_name AND n.original_value = i.original_value
@@ -62,7 +66,7 @@ final class PseudonymQueries {
 
   static final String FIND_BY_VALUE =
       """
-      SELECT original_value, created_at, last_updated_at FROM pseudonyms
+      SELECT original_value, sequence_number, created_at, last_updated_at FROM pseudonyms
       WHERE namespace_name = $1 AND pseudonym_value = $2
       LIMIT 1""";
 
@@ -72,30 +76,40 @@ final class PseudonymQueries {
       SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
       WHERE namespace_name = $1 AND pseudonym_value = ANY($2::text[])""";
 
+  /**
+   * A list page starts at the newest pseudonym: every pseudonym, whatever its sequence number, in
+   * the .NET service's order, along {@code
+   * ix_pseudonyms_namespace_name_created_at_original_value_sequence_number}.
+   */
   static final String FIRST_PAGE =
       """
-      SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
+      SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
+      FROM pseudonyms
       WHERE namespace_name = $1
-      ORDER BY created_at DESC, original_value DESC
+      ORDER BY created_at DESC, original_value DESC, sequence_number DESC
       LIMIT $2""";
 
   static final String NEXT_PAGE =
       """
-      SELECT pseudonym_value, original_value, created_at, last_updated_at FROM pseudonyms
-      WHERE namespace_name = $1 AND (created_at, original_value) < ($2, $3)
-      ORDER BY created_at DESC, original_value DESC
-      LIMIT $4""";
+      SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
+      FROM pseudonyms
+      WHERE namespace_name = $1 AND (created_at, original_value, sequence_number) < ($2, $3, $4)
+      ORDER BY created_at DESC, original_value DESC, sequence_number DESC
+      LIMIT $5""";
 
   static final String COUNT = "SELECT count(*) FROM pseudonyms WHERE namespace_name = $1";
 
   static final String COUNT_BY_NAMESPACE =
       "SELECT namespace_name, count(*) FROM pseudonyms GROUP BY namespace_name";
 
-  /** The pseudonyms of the original values of {@code $2}, a text array (the forward lookup). */
+  /**
+   * The pseudonyms (of sequence number 0) of the original values of {@code $2}, a text array (the
+   * forward lookup).
+   */
   static final String FIND_ALL_BY_ORIGINAL =
       """
       SELECT original_value, pseudonym_value, created_at, last_updated_at FROM pseudonyms
-      WHERE namespace_name = $1 AND original_value = ANY($2::text[])""";
+      WHERE namespace_name = $1 AND original_value = ANY($2::text[]) AND sequence_number = 0""";
 
   /** Every pseudonym of one original value, by sequence number. */
   static final String FIND_ALL_OF_ORIGINAL =

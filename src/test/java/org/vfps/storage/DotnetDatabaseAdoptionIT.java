@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import io.vertx.grpc.common.GrpcStatus;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,16 +25,20 @@ import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.Pseudonym;
+import org.vfps.api.v1.PseudonymServiceBatchCreateRequest;
+import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
+import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.server.VfpsServer;
 
 /**
- * A database left by the .NET vfps 1.10.2 (its EF migrations, as they create the schema) is
- * migrated in place and served: its namespaces and pseudonyms keep working.
+ * A database left by the .NET vfps, 1.10.2 or 1.22.3 (their EF migrations, as they create the
+ * schema), is migrated in place to the 1.22 schema and served: its namespaces and pseudonyms keep
+ * working, and its other rows stay as they are.
  */
 class DotnetDatabaseAdoptionIT {
 
@@ -131,12 +142,20 @@ class DotnetDatabaseAdoptionIT {
     TestPostgres.execute(database, DOTNET_SCHEMA);
     TestPostgres.execute(database, DOTNET_DATA);
 
-    assertThat(Migrations.migrate(database)).isEqualTo(5);
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
     assertThat(Migrations.migrate(database)).as("a second run has nothing to do").isZero();
     assertThat(TestPostgres.pseudonymIndexes(database))
         .as("the .NET index names, the one on pseudonym values now unique")
         .isEqualTo(MigrationsIT.MIGRATED_INDEXES);
-    // the first migration skips what the .NET service created, and PostgreSQL says so
+    ConnectionSettings dotnet122 = TestPostgres.freshDatabase();
+    DotnetDatabases.load122(dotnet122);
+    DotnetSchemaIT.assertSameSchema(database, dotnet122);
+    assertThat(
+            TestPostgres.queryLong(
+                database, "SELECT count(*) FROM pseudonyms WHERE sequence_number <> 0"))
+        .as("every pseudonym of 1.10 is the first of its original value")
+        .isZero();
+    // the migrations skip what the .NET service created, and PostgreSQL says so
     assertThat(flyway.atLeast(Level.WARN))
         .isNotEmpty()
         .allSatisfy(
@@ -226,10 +245,184 @@ class DotnetDatabaseAdoptionIT {
           .isEqualTo(GrpcStatus.NOT_FOUND);
     }
 
-    assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
-        .as("the .NET migration history is left alone")
-        .isEqualTo(9);
+    assertThat(DotnetSchemaIT.history(database))
+        .as("the .NET migration history keeps its rows and gets those of 1.22")
+        .hasSize(18)
+        .filteredOn(row -> row.endsWith(" 10.0.7"))
+        .hasSize(9);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM pseudonyms")).isEqualTo(2);
+  }
+
+  /** The tables of the .NET vfps 1.22, whose rows adopting its database must not change. */
+  static final List<String> DOTNET_122_TABLES =
+      List.of(
+          "\"__EFMigrationsHistory\"",
+          "namespaces",
+          "pseudonyms",
+          "pseudonymization_jobs",
+          "data_protection_keys",
+          "namespace_access_grants",
+          "pseudonym_counts",
+          "service_accounts",
+          "access_tokens");
+
+  /** In the 1.22 database: the pseudonyms of original value 000001 in the namespace patients. */
+  static final String FIRST = "pat-AAAAAAAAAAB9d3TQ0a8h3K9rVq1tF5c7yJ2mW4nP6sL8uX0zE1gH3iK-x";
+
+  static final String SECOND = "pat-AAAAAAAAAAB9d3TR7bQk2Lw9Nf4Hs6Jd8Pz1Xc3Vb5Mn7Gt0Ry2Ue4Io-x";
+  static final String THIRD = "pat-AAAAAAAAAAB9d3TR7bQk2Lw9Nf4Hs6Jd8Pz1Xc3Vb5Mn7Gt0Ry2Ue4Ip-x";
+
+  /** The pseudonym of 000002 in patients. */
+  static final String OTHER = "pat-AAAAAAAAAAB9d3TS1cRl3Mx0Og5It7Ke9Qa2Yd4Wc6No8Hu1Sz3Vf5Jp-x";
+
+  @Test
+  void aDotnet122DatabaseIsMigratedInPlaceAndKeepsServing() {
+    ConnectionSettings database = TestPostgres.freshDatabase();
+    DotnetDatabases.load122(database);
+    Map<String, List<String>> before = rows(database);
+
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
+    assertThat(Migrations.migrate(database)).as("a second run has nothing to do").isZero();
+    assertThat(rows(database)).as("no row is lost or changed").isEqualTo(before);
+    assertThat(TestPostgres.pseudonymIndexes(database)).isEqualTo(MigrationsIT.MIGRATED_INDEXES);
+    assertThat(flyway.atLeast(Level.WARN))
+        .allSatisfy(
+            notice ->
+                assertThat(notice.getFormattedMessage()).contains("already exists, skipping"));
+
+    try (VfpsServer server =
+            TestService.start(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(database)));
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      Pseudonym existing =
+          client
+              .ok(
+                  PseudonymServiceGrpcClient.Create,
+                  PseudonymServiceCreateRequest.newBuilder()
+                      .setNamespace("patients")
+                      .setOriginalValue("000001")
+                      .build())
+              .getPseudonym();
+      assertThat(existing.getPseudonymValue()).as("the first of its three").isEqualTo(FIRST);
+      assertThat(existing.getMeta().getCreatedAt().getNanos()).isEqualTo(123_456_000);
+
+      List<String> batch =
+          client
+              .ok(
+                  PseudonymServiceGrpcClient.BatchCreate,
+                  PseudonymServiceBatchCreateRequest.newBuilder()
+                      .setNamespace("patients")
+                      .addAllOriginalValues(List.of("000001", "000002", "000003"))
+                      .build())
+              .getPseudonymsList()
+              .stream()
+              .map(Pseudonym::getPseudonymValue)
+              .toList();
+      assertThat(batch.subList(0, 2)).containsExactly(FIRST, OTHER);
+      assertThat(batch.get(2))
+          .startsWith("pat-")
+          .endsWith("-x")
+          .isNotIn(FIRST, SECOND, THIRD, OTHER);
+
+      for (String value : List.of(SECOND, THIRD)) {
+        assertThat(
+                client
+                    .ok(
+                        PseudonymServiceGrpcClient.Get,
+                        PseudonymServiceGetRequest.newBuilder()
+                            .setNamespace("patients")
+                            .setPseudonymValue(value)
+                            .build())
+                    .getPseudonym()
+                    .getOriginalValue())
+            .as("a later pseudonym of 000001 is found by its value")
+            .isEqualTo("000001");
+      }
+      assertThat(
+              client
+                  .ok(
+                      PseudonymServiceGrpcClient.BatchGet,
+                      PseudonymServiceBatchGetRequest.newBuilder()
+                          .setNamespace("patients")
+                          .addAllPseudonymValues(List.of(THIRD, FIRST))
+                          .build())
+                  .getPseudonymsList())
+          .extracting(Pseudonym::getOriginalValue)
+          .containsExactly("000001", "000001");
+
+      assertThat(
+              client
+                  .ok(
+                      PseudonymServiceGrpcClient.Get,
+                      PseudonymServiceGetRequest.newBuilder()
+                          .setNamespace("study-17")
+                          .setPseudonymValue("3f9a0c21d4b7e856")
+                          .build())
+                  .getPseudonym()
+                  .getOriginalValue())
+          .as("the child namespace's original value is its parent's pseudonym")
+          .isEqualTo(FIRST);
+      assertThat(
+              client
+                  .ok(
+                      NamespaceServiceGrpcClient.GetAll,
+                      NamespaceServiceGetAllRequest.getDefaultInstance())
+                  .getNamespacesList())
+          .extracting(Namespace::getName)
+          .containsExactlyInAnyOrder("patients", "study-17", "from-ui");
+
+      // the two later pseudonyms share their time and original value: the sequence number orders
+      // them, and a page boundary between them loses neither
+      List<String> listed = new ArrayList<>();
+      String token = "";
+      do {
+        PseudonymServiceListResponse page =
+            client.ok(
+                PseudonymServiceGrpcClient.List,
+                PseudonymServiceListRequest.newBuilder()
+                    .setNamespace("patients")
+                    .setPageSize(1)
+                    .setPageToken(token)
+                    .build());
+        page.getPseudonymsList().forEach(pseudonym -> listed.add(pseudonym.getPseudonymValue()));
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
+      assertThat(listed.subList(1, listed.size()))
+          .as("newest first, the new one (listed first) aside")
+          .containsExactly(THIRD, SECOND, OTHER, FIRST);
+    }
+
+    assertThat(
+            TestPostgres.queryLong(
+                database,
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = 'patients'"
+                    + " AND original_value = '000003' AND sequence_number = 0"))
+        .as("a new pseudonym is the first of its original value")
+        .isEqualTo(1);
+    assertThat(DotnetSchemaIT.history(database))
+        .as("the .NET migration history is left as it was")
+        .hasSize(18)
+        .allSatisfy(row -> assertThat(row).endsWith(" 10.0.5"));
+  }
+
+  /** Every row of the .NET tables as text, ordered, by table. */
+  private static Map<String, List<String>> rows(ConnectionSettings database) {
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    try (Connection connection = TestPostgres.connect(database);
+        Statement statement = connection.createStatement()) {
+      for (String table : DOTNET_122_TABLES) {
+        List<String> texts = new ArrayList<>();
+        try (ResultSet result =
+            statement.executeQuery("SELECT t::text FROM " + table + " t ORDER BY 1")) {
+          while (result.next()) {
+            texts.add(result.getString(1));
+          }
+        }
+        rows.put(table, texts);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+    }
+    return rows;
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.flywaydb.core.api.MigrationVersion;
 import org.junit.jupiter.api.Test;
 import org.vfps.TestPostgres;
 import org.vfps.config.ConnectionSettings;
@@ -18,22 +19,28 @@ import org.vfps.config.ConnectionSettings;
 /** Migrations: Flyway for a schema that is not current, one query for one that is. */
 class MigrationsIT {
 
-  /** The .NET service's index names, the one on pseudonym values unique (V2 and V4). */
+  /**
+   * The .NET service's index names (of 1.22, the keyset index's as PostgreSQL keeps it), the one on
+   * pseudonym values unique (V2 and V4).
+   */
   static final List<String> MIGRATED_INDEXES =
       List.of(
-          "ix_pseudonyms_namespace_name_created_at_original_value",
+          "ix_pseudonyms_namespace_name_created_at_original_value_sequence",
           "ix_pseudonyms_namespace_name_pseudonym_value (unique)",
           "pk_pseudonyms (unique)");
 
   @Test
-  void theNewestVersionIsTheNewestMigrationFile() throws IOException {
+  void theNewestVersionIsTheNewestMigration() throws IOException {
     Pattern name = Pattern.compile("V(\\d+)__.*\\.sql");
     try (Stream<Path> files = Files.list(Path.of("src/main/resources/db/migration"))) {
       int newest =
-          files
-              .map(file -> name.matcher(file.getFileName().toString()))
-              .filter(Matcher::matches)
-              .map(match -> Integer.parseInt(match.group(1)))
+          Stream.concat(
+                  files
+                      .map(file -> name.matcher(file.getFileName().toString()))
+                      .filter(Matcher::matches)
+                      .map(match -> Integer.parseInt(match.group(1))),
+                  Migrations.javaMigrations().stream()
+                      .map(migration -> Integer.parseInt(migration.getVersion().getVersion())))
               .max(Comparator.naturalOrder())
               .orElseThrow();
       assertThat(Migrations.NEWEST_VERSION).isEqualTo(Integer.toString(newest));
@@ -43,7 +50,7 @@ class MigrationsIT {
   @Test
   void aCurrentSchemaIsRecognisedFromItsHistoryWithoutStartingFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(5);
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
     // Flyway would refuse this history (a checksum that no file has); one query does not read it
     TestPostgres.execute(
         database, "UPDATE flyway_schema_history SET checksum = 12345 WHERE version = '1'");
@@ -54,15 +61,40 @@ class MigrationsIT {
   @Test
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(5);
-    // back to the schema of version 4: no access tokens, among what version 5 adds
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
+    // back to the schema of version 6: no EF migration history
     TestPostgres.execute(
         database,
-        "DROP TABLE access_tokens",
+        "DROP TABLE \"__EFMigrationsHistory\"",
         "DELETE FROM flyway_schema_history WHERE version = '" + Migrations.NEWEST_VERSION + "'");
 
     assertThat(Migrations.migrate(database)).isEqualTo(1);
-    assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM access_tokens")).isZero();
+    assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
+        .isEqualTo(18);
+  }
+
+  @Test
+  void theSchemaOfVersion4GetsTheDotnet122PseudonymsKey() {
+    ConnectionSettings database = TestPostgres.freshDatabase();
+    assertThat(Migrations.migrate(database, MigrationVersion.fromVersion("4"))).isEqualTo(4);
+    assertThat(TestPostgres.pseudonymIndexes(database))
+        .containsExactly(
+            "ix_pseudonyms_namespace_name_created_at_original_value",
+            "ix_pseudonyms_namespace_name_pseudonym_value (unique)",
+            "pk_pseudonyms (unique)");
+    TestPostgres.execute(
+        database,
+        "INSERT INTO namespaces VALUES ('v4', '', 5, 16, '', '', now(), now())",
+        "INSERT INTO pseudonyms VALUES ('a', 'v4', '0123456789abcdef', now(), now())");
+
+    assertThat(Migrations.migrate(database))
+        .isEqualTo(Integer.parseInt(Migrations.NEWEST_VERSION) - 4);
+    assertThat(TestPostgres.pseudonymIndexes(database)).isEqualTo(MIGRATED_INDEXES);
+    assertThat(
+            TestPostgres.queryLong(
+                database,
+                "SELECT count(*) FROM pseudonyms WHERE original_value = 'a' AND sequence_number = 0"))
+        .isEqualTo(1);
   }
 
   @Test
@@ -76,7 +108,7 @@ class MigrationsIT {
   @Test
   void aHistoryWithAFailedMigrationGoesToFlywayWhichRefusesIt() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(5);
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
     TestPostgres.execute(
         database,
         "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"

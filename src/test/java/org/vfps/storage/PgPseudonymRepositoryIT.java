@@ -8,12 +8,15 @@ import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
 import org.vfps.TestPostgres;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
@@ -21,9 +24,12 @@ import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Upserted;
 
 @ExtendWith(VertxExtension.class)
 class PgPseudonymRepositoryIT {
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
 
   private static Vertx vertx;
   private static Database database;
@@ -32,13 +38,8 @@ class PgPseudonymRepositoryIT {
   @BeforeAll
   static void connect(Vertx shared) {
     vertx = shared;
-    database = Database.connect(vertx, TestPostgres.database());
+    database = resources.own(Database.connect(vertx, TestPostgres.database()));
     pseudonyms = database.pseudonyms();
-  }
-
-  @AfterAll
-  static void close() {
-    database.close();
   }
 
   private static String namespace() {
@@ -179,6 +180,95 @@ class PgPseudonymRepositoryIT {
                     test.verify(
                         () -> {
                           assertThat(count).isEqualTo(2);
+                          test.completeNow();
+                        })));
+  }
+
+  /**
+   * A namespace of the .NET service may hold several pseudonyms of one original value, numbered
+   * from 0: the pseudonym of the value is the first, found or upserted, alone or in a batch, while
+   * each of them is found by its value.
+   */
+  @Test
+  void thePseudonymOfAnOriginalValueWithSeveralIsItsFirst(VertxTestContext test) {
+    String namespace = namespace();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO pseudonyms (namespace_name, original_value, sequence_number, pseudonym_value,"
+            + " created_at, last_updated_at) VALUES"
+            + " ('"
+            + namespace
+            + "', 'a', 2, 'third', now(), now()),"
+            + " ('"
+            + namespace
+            + "', 'a', 0, 'first', now(), now()),"
+            + " ('"
+            + namespace
+            + "', 'a', 1, 'second', now(), now())");
+    Future<Upserted> single = pseudonyms.insertIfAbsent(namespace, "a", candidates("new"));
+    Future<List<Pseudonym>> batch =
+        pseudonyms.upsertAll(namespace, List.of("b", "a"), value -> candidates("new-" + value));
+    Future<Map<String, Pseudonym>> byOriginal =
+        pseudonyms.findAllByOriginal(namespace, List.of("a"));
+    Future<Map<String, Pseudonym>> byValue =
+        pseudonyms.findAllByValue(namespace, List.of("third", "second"));
+    Future.all(single, batch, byOriginal, byValue)
+        .onComplete(
+            test.succeeding(
+                done ->
+                    test.verify(
+                        () -> {
+                          assertThat(single.result().inserted()).isFalse();
+                          assertThat(single.result().pseudonym().pseudonymValue())
+                              .isEqualTo("first");
+                          assertThat(batch.result())
+                              .extracting(Pseudonym::pseudonymValue)
+                              .containsExactly("new-b", "first");
+                          assertThat(byOriginal.result().get("a").pseudonymValue())
+                              .isEqualTo("first");
+                          assertThat(byValue.result().values())
+                              .extracting(Pseudonym::originalValue)
+                              .containsExactly("a", "a");
+                          assertThat(
+                                  TestPostgres.queryLong(
+                                      TestPostgres.database(),
+                                      "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?",
+                                      namespace))
+                              .isEqualTo(4);
+                          test.completeNow();
+                        })));
+  }
+
+  /**
+   * Pseudonyms of one time and original value are listed by their sequence numbers, newest first,
+   * and a page that ends between two of them goes on with the next.
+   */
+  @Test
+  void listsPseudonymsOfOneTimeAndOriginalValueBySequenceNumber(VertxTestContext test) {
+    String namespace = namespace();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO pseudonyms (namespace_name, original_value, sequence_number, pseudonym_value,"
+            + " created_at, last_updated_at) SELECT '"
+            + namespace
+            + "', 'a', n, 'p' || n, '2026-09-24T09:00:00Z', '2026-09-24T09:00:00Z'"
+            + " FROM generate_series(0, 3) n");
+    List<String> listed = new CopyOnWriteArrayList<>();
+    pseudonyms
+        .list(namespace, 3, Optional.empty())
+        .compose(
+            first -> {
+              first.forEach(row -> listed.add(row.pseudonym().pseudonymValue()));
+              return pseudonyms.list(namespace, 3, Optional.of(first.getLast().cursor()));
+            })
+        .onComplete(
+            test.succeeding(
+                second ->
+                    test.verify(
+                        () -> {
+                          second.forEach(row -> listed.add(row.pseudonym().pseudonymValue()));
+                          assertThat(listed).containsExactly("p3", "p2", "p1", "p0");
+                          assertThat(second.getFirst().cursor().sequenceNumber()).isZero();
                           test.completeNow();
                         })));
   }
