@@ -100,7 +100,7 @@ function showPseudonyms(result, table, pseudonyms, multiple, caption) {
     return;
   }
   const n = pseudonyms.length;
-  replace(result, h('span', {class: 'label'}, `${formatNumber(n)} pseudonym${n === 1 ? '' : 's'}`), h('span', {}, 'by sequence number, below.'));
+  replace(result, h('span', {class: 'label'}, `${formatNumber(n)} pseudonym${n === 1 ? '' : 's'}`), h('span', {}, 'of the value, listed below by sequence number.'));
   replace(
     table,
     h(
