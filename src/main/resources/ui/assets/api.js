@@ -109,7 +109,16 @@ export function getNamespace(name) {
   return request('GET', `/v1/namespaces/${segment(name)}`).then((reply) => reply.namespace);
 }
 
-/** draft: name, description, pseudonymGenerationMethod, pseudonymLength, prefix, suffix. */
+/** The namespaces whose parent it is, sorted by name. */
+export function listChildren(name) {
+  return request('GET', `/v1/namespaces/${segment(name)}/children`).then((reply) => reply.namespaces ?? []);
+}
+
+/**
+ * draft: name, pseudonymGenerationMethod, pseudonymLength, pseudonymPrefix, pseudonymSuffix,
+ * allowsMultiplePseudonyms, and optionally description, originalValueValidationRegex,
+ * parentName with parentValidationMode.
+ */
 export function createNamespace(draft) {
   return request('POST', '/v1/namespaces', draft).then((reply) => reply.namespace);
 }
@@ -122,6 +131,24 @@ export function createPseudonym(namespace, originalValue) {
   return request('POST', `/v1/namespaces/${segment(namespace)}/pseudonyms`, {
     originalValue,
   }).then((reply) => reply.pseudonym);
+}
+
+/**
+ * The value's pseudonyms, grown to count (in a namespace that allows several), by sequence
+ * number.
+ */
+export function createPseudonyms(namespace, originalValue, count) {
+  return request('POST', `/v1/namespaces/${segment(namespace)}/pseudonyms`, {
+    originalValue,
+    count,
+  }).then((reply) => reply.pseudonyms ?? [reply.pseudonym]);
+}
+
+/** The stored pseudonyms of an original value, by sequence number, creating none; 404 when none. */
+export function resolvePseudonyms(namespace, originalValue) {
+  return request('POST', `/v1/namespaces/${segment(namespace)}/pseudonyms:resolve`, {
+    originalValue,
+  }).then((reply) => reply.pseudonyms ?? [reply.pseudonym]);
 }
 
 /** The reverse lookup: the pseudonym with its original value. */

@@ -1,5 +1,7 @@
-// One namespace: pseudonymize a value, look a pseudonym up, and page through the pseudonyms,
-// 25 at a time, with each original value behind a "Reveal" button.
+// One namespace: its settings, parent and children; pseudonymize a value (with a count, in a
+// namespace that allows several pseudonyms per value), look a pseudonym's original value up or an
+// original value's pseudonyms, and page through the pseudonyms, 25 at a time, with each original
+// value behind a "Reveal" button.
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
@@ -25,7 +27,9 @@ export async function render(page, context) {
     );
     return;
   }
-  const list = listSection(namespace.name, context);
+  const multiple = namespace.allowsMultiplePseudonyms === true;
+  const list = listSection(namespace.name, multiple, context);
+  const children = h('dd', {id: 'children'}, '…');
   replace(
     page,
     breadcrumb,
@@ -39,39 +43,121 @@ export async function render(page, context) {
       fact('Prefix', namespace.pseudonymPrefix ? h('code', {}, namespace.pseudonymPrefix) : '–'),
       fact('Suffix', namespace.pseudonymSuffix ? h('code', {}, namespace.pseudonymSuffix) : '–'),
       fact('Created', formatTime(namespace.meta?.createdAt)),
+      fact('Pseudonyms per value', multiple ? 'Several' : 'One', 'multiple'),
+      fact(
+        'Validation regex',
+        namespace.originalValueValidationRegex ? h('code', {}, namespace.originalValueValidationRegex) : 'None',
+        'regex',
+      ),
+      fact('Parent', namespace.parentName ? namespaceLink(namespace.parentName, 'parent-link') : 'None', 'parent'),
+      namespace.parentName
+        ? fact(
+            'Parent check',
+            namespace.parentValidationMode === 'PARENT_VALIDATION_MODE_ENSURE_EXISTS' ? 'Each value must be a pseudonym of the parent' : 'None',
+            'parent-mode',
+          )
+        : null,
+      h('div', {}, h('dt', {}, 'Children'), children),
     ),
-    h('div', {class: 'two-columns'}, pseudonymizeSection(namespace.name, context, list.refresh), lookupSection(namespace.name, context)),
+    h('div', {class: 'two-columns'}, pseudonymizeSection(namespace.name, multiple, context, list.refresh), lookupSection(namespace.name, multiple, context)),
     list.section,
   );
-  await list.refresh();
+  await Promise.all([list.refresh(), showChildren(children, namespace.name, context)]);
 }
 
-function fact(term, description) {
-  return h('div', {}, h('dt', {}, term), h('dd', {}, description));
+function namespaceLink(name, id) {
+  return h('a', {href: `/ui/namespaces/${encodeURIComponent(name)}/pseudonyms`, id: id ?? false}, name);
 }
 
-function pseudonymizeSection(name, context, refresh) {
+async function showChildren(dd, name, context) {
+  let found;
+  try {
+    found = await api.listChildren(name);
+  } catch (e) {
+    replace(dd, h('span', {class: 'inline-error'}, e.message));
+    return;
+  }
+  if (context.signal.aborted) {
+    return;
+  }
+  replace(dd, found.length === 0 ? 'None' : h('ul', {class: 'inline-list'}, found.map((child) => h('li', {}, namespaceLink(child.name)))));
+}
+
+function fact(term, description, id) {
+  return h('div', {}, h('dt', {}, term), h('dd', {id: id ? `fact-${id}` : false}, description));
+}
+
+/**
+ * Shows pseudonyms in a result: one as its value, several (or any of a namespace that allows
+ * several) as a count in the live result and a table of sequence numbers and values beside it,
+ * which is not read out as a whole.
+ */
+function showPseudonyms(result, table, pseudonyms, multiple, caption) {
+  replace(table);
+  if (!multiple) {
+    const value = pseudonyms[0].pseudonymValue;
+    replace(result, h('span', {class: 'label'}, 'Pseudonym'), h('code', {class: 'value'}, value), copyButton(value));
+    return;
+  }
+  const n = pseudonyms.length;
+  replace(result, h('span', {class: 'label'}, `${formatNumber(n)} pseudonym${n === 1 ? '' : 's'}`), h('span', {}, 'of the value, listed below by sequence number.'));
+  replace(
+    table,
+    h(
+      'table',
+      {class: 'data'},
+      h('caption', {class: 'visually-hidden'}, caption),
+      h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'number'}, 'Sequence number'), h('th', {scope: 'col'}, 'Pseudonym'), h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Copy')))),
+      h(
+        'tbody',
+        {},
+        pseudonyms.map((p) =>
+          h('tr', {}, h('td', {class: 'number sequence'}, String(p.sequenceNumber ?? 0)), h('td', {}, h('code', {}, p.pseudonymValue)), h('td', {}, copyButton(p.pseudonymValue, `Copy pseudonym ${p.sequenceNumber ?? 0}`))),
+        ),
+      ),
+    ),
+  );
+}
+
+function pseudonymizeSection(name, multiple, context, refresh) {
   const input = h('input', {id: 'originalValue', autocomplete: 'off', spellcheck: 'false'});
+  const count = multiple ? h('input', {id: 'count', type: 'number', min: 1, max: 10000, required: true, value: '1'}) : null;
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Pseudonymize');
   const message = messageArea('pseudonymize-message');
-  const result = h('output', {id: 'pseudonymizeResult', for: 'originalValue', class: 'result', 'aria-live': 'polite'});
+  const result = h('output', {id: 'pseudonymizeResult', for: multiple ? 'originalValue count' : 'originalValue', class: 'result', 'aria-live': 'polite'});
+  const table = h('div', {id: 'pseudonymizeList', class: 'table-area result-list'});
   const run = guarded(submit, async () => {
     clearMessage(message);
     replace(result);
+    replace(table);
     if (!input.value.trim()) {
       showMessage(message, 'error', 'Enter a value to pseudonymize.');
       input.focus();
       return;
     }
+    if (count && !count.checkValidity()) {
+      showMessage(message, 'error', 'The count must be a whole number from 1 to 10000.');
+      count.focus();
+      return;
+    }
     try {
-      const pseudonym = await api.createPseudonym(name, input.value);
-      replace(result, h('span', {class: 'label'}, 'Pseudonym'), h('code', {class: 'value'}, pseudonym.pseudonymValue), copyButton(pseudonym.pseudonymValue));
+      const pseudonyms = count ? await api.createPseudonyms(name, input.value, Number(count.value)) : [await api.createPseudonym(name, input.value)];
+      showPseudonyms(result, table, pseudonyms, multiple, `The pseudonyms of the value in ${name}`);
       await refresh();
     } catch (e) {
       showMessage(message, 'error', e.forbidden ? denial(context.session, 'write', name) ?? e.message : e.message);
     }
   });
-  const form = h('form', {class: 'card', id: 'pseudonymize', novalidate: true}, field('Original value', input), h('div', {class: 'actions'}, submit), message, result);
+  const form = h(
+    'form',
+    {class: 'card', id: 'pseudonymize', novalidate: true},
+    field('Original value', input),
+    count ? field('Count', count, 'How many pseudonyms the value is to have. It keeps those it has and gets more until it has this many.') : null,
+    h('div', {class: 'actions'}, submit),
+    message,
+    result,
+    table,
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     run();
@@ -80,41 +166,104 @@ function pseudonymizeSection(name, context, refresh) {
   return h('section', {'aria-labelledby': 'pseudonymize-heading'}, h('h2', {id: 'pseudonymize-heading'}, 'Pseudonymize a value'), form);
 }
 
-function lookupSection(name, context) {
+/**
+ * The lookup box: a pseudonym's original value (Get, which needs the reverse lookup permission),
+ * or an original value's stored pseudonyms (Resolve, which creates none and needs the write
+ * permission, since it tells whether a value has a pseudonym).
+ */
+function lookupSection(name, multiple, context) {
+  const modes = {
+    pseudonym: {
+      permission: 'reverseLookup',
+      choice: 'A pseudonym',
+      label: 'Pseudonym',
+      empty: 'Enter a pseudonym to look up.',
+      denied: denial(context.session, 'reverseLookup', name),
+    },
+    original: {
+      permission: 'write',
+      choice: 'An original value',
+      label: 'Original value',
+      empty: 'Enter an original value to look up.',
+      // Resolve tells whether a value has a pseudonym, so it needs the permission to create them
+      denied: 'You may not look up pseudonyms by original value in this namespace: that needs the permission to create them.',
+    },
+  };
+  const radios = {};
+  const choices = Object.entries(modes).map(([mode, {choice}]) => {
+    radios[mode] = h('input', {type: 'radio', name: 'lookup-by', id: `lookup-by-${mode}`, value: mode});
+    return h('label', {for: `lookup-by-${mode}`}, radios[mode], ` ${choice}`);
+  });
   const input = h('input', {id: 'lookupValue', autocomplete: 'off', spellcheck: 'false'});
+  const inputLabel = h('label', {for: 'lookupValue'});
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Look up');
   const message = messageArea('lookup-message');
   const result = h('output', {id: 'lookupResult', for: 'lookupValue', class: 'result', 'aria-live': 'polite'});
+  const table = h('div', {id: 'lookupList', class: 'table-area result-list'});
+  const mode = () => (radios.original.checked ? 'original' : 'pseudonym');
+  const choose = () => {
+    const chosen = modes[mode()];
+    inputLabel.textContent = chosen.label;
+    clearMessage(message);
+    replace(result);
+    replace(table);
+    const reason = denial(context.session, chosen.permission, name) && chosen.denied;
+    input.disabled = Boolean(reason);
+    submit.disabled = Boolean(reason);
+    if (reason) {
+      showMessage(message, 'info', reason);
+    }
+  };
+  radios.pseudonym.checked = true;
+  for (const radio of Object.values(radios)) {
+    radio.addEventListener('change', choose);
+  }
   const run = guarded(submit, async () => {
     clearMessage(message);
     replace(result);
+    replace(table);
+    const by = mode();
     if (!input.value.trim()) {
-      showMessage(message, 'error', 'Enter a pseudonym to look up.');
+      showMessage(message, 'error', modes[by].empty);
       input.focus();
       return;
     }
     try {
-      const pseudonym = await api.getPseudonym(name, input.value);
-      replace(result, h('span', {class: 'label'}, 'Original value'), h('code', {class: 'value'}, pseudonym.originalValue), copyButton(pseudonym.originalValue));
+      if (by === 'pseudonym') {
+        const pseudonym = await api.getPseudonym(name, input.value);
+        replace(result, h('span', {class: 'label'}, 'Original value'), h('code', {class: 'value'}, pseudonym.originalValue), copyButton(pseudonym.originalValue));
+      } else {
+        const pseudonyms = await api.resolvePseudonyms(name, input.value);
+        showPseudonyms(result, table, pseudonyms, multiple, `The pseudonyms of the original value in ${name}`);
+      }
     } catch (e) {
-      showMessage(message, 'error', lookupError(e, context, name));
+      showMessage(message, 'error', lookupError(e, context, name, by));
     }
   });
-  const form = h('form', {class: 'card', id: 'lookup', novalidate: true}, field('Pseudonym', input), h('div', {class: 'actions'}, submit), message, result);
+  const form = h(
+    'form',
+    {class: 'card', id: 'lookup', novalidate: true},
+    h('fieldset', {class: 'choices-set'}, h('legend', {}, 'Find by'), h('div', {class: 'choices'}, choices)),
+    h('div', {class: 'field'}, inputLabel, input),
+    h('div', {class: 'actions'}, submit),
+    message,
+    result,
+    table,
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     run();
   });
-  disableUnless(form, context.session, 'reverseLookup', name, message);
-  return h('section', {'aria-labelledby': 'lookup-heading'}, h('h2', {id: 'lookup-heading'}, 'Look up an original value'), form);
+  choose();
+  return h('section', {'aria-labelledby': 'lookup-heading'}, h('h2', {id: 'lookup-heading'}, 'Look up'), form);
 }
 
-function lookupError(e, context, name) {
+function lookupError(e, context, name, by = 'pseudonym') {
   if (e.notFound) {
-    return 'This pseudonym does not exist in this namespace.';
+    return by === 'pseudonym' ? 'This pseudonym does not exist in this namespace.' : 'This value has no pseudonym in this namespace.';
   }
   if (e.forbidden) {
-    return denial(context.session, 'reverseLookup', name) ?? e.message;
+    return (by === 'pseudonym' ? denial(context.session, 'reverseLookup', name) : null) ?? e.message;
   }
   return e.message;
 }
@@ -129,11 +278,11 @@ function disableUnless(form, session, permission, name, message) {
   }
 }
 
-function copyButton(text) {
+function copyButton(text, label) {
   if (!navigator.clipboard) {
     return null;
   }
-  const button = h('button', {type: 'button', class: 'secondary small'}, 'Copy');
+  const button = h('button', {type: 'button', class: 'secondary small', 'aria-label': label ?? false}, 'Copy');
   button.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -146,7 +295,7 @@ function copyButton(text) {
 }
 
 /** The pseudonyms table with Previous/Next: a stack of the tokens of the pages before. */
-function listSection(name, context) {
+function listSection(name, multiple, context) {
   const tokens = ['']; // tokens[i] opens page i
   let index = 0;
   const summary = h('p', {id: 'pseudonyms-summary', class: 'summary', 'aria-live': 'polite'});
@@ -192,8 +341,18 @@ function listSection(name, context) {
         'table',
         {class: 'data', id: 'pseudonyms'},
         h('caption', {class: 'visually-hidden'}, `Pseudonyms of ${name}, page ${index + 1}`),
-        h('thead', {}, h('tr', {}, ['Pseudonym', 'Original value', 'Created', 'Updated'].map((t) => h('th', {scope: 'col'}, t)))),
-        h('tbody', {}, pseudonyms.map((p) => pseudonymRow(p, name, mayReveal, context))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {scope: 'col'}, 'Pseudonym'),
+            multiple ? h('th', {scope: 'col', class: 'number'}, 'Sequence number') : null,
+            ['Original value', 'Created', 'Updated'].map((t) => h('th', {scope: 'col'}, t)),
+          ),
+        ),
+        h('tbody', {}, pseudonyms.map((p) => pseudonymRow(p, name, multiple, mayReveal, context))),
       ),
     );
     return true;
@@ -239,7 +398,7 @@ function listSection(name, context) {
   return {section, refresh};
 }
 
-function pseudonymRow(pseudonym, name, mayReveal, context) {
+function pseudonymRow(pseudonym, name, multiple, mayReveal, context) {
   const cell = h('td', {class: 'original'});
   const reveal = h(
     'button',
@@ -275,6 +434,7 @@ function pseudonymRow(pseudonym, name, mayReveal, context) {
     'tr',
     {},
     h('td', {}, h('code', {}, pseudonym.pseudonymValue)),
+    multiple ? h('td', {class: 'number sequence'}, String(pseudonym.sequenceNumber ?? 0)) : null,
     cell,
     h('td', {class: 'time'}, formatTime(pseudonym.meta?.createdAt)),
     h('td', {class: 'time'}, formatTime(pseudonym.meta?.lastUpdatedAt)),

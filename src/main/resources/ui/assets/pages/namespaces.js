@@ -4,6 +4,7 @@
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {METHODS, DEFAULT_LENGTH, methodLabel} from '../methods.js';
+import {regexTester} from '../regex-tester.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded} from '../dom.js';
 
 /** How many pseudonym counts are asked for at once (each counts one namespace's rows). */
@@ -13,7 +14,10 @@ export async function render(page, context) {
   context.setTitle('Namespaces');
   const tableArea = h('div', {class: 'table-area'});
   const listMessage = messageArea('namespaces-message');
-  const reload = () => loadTable(tableArea, listMessage, context);
+  // the parent choices follow the table: what it lists, less what is deleted from it
+  const parents = {listed: (namespaces) => create.setParents(namespaces), deleted: (name) => create.forgetParent(name)};
+  const reload = () => loadTable(tableArea, listMessage, context, parents);
+  const create = createSection(context, reload, listMessage);
   replace(
     page,
     h('h1', {tabindex: -1}, 'Namespaces'),
@@ -22,7 +26,7 @@ export async function render(page, context) {
       {class: 'lead'},
       'A namespace holds the settings its pseudonyms are generated with. The same value gets the same pseudonym within a namespace, and different ones in different namespaces.',
     ),
-    createSection(context, reload, listMessage),
+    create.section,
     h('section', {'aria-labelledby': 'list-heading'}, h('h2', {id: 'list-heading'}, 'All namespaces'), listMessage, tableArea),
   );
   await reload();
@@ -40,18 +44,46 @@ function createSection(context, reload, listMessage) {
   const method = h(
     'select',
     {id: 'method', name: 'method'},
-    METHODS.map((m) => h('option', {value: m.name}, m.fixedLength ? `${m.label} (${m.fixedLength} characters)` : m.label)),
+    METHODS.map((m) =>
+      h(
+        'option',
+        {value: m.name, disabled: Boolean(m.unavailable)},
+        m.unavailable ?? (m.fixedLength ? `${m.label} (${m.fixedLength} characters)` : m.label),
+      ),
+    ),
   );
   const length = h('input', {id: 'length', name: 'length', type: 'number', min: 1, max: 1024, required: true, value: String(DEFAULT_LENGTH)});
   const prefix = h('input', {id: 'prefix', name: 'prefix', maxlength: 256, autocomplete: 'off'});
   const suffix = h('input', {id: 'suffix', name: 'suffix', maxlength: 256, autocomplete: 'off'});
+  const multiple = h('input', {id: 'allows-multiple', name: 'allowsMultiplePseudonyms', type: 'checkbox', 'aria-describedby': 'allows-multiple-hint'});
+  const multipleHint = h('p', {class: 'hint', id: 'allows-multiple-hint'});
+  const parent = h('select', {id: 'parent', name: 'parentName'}, h('option', {value: ''}, 'None'));
+  const parentMode = h(
+    'select',
+    {id: 'parent-mode', name: 'parentValidationMode'},
+    h('option', {value: 'PARENT_VALIDATION_MODE_UNSPECIFIED'}, 'No check'),
+    h('option', {value: 'PARENT_VALIDATION_MODE_ENSURE_EXISTS'}, 'Each value must be a pseudonym of the parent'),
+  );
+  const regex = h('input', {id: 'regex', name: 'originalValueValidationRegex', maxlength: 1024, autocomplete: 'off', spellcheck: 'false'});
+  const regexError = h('p', {class: 'inline-error', id: 'regex-error', hidden: true});
+  const tester = regexTester(regex);
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Create');
   const message = messageArea('create-message');
   const lengthField = field('Length', length, 'Characters between prefix and suffix.');
   const lengthHint = lengthField.querySelector('.hint');
+  const parentModeField = field('Parent check', parentMode, 'Choose a parent first.');
+  const parentModeHint = parentModeField.querySelector('.hint');
+  const regexField = field(
+    'Validation regex',
+    regex,
+    'Optional. Every original value must match it somewhere, so anchor it as ^…$ to match the whole value. RE2 syntax: no lookaround, no backreferences.',
+  );
+  regexField.append(regexError);
+  regex.setAttribute('aria-describedby', `${regex.getAttribute('aria-describedby')} regex-error`);
 
   const lockLength = () => {
-    const fixed = METHODS.find((m) => m.name === method.value)?.fixedLength;
+    const chosen = METHODS.find((m) => m.name === method.value);
+    const fixed = chosen?.fixedLength;
     length.readOnly = Boolean(fixed);
     if (fixed) {
       length.value = String(fixed);
@@ -63,23 +95,63 @@ function createSection(context, reload, listMessage) {
       lengthHint.textContent = 'Characters between prefix and suffix.';
     }
     length.dataset.locked = fixed ? 'true' : '';
+    // a pseudonym derived from the value is the only one the value can have
+    multiple.disabled = !allowed || Boolean(chosen?.derived);
+    if (chosen?.derived) {
+      multiple.checked = false;
+      multipleHint.textContent = `${chosen.label} derives the pseudonym from the value, so a value has exactly one.`;
+    } else {
+      multipleHint.textContent = 'Creating pseudonyms may then ask for a count: a value keeps its pseudonyms and gets more.';
+    }
   };
   method.addEventListener('change', lockLength);
+
+  const lockParentMode = () => {
+    parentMode.disabled = !allowed || parent.value === '';
+    if (parent.value === '') {
+      parentMode.value = 'PARENT_VALIDATION_MODE_UNSPECIFIED';
+      parentModeHint.textContent = 'Choose a parent first.';
+    } else {
+      parentModeHint.textContent = 'With the check, a value is only accepted if it is a pseudonym in the parent namespace.';
+    }
+  };
+  parent.addEventListener('change', lockParentMode);
+
+  const setRegexError = (text) => {
+    regexError.hidden = !text;
+    regexError.textContent = text ?? '';
+    if (text) {
+      regex.setAttribute('aria-invalid', 'true');
+    } else {
+      regex.removeAttribute('aria-invalid');
+    }
+  };
+  regex.addEventListener('input', () => setRegexError(null));
 
   const form = h(
     'form',
     {id: 'create-namespace', class: 'card form-grid', novalidate: true},
     field('Name', name, 'Cannot be changed later.'),
-    field('Description', description),
+    field('Description', description, 'Optional.'),
     wide(field('Method', method)),
     lengthField,
     field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
     field('Suffix', suffix),
+    h(
+      'div',
+      {class: 'field'},
+      h('div', {class: 'check'}, multiple, h('label', {for: 'allows-multiple'}, 'Several pseudonyms per original value')),
+      multipleHint,
+    ),
+    field('Parent namespace', parent, 'Optional. A namespace is deleted only after its children.'),
+    wide(parentModeField),
+    h('div', {class: 'regex-area'}, regexField, tester.element),
     h('div', {class: 'actions'}, submit),
     message,
   );
   const create = guarded(submit, async () => {
     clearMessage(message);
+    setRegexError(null);
     if (!name.value.trim()) {
       showMessage(message, 'error', 'Enter a name.');
       name.focus();
@@ -90,40 +162,83 @@ function createSection(context, reload, listMessage) {
       length.focus();
       return;
     }
+    const draft = {
+      name: name.value,
+      pseudonymGenerationMethod: method.value,
+      pseudonymLength: Number(length.value),
+      pseudonymPrefix: prefix.value,
+      pseudonymSuffix: suffix.value,
+      allowsMultiplePseudonyms: multiple.checked,
+    };
+    if (description.value) {
+      draft.description = description.value;
+    }
+    if (regex.value) {
+      draft.originalValueValidationRegex = regex.value;
+    }
+    if (parent.value) {
+      draft.parentName = parent.value;
+      draft.parentValidationMode = parentMode.value;
+    }
     try {
-      const created = await api.createNamespace({
-        name: name.value,
-        description: description.value,
-        pseudonymGenerationMethod: method.value,
-        pseudonymLength: Number(length.value),
-        pseudonymPrefix: prefix.value,
-        pseudonymSuffix: suffix.value,
-      });
+      const created = await api.createNamespace(draft);
       showMessage(message, 'success', `Namespace '${created.name}' created.`);
-      for (const input of [name, description, prefix, suffix]) {
+      for (const input of [name, description, prefix, suffix, regex]) {
         input.value = '';
       }
+      multiple.checked = false;
+      parent.value = '';
+      lockParentMode();
+      tester.reset();
       clearMessage(listMessage);
       await reload();
       name.focus();
     } catch (e) {
       showMessage(message, 'error', e.message);
+      // the service's RE2 has the last word on a pattern: its refusal goes under the field
+      if (e.code === 3 && /validation regex/i.test(e.message)) {
+        setRegexError(e.message);
+        regex.focus();
+      }
     }
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     create();
   });
+  lockLength();
+  lockParentMode();
   if (!allowed) {
     for (const control of form.elements) {
       control.disabled = true;
     }
     showMessage(message, 'info', denial(context.session, 'admin'));
   }
-  return h('section', {'aria-labelledby': 'create-heading'}, h('h2', {id: 'create-heading'}, 'Create a namespace'), form);
+  /** The namespaces a new one may name as its parent; a chosen one stays chosen if it is still there. */
+  const setParents = (namespaces) => {
+    const chosen = parent.value;
+    replace(parent, h('option', {value: ''}, 'None'), namespaces.map((n) => h('option', {value: n.name}, n.name)));
+    parent.value = namespaces.some((n) => n.name === chosen) ? chosen : '';
+    lockParentMode();
+  };
+  const forgetParent = (deleted) => {
+    for (const option of [...parent.options]) {
+      if (option.value === deleted) {
+        option.remove();
+      }
+    }
+    if (parent.value === '') {
+      lockParentMode();
+    }
+  };
+  return {
+    forgetParent,
+    section: h('section', {'aria-labelledby': 'create-heading'}, h('h2', {id: 'create-heading'}, 'Create a namespace'), form),
+    setParents,
+  };
 }
 
-async function loadTable(area, message, context) {
+async function loadTable(area, message, context, parents) {
   let namespaces;
   try {
     namespaces = await api.listNamespaces();
@@ -134,15 +249,16 @@ async function loadTable(area, message, context) {
   if (context.signal.aborted) {
     return;
   }
+  namespaces.sort((a, b) => a.name.localeCompare(b.name));
+  parents.listed(namespaces);
   if (namespaces.length === 0) {
     replace(area, h('p', {class: 'empty'}, 'No namespaces yet. Create one above.'));
     return;
   }
-  namespaces.sort((a, b) => a.name.localeCompare(b.name));
   const counts = new CountLoader(context.signal);
   const body = h('tbody');
   for (const namespace of namespaces) {
-    body.append(row(namespace, counts, context, message, area));
+    body.append(row(namespace, counts, context, message, area, parents));
   }
   replace(
     area,
@@ -166,7 +282,7 @@ async function loadTable(area, message, context) {
   );
 }
 
-function row(namespace, counts, context, message, area) {
+function row(namespace, counts, context, message, area, parents) {
   const href = `/ui/namespaces/${encodeURIComponent(namespace.name)}/pseudonyms`;
   const count = h('td', {class: 'number count', 'data-namespace': namespace.name}, '…');
   const remove = h(
@@ -193,14 +309,14 @@ function row(namespace, counts, context, message, area) {
     count,
     h('td', {class: 'row-actions'}, h('a', {href, class: 'button secondary small', 'aria-label': `Browse namespace ${namespace.name}`}, 'Browse'), ' ', remove),
   );
-  remove.addEventListener('click', () => confirmDelete(tr, remove, namespace.name, count, context, message, area));
+  remove.addEventListener('click', () => confirmDelete(tr, remove, namespace.name, count, context, message, area, parents));
   // the row, not the cell: in a table wider than the page the cell may be scrolled out of sight
   counts.observe(tr, count);
   return tr;
 }
 
 /** Opens the confirmation row under the namespace's row; the exact name must be typed. */
-function confirmDelete(tr, opener, name, count, context, message, area) {
+function confirmDelete(tr, opener, name, count, context, message, area, parents) {
   document.getElementById('confirm-delete')?.remove();
   const input = h('input', {id: 'confirmDeleteNamespaceName', autocomplete: 'off', spellcheck: 'false'});
   const confirmButton = h('button', {type: 'submit', class: 'danger', id: 'confirmDeleteNamespaceButton', disabled: true}, 'Delete for good');
@@ -235,6 +351,7 @@ function confirmDelete(tr, opener, name, count, context, message, area) {
       await api.deleteNamespace(name);
       confirmRow.remove();
       tr.remove();
+      parents.deleted(name);
       showMessage(message, 'success', `Namespace '${name}' deleted.`);
       if (!area.querySelector('tbody tr')) {
         replace(area, h('p', {class: 'empty'}, 'No namespaces yet. Create one above.'));

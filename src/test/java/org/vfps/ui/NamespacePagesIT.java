@@ -267,20 +267,31 @@ class NamespacePagesIT {
     assertThat(before.get(0)).isEqualTo("Skip to content");
     assertThat(before).contains("Namespaces", "Lists and CSV files", "API docs");
     press(name);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 10; i++) {
       order.add(activeId());
       press(Keys.TAB);
     }
+    // the parent check is skipped while no parent is chosen: it is disabled
     assertThat(order)
-        .containsExactly("name", "description", "method", "length", "prefix", "suffix");
+        .containsExactly(
+            "name",
+            "description",
+            "method",
+            "length",
+            "prefix",
+            "suffix",
+            "allows-multiple",
+            "parent",
+            "regex",
+            "regex-samples");
     assertThat(activeElement().getText()).isEqualTo("Create");
 
     // back to the method, choose UUID v4 with the arrow keys: the length locks to 36
-    new Actions(browser.driver())
-        .keyDown(Keys.SHIFT)
-        .sendKeys(Keys.TAB, Keys.TAB, Keys.TAB, Keys.TAB)
-        .keyUp(Keys.SHIFT)
-        .perform();
+    Actions back = new Actions(browser.driver()).keyDown(Keys.SHIFT);
+    for (int i = 0; i < 8; i++) {
+      back.sendKeys(Keys.TAB);
+    }
+    back.keyUp(Keys.SHIFT).perform();
     assertThat(activeId()).isEqualTo("method");
     press(Keys.ARROW_DOWN, Keys.ARROW_DOWN);
     assertThat(browser.find("#method").getAttribute("value"))

@@ -381,6 +381,9 @@ class SignInIT {
   @Test
   void anEndedSessionSignsInAgainAndComesBack() {
     openSignedIn(namespacePage, "admin");
+    // the page's own reads are done, so that the change below is the first to meet the end
+    browser.textContaining("#pseudonyms-summary", "pseudonym");
+    browser.until(driver -> !browser.find("#children").getText().equals("…"));
     browser.setCookie(
         "vfps_session", sessions.expired(browser.cookie("vfps_session").orElseThrow(), false));
 

@@ -2,6 +2,7 @@ package org.vfps.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,25 @@ class UiScreenshotsIT {
         "cardio-",
         "");
     namespace("https://example.org/fhir/sid/mrn", "Medical record numbers", "UUID7", 36, "", "");
-    namespace("lab-samples", "Sample barcodes", "FULL_RANDOM_BASE62_ENCODED", 12, "", "-L");
+    namespace(
+        "lab-samples",
+        "Sample barcodes",
+        "FULL_RANDOM_BASE62_ENCODED",
+        12,
+        "",
+        "-L",
+        new JsonObject().put("originalValueValidationRegex", "^S[0-9]{5}$"));
+    namespace(
+        "study-2026-cardio-visits",
+        "Visit ids, several per patient pseudonym",
+        "FULL_RANDOM_BASE32_ENCODED",
+        12,
+        "v-",
+        "",
+        new JsonObject()
+            .put("allowsMultiplePseudonyms", true)
+            .put("parentName", "study-2026-cardio")
+            .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS"));
     for (int i = 1; i <= 42; i++) {
       pseudonym("study-2026-cardio", "MRN-" + (1000 + i));
     }
@@ -64,16 +83,28 @@ class UiScreenshotsIT {
 
   private static void namespace(
       String name, String description, String method, int length, String prefix, String suffix) {
+    namespace(name, description, method, length, prefix, suffix, new JsonObject());
+  }
+
+  private static void namespace(
+      String name,
+      String description,
+      String method,
+      int length,
+      String prefix,
+      String suffix,
+      JsonObject settings) {
     assertThat(
             http.postJson(
                     "/v1/namespaces",
-                    new io.vertx.core.json.JsonObject()
+                    new JsonObject()
                         .put("name", name)
                         .put("description", description)
                         .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_" + method)
                         .put("pseudonymLength", length)
                         .put("pseudonymPrefix", prefix)
                         .put("pseudonymSuffix", suffix)
+                        .mergeIn(settings)
                         .encode())
                 .status())
         .isEqualTo(200);
@@ -83,7 +114,7 @@ class UiScreenshotsIT {
     assertThat(
             http.postJson(
                     "/v1/namespaces/" + namespace + "/pseudonyms",
-                    new io.vertx.core.json.JsonObject().put("originalValue", original).encode())
+                    new JsonObject().put("originalValue", original).encode())
                 .status())
         .isEqualTo(200);
   }
@@ -109,6 +140,9 @@ class UiScreenshotsIT {
       browser.textContaining("td.count[data-namespace='study-2026-cardio']", "42");
       browser.textContaining("td.count[data-namespace='lab-samples']", "7");
       browser.script("window.scrollTo(0, 0)");
+      browser.find("#regex").sendKeys("^MRN-[0-9]{4}$");
+      browser.find("#regex-samples").sendKeys("MRN-1042\nmrn-1042\nMRN-10420");
+      browser.textContaining("#regex-summary", "1 of 3");
       problems.addAll(inspect("namespaces-" + scheme));
 
       browser.click("[id='delete-namespace-lab-samples']");
@@ -122,6 +156,14 @@ class UiScreenshotsIT {
       browser.click("#pseudonyms tbody tr:nth-child(2) button.reveal");
       browser.visible("#pseudonyms td.original code");
       problems.addAll(inspect("namespace-" + scheme));
+
+      browser.open("/ui/namespaces/study-2026-cardio-visits/pseudonyms");
+      browser.textContaining("#fact-parent", "study-2026-cardio");
+      browser.visible("#originalValue").sendKeys(firstPseudonym("study-2026-cardio"));
+      browser.find("#count").sendKeys(Keys.chord(Keys.CONTROL, "a"), "3", Keys.ENTER);
+      browser.textContaining("#pseudonymizeResult", "3 pseudonyms");
+      browser.textContaining("#pseudonyms-summary", "3 pseudonyms");
+      problems.addAll(inspect("namespace-several-" + scheme));
 
       browser.open("/ui/csv");
       browser.visible("#source-file").click();
@@ -156,6 +198,15 @@ class UiScreenshotsIT {
     assertThat(problems)
         .anyMatch(problem -> problem.contains("contrast faint"))
         .anyMatch(problem -> problem.contains("something broke"));
+  }
+
+  /** The newest pseudonym of the namespace, through REST. */
+  private static String firstPseudonym(String namespace) {
+    return http.get("/v1/namespaces/" + namespace + "/pseudonyms?pageSize=1")
+        .json()
+        .getJsonArray("pseudonyms")
+        .getJsonObject(0)
+        .getString("pseudonymValue");
   }
 
   /** Saves the screenshot; returns contrast failures and browser errors. */
