@@ -136,10 +136,7 @@ public final class PseudonymService {
         .compose(
             namespace -> {
               Map<String, String> metadata = Map.of("namespace", namespace.name());
-              if (originalValue == null || originalValue.isBlank()) {
-                throw new ServiceException(
-                    ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
-              }
+              requireNotBlank(originalValue, metadata);
               long wanted = count.orElse(1);
               if (wanted < 1) {
                 throw new ServiceException(
@@ -213,11 +210,7 @@ public final class PseudonymService {
         .compose(allowed -> namespaces.resolve(namespaceName))
         .compose(
             namespace -> {
-              Map<String, String> metadata = Map.of("namespace", namespace.name());
-              if (originalValue == null || originalValue.isBlank()) {
-                throw new ServiceException(
-                    ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
-              }
+              requireNotBlank(originalValue, Map.of("namespace", namespace.name()));
               requireMatch(namespace, originalValue, -1);
               return TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)
                   ? repository.findAllOfOriginal(namespace.name(), originalValue)
@@ -493,10 +486,7 @@ public final class PseudonymService {
 
   private Future<Upserted> upsertPseudonym(Namespace namespace, String originalValue) {
     Map<String, String> metadata = Map.of("namespace", namespace.name());
-    if (originalValue == null || originalValue.isBlank()) {
-      throw new ServiceException(
-          ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
-    }
+    requireNotBlank(originalValue, metadata);
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
     requireMatch(namespace, originalValue, -1);
@@ -516,6 +506,14 @@ public final class PseudonymService {
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
     return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
+  }
+
+  /** Fails with {@code INVALID_ARGUMENT}, in the .NET service's words, for a blank value. */
+  private static void requireNotBlank(String originalValue, Map<String, String> metadata) {
+    if (originalValue == null || originalValue.isBlank()) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT, "The original value must not be blank.", metadata);
+    }
   }
 
   /**
