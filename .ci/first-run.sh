@@ -56,7 +56,7 @@ grpcurl -plaintext "${protos[@]}" -d '{"name": "first-run", "pseudonymGeneration
 first=$(grpcurl -plaintext "${protos[@]}" -d '{"namespace": "first-run", "originalValue": "hello world"}' \
   127.0.0.1:8081 vfps.api.v1.PseudonymService/Create)
 echo "$first"
-value=$(echo "$first" | sed -n 's/.*"pseudonymValue": "\([^"]*\)".*/\1/p')
+value=$(echo "$first" | sed -n 's/.*"pseudonymValue": "\([^"]*\)".*/\1/p' | head -n 1)
 [ "${#value}" -eq 54 ] || { echo "unexpected pseudonym: $value" >&2; exit 1; }
 # the HTTP front door of the same jar: probes, REST and FHIR answer with that pseudonym
 curl -fsS 127.0.0.1:8080/readyz
