@@ -36,8 +36,34 @@ public final class TcpProxy implements AutoCloseable {
   public TcpProxy(String targetHost, int targetPort) {
     this.targetHost = targetHost;
     this.targetPort = targetPort;
-    this.port = TestService.freePort();
-    open();
+    this.port = listenOnAFreePort();
+  }
+
+  /**
+   * Listens on a port that was free a moment ago; another socket of the machine may take it in
+   * between (an outgoing connection's ephemeral port), so a few ports are tried.
+   */
+  private int listenOnAFreePort() {
+    for (int attempt = 1; ; attempt++) {
+      int candidate = TestService.freePort();
+      try {
+        listen(candidate);
+        return candidate;
+      } catch (RuntimeException e) {
+        if (attempt == 5 || !isBind(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean isBind(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public int port() {
@@ -65,6 +91,10 @@ public final class TcpProxy implements AutoCloseable {
 
   /** Accepts connections (again). */
   public void open() {
+    listen(port);
+  }
+
+  private void listen(int on) {
     resetting = false;
     server =
         vertx
@@ -84,7 +114,15 @@ public final class TcpProxy implements AutoCloseable {
                     forward(inbound);
                   }
                 });
-    server.listen(port, "127.0.0.1").await();
+    try {
+      server.listen(on, "127.0.0.1").await();
+    } catch (Exception e) {
+      if (isBind(e)) {
+        throw new java.io.UncheckedIOException(
+            new java.net.BindException("port " + on + " is taken: " + e.getMessage()));
+      }
+      throw e;
+    }
   }
 
   private void forward(NetSocket inbound) {
