@@ -21,6 +21,8 @@ import org.vfps.pseudonym.Upserted;
 /**
  * Remembers the pseudonym of every (namespace, original value) that Create stored or found, so that
  * a repeated Create needs no database round trip. Lookups, lists and counts go to the database.
+ * Serves namespaces of one pseudonym per value only: the others reach the database through {@link
+ * #uncached()}, as the .NET vfps caches them.
  */
 public final class CachingPseudonymRepository implements PseudonymRepository {
 
@@ -85,6 +87,11 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
               });
     }
     return Future.all(results).map(CompositeFuture::list);
+  }
+
+  @Override
+  public PseudonymRepository uncached() {
+    return delegate.uncached();
   }
 
   @Override

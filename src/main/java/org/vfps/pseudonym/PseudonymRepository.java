@@ -84,6 +84,14 @@ public interface PseudonymRepository {
   /** Which of the distinct {@code values} are pseudonym values of the namespace. */
   Future<Set<String>> existingPseudonymValues(String namespace, List<String> values);
 
+  /**
+   * This repository without any cache in front of it: the one for namespaces that allow several
+   * pseudonyms per value, whose pseudonyms are never cached.
+   */
+  default PseudonymRepository uncached() {
+    return this;
+  }
+
   /** A list row: the pseudonym to return and the cursor that points after it. */
   record PageRow(Pseudonym pseudonym, ListCursor cursor) {}
 }

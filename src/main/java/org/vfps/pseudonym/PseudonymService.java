@@ -505,7 +505,8 @@ public final class PseudonymService {
     }
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
-    return repository.insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
+    return storeOf(namespace)
+        .insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
   }
 
   /** Fails with {@code INVALID_ARGUMENT}, in the .NET service's words, for a blank value. */
@@ -678,7 +679,15 @@ public final class PseudonymService {
     }
     Function<String, Candidates> candidates = candidates(namespace);
     firstCandidate(namespace, candidates.apply(distinct.get(0)));
-    return repository.upsertAll(namespace.name(), distinct, candidates);
+    return storeOf(namespace).upsertAll(namespace.name(), distinct, candidates);
+  }
+
+  /**
+   * Where the namespace's pseudonyms are stored: past the pseudonym cache when its values may have
+   * several, as the .NET vfps caches single-pseudonym namespaces only.
+   */
+  private PseudonymRepository storeOf(Namespace namespace) {
+    return namespace.allowsMultiplePseudonyms() ? repository.uncached() : repository;
   }
 
   /**
