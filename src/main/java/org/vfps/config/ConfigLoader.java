@@ -115,7 +115,7 @@ public final class ConfigLoader {
             new GenerationConfig(bool(settings, "Pseudonymization:Sha256:IsEnabled")),
             connections(settings),
             admission(settings));
-    return new LoadedConfig(config, settings.unreadKeys());
+    return new LoadedConfig(config, settings.unreadKeys(), settings.readKeys());
   }
 
   private static ConnectionConfig connections(FlatSettings settings) {

@@ -130,6 +130,11 @@ final class FlatSettings {
     return unread;
   }
 
+  /** Every key that was asked for, set or not, in its environment variable form, sorted. */
+  List<String> readKeys() {
+    return read.stream().map(FlatSettings::environmentName).toList();
+  }
+
   /** The environment variable form of {@code key}, as error messages name it. */
   static String environmentName(String key) {
     return key.replace(":", "__");
