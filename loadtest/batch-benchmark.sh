@@ -4,7 +4,11 @@
 # stream of BATCH creates a call), each for new values and for values already stored, and prints
 # each batch workload's ratio to single Create of the same kind of values, and, from /proc
 # (loadtest/cpu.py), the CPU per pseudonym of the service, of PostgreSQL's backends and of ghz,
-# and the service's write system calls per pseudonym.
+# and the service's write system calls per pseudonym. Last, pgbench runs the same multi-row statement
+# alone (loadtest/pgbench-batch.sql, BATCH new values a statement, BATCH_CONCURRENCY connections),
+# and the script prints the two batch goals of the same run: the service's CPU per batch value
+# against a single Create's (at most 0.1x), and BatchCreate's values per second against
+# PostgreSQL's alone (at least 0.8x).
 # New values come two ways, compared like with like: rendered by ghz from templates per call, and
 # made by this script beforehand and sent as serialized messages (BatchCreate and single Create).
 #
@@ -13,7 +17,7 @@
 #
 # Needs: a local PostgreSQL (it creates the database vfps_bench_batch through
 # `runuser -u postgres psql`, or set ADMIN_PSQL), the jar (./mvnw package), ghz on PATH
-# (go install github.com/bojand/ghz/cmd/ghz@latest), grpcurl, python3.
+# (go install github.com/bojand/ghz/cmd/ghz@latest), grpcurl, pgbench, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . loadtest/lib.sh
@@ -128,9 +132,17 @@ ghz_run batch-known BatchCreate "$BATCH_CONCURRENCY" "$BATCH_CALLS" batch-known.
 say "== CreateStream: $BATCH_CALLS streams of $BATCH creates at concurrency $BATCH_CONCURRENCY"
 ghz_run stream-new CreateStream "$BATCH_CONCURRENCY" "$BATCH_CALLS" stream-new.json
 ghz_run stream-known CreateStream "$BATCH_CONCURRENCY" "$BATCH_CALLS" stream-known.json
+say "== pgbench: the batch statement alone, $BATCH_CALLS statements of $BATCH new values at concurrency $BATCH_CONCURRENCY"
+export PGPASSWORD=vfps_bench
+mkdir -p "$work/pgbench-batch"
+(cd "$work/pgbench-batch" && python3 "$OLDPWD/loadtest/cpu.py" --out ../pgbench-batch.cpu.json \
+  --postmaster "$postmaster" --database vfps_bench_batch -- pgbench -n -M prepared -h 127.0.0.1 \
+  -U vfps_bench -c "$BATCH_CONCURRENCY" -j 2 -t $((BATCH_CALLS / BATCH_CONCURRENCY)) -D batch="$BATCH" \
+  -f "$OLDPWD/loadtest/pgbench-batch.sql" vfps_bench_batch >summary.txt 2>&1) ||
+  { cat "$work/pgbench-batch/summary.txt" >&2; exit 1; }
 
 python3 - "$work" "$BATCH" <<'PY'
-import json, os, sys
+import json, os, re, sys
 work, batch = sys.argv[1], int(sys.argv[2])
 def rate(name, per_call):
     """Pseudonyms per second; µs of CPU per pseudonym of the service, PostgreSQL and ghz; writes."""
@@ -164,4 +176,20 @@ for label, name, per_call, single in workloads:
     written = "-" if per[3] is None else f"{per[3]:.3f}"
     print(f"{label:<44} {value:>13,.0f} {ratio:>9.1f}x {per[0]:>30.1f} {per[1]:>11.1f} {per[2]:>6.1f}"
           f" {written:>29}")
+# the batch goals, from this run
+summary = open(os.path.join(work, "pgbench-batch", "summary.txt")).read()
+tps = float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", summary).group(1))
+alone = tps * batch
+pg_cpu = json.load(open(os.path.join(work, "pgbench-batch.cpu.json")))["pg_backends"]
+pg_rows = int(re.search(r"number of transactions actually processed: (\d+)", summary).group(1)) * batch
+batch_rate, batch_per = rate("batch-made", batch)
+_, single_per = rate("single-made", 1)
+print()
+print(f"PostgreSQL alone, the batch statement: {alone:,.0f} values/s, "
+      f"{pg_cpu * 1e6 / pg_rows:.1f} µs of its backends' CPU per value")
+print(f"goal: the service's CPU per BatchCreate value / per single Create (new values, made "
+      f"beforehand): {batch_per[0]:.1f} / {single_per[0]:.1f} µs = "
+      f"{batch_per[0] / single_per[0]:.2f}x (at most 0.1x)")
+print(f"goal: BatchCreate values per second / PostgreSQL's alone: {batch_rate:,.0f} / {alone:,.0f} = "
+      f"{batch_rate / alone:.2f}x (at least 0.8x)")
 PY

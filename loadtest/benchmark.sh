@@ -186,12 +186,22 @@ INSERT INTO namespaces VALUES ('pgbench', '', 1, 32, '', '', now(), now());
 INSERT INTO pseudonyms
   SELECT 'known-' || i, 'pgbench', md5(i::text), now(), now() FROM generate_series(0, $KNOWN - 1) i;
 SQL
+# a jar from before the 1.22 schema migrated a pseudonyms table without sequence_number: its
+# upsert is the .NET 1.10 one, the same statement without that column
+sequence_numbers=$("${bench_psql[@]}" -A -t -c "SELECT count(*) FROM information_schema.columns
+  WHERE table_name = 'pseudonyms' AND column_name = 'sequence_number'")
 per_client=$((REQUESTS / CONCURRENCY))
 for workload in new known; do
   mkdir -p "$work/pgbench-$workload"
+  script=$PWD/loadtest/pgbench-$workload.sql
+  if [ "$sequence_numbers" = 0 ]; then
+    sed -e 's/, sequence_number//g' -e 's/, 0, now(), now())/, now(), now())/' "$script" \
+      >"$work/pgbench-$workload.sql"
+    script=$work/pgbench-$workload.sql
+  fi
   (cd "$work/pgbench-$workload" && python3 "$OLDPWD/loadtest/cpu.py" --out ../pgbench-$workload.cpu.json \
     --postmaster "$postmaster" --database vfps_bench -- pgbench -n -M prepared -h "$PGHOST_BENCH" \
-    -U vfps_bench -c "$CONCURRENCY" -j 2 -t "$per_client" -l -f "$OLDPWD/loadtest/pgbench-$workload.sql" \
+    -U vfps_bench -c "$CONCURRENCY" -j 2 -t "$per_client" -l -f "$script" \
     vfps_bench >summary.txt 2>&1)
 done
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# High availability, rehearsed on one machine with real parts (the README's "High availability"):
+# High availability, rehearsed on one machine with real parts (docs/deployment/high-availability.md):
 #
 #   1. the database: one etcd member; three PostgreSQL 15 instances under Patroni with synchronous
 #      replication (synchronous_mode: true, so a promotion cannot lose an acknowledged commit);

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 REQUESTS=${REQUESTS:-50000}
 CONCURRENCY=${CONCURRENCY:-50}
-# the JVM settings of the profile (README, "Small containers"); also in Dockerfile and the chart
+# the JVM settings of the profile (docs/benchmarks.md, "The small container"); also in Dockerfile and the chart
 SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError"}
 PORT=${PORT:-48281}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}

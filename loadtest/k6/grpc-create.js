@@ -1,6 +1,6 @@
 // k6: gRPC PseudonymService/Create with a new random original value per request.
 //   k6 run -e VFPS_GRPC=127.0.0.1:8081 -e NAMESPACE=bench loadtest/k6/grpc-create.js
-// Create the namespace first (README). The protos are loaded from src/main/proto, the google/api
+// Create the namespace first (docs/api/grpc.md). The protos are loaded from src/main/proto, the google/api
 // protos they import from target/proto (unpacked there by the build).
 import grpc from 'k6/net/grpc';
 import { check } from 'k6';
