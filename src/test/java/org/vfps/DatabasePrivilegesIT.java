@@ -27,12 +27,15 @@ import org.vfps.server.VfpsServer;
 import org.vfps.storage.Migrations;
 
 /**
- * The production split of the README: the owner of the database migrates it, and the service runs
- * as a role that may only read, insert and delete rows, with exactly the README's GRANTs.
+ * The production split of docs/deployment/production.md: the owner of the database migrates it, and
+ * the service runs as a role that may only read, insert and delete rows, with exactly that page's
+ * GRANTs.
  */
 class DatabasePrivilegesIT {
 
-  /** The README's GRANTs (Production), for a service role {@code %1$s} on database {@code %2$s}. */
+  /**
+   * The production checklist's GRANTs, for a service role {@code %1$s} on database {@code %2$s}.
+   */
   static final List<String> SERVICE_ROLE_GRANTS =
       List.of(
           "GRANT CONNECT ON DATABASE %2$s TO %1$s",

@@ -67,7 +67,7 @@ final class WriteCoalescer {
    * it and carries everything that arrived meanwhile. Larger ones go beside it. Sent as soon as a
    * slot was free, 50 concurrent single creates went as statements of about 4.5 rows; waiting, as
    * statements of 15 to 17, which cost PostgreSQL half and the service a fifth less CPU per create
-   * (see the README's benchmarks). A {@code BatchCreate} chunk is larger and goes at once.
+   * (see docs/benchmarks.md). A {@code BatchCreate} chunk is larger and goes at once.
    */
   static final int SIDE_BY_SIDE = 64;
 
