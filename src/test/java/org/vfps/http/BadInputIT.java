@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -299,6 +300,22 @@ class BadInputIT {
                 400,
                 3),
             new Case(
+                "a count of 0",
+                name -> http.postJson(pseudonyms, "{\"originalValue\": \"x\", \"count\": 0}"),
+                400,
+                3),
+            new Case(
+                "a count above 10000",
+                name ->
+                    http.postJson(pseudonyms, "{\"originalValue\": \"x\", \"count\": \"10001\"}"),
+                400,
+                3),
+            new Case(
+                "a count that is no integer",
+                name -> http.postJson(pseudonyms, "{\"originalValue\": \"x\", \"count\": \"abc\"}"),
+                400,
+                3),
+            new Case(
                 "a truncated escape in the path",
                 name -> http.rawGet("/v1/namespaces/abc%"),
                 400,
@@ -334,5 +351,24 @@ class BadInputIT {
                 name + "%"))
         .isZero();
     assertThat(TestPostgres.pseudonymCount(NAMESPACE)).isEqualTo(pseudonymsBefore);
+  }
+
+  @Test
+  void aBadCountIsAnsweredInTheServicesWordsAsOverGrpc() {
+    String pseudonyms = "/v1/namespaces/" + NAMESPACE + "/pseudonyms";
+    Map<String, String> answers =
+        Map.of(
+            "0", "count must be at least 1.",
+            "\"-1\"", "count must be at least 1.",
+            "10001", "count must be at most 10000.",
+            "\"abc\"", "The request body is not valid: Not an int64 value: \"abc\".",
+            "1.5", "The request body is not valid: Not an int64 value: 1.5.");
+    answers.forEach(
+        (count, message) -> {
+          Response response =
+              http.postJson(pseudonyms, "{\"originalValue\": \"x\", \"count\": " + count + "}");
+          assertThat(response.status()).as(count).isEqualTo(400);
+          assertThat(response.json().getString("message")).as(count).isEqualTo(message);
+        });
   }
 }
