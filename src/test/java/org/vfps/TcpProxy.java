@@ -9,6 +9,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.vfps.config.ConnectionSettings;
 
 /**
@@ -40,17 +41,24 @@ public final class TcpProxy implements AutoCloseable {
   }
 
   /**
-   * Listens on a port that was free a moment ago; another socket of the machine may take it in
-   * between (an outgoing connection's ephemeral port), so a few ports are tried.
+   * The proxy's ports lie below Linux's ephemeral range (32768 to 60999 by default): while the
+   * proxy is cut its port is free, and an outgoing connection of the machine (the service's pool
+   * reconnecting, say) could otherwise be given it as its own port, so that {@link #open} could not
+   * listen again.
    */
+  private static final int LOWEST_PORT = 20_000;
+
+  private static final int HIGHEST_PORT = 32_767;
+
+  /** Listens on a port of that range that no other listener has; a few ports are tried. */
   private int listenOnAFreePort() {
     for (int attempt = 1; ; attempt++) {
-      int candidate = TestService.freePort();
+      int candidate = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT + 1);
       try {
         listen(candidate);
         return candidate;
       } catch (RuntimeException e) {
-        if (attempt == 5 || !isBind(e)) {
+        if (attempt == 20 || !isBind(e)) {
           throw e;
         }
       }
