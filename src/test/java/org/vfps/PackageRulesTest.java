@@ -50,9 +50,10 @@ class PackageRulesTest {
           Map.entry("namespace", Set.of("error", "access")),
           Map.entry("pseudonym", Set.of("namespace", "error", "access")),
           // the write queues are bounded, and calls' deadlines honoured, by admission control
-          Map.entry("storage", union(DOMAIN, "config", "admission")),
+          // it implements the access store of grants and tokens, as it does the repositories
+          Map.entry("storage", union(DOMAIN, "config", "admission", "access")),
           Map.entry("cache", DOMAIN),
-          Map.entry("cluster", union(DOMAIN, "cache", "config")),
+          Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
           // the edges
           Map.entry(
               "grpc", union(DOMAIN, "api", "access", "auth", "connection", "admission", "log")),

@@ -47,7 +47,26 @@ public final class Access {
    */
   public Future<Void> check(Caller caller, Operation operation, String namespace) {
     Permission permission = operation.permission().orElse(null);
-    if (permission == null || permissions.allows(caller, permission, namespace)) {
+    if (permission == null) {
+      return Future.succeededFuture();
+    }
+    Future<Void> fresh = permissions.fresh();
+    return fresh.succeeded()
+        ? decide(caller, operation, permission, namespace)
+        : fresh.compose(current -> decide(caller, operation, permission, namespace));
+  }
+
+  /**
+   * Completes once {@link #canRead} answers from current grants; fails {@code UNAVAILABLE} when
+   * they cannot be read.
+   */
+  public Future<Void> fresh() {
+    return permissions.fresh();
+  }
+
+  private Future<Void> decide(
+      Caller caller, Operation operation, Permission permission, String namespace) {
+    if (permissions.allows(caller, permission, namespace)) {
       return Future.succeededFuture();
     }
     audit.denied(caller, operation, namespace);
@@ -57,6 +76,22 @@ public final class Access {
             ErrorCode.PERMISSION_DENIED,
             deniedMessage(operation, permission, namespace),
             namespace == null ? Map.of() : Map.of("namespace", namespace)));
+  }
+
+  /** Whether the caller is an admin (never a service-account token's caller). */
+  public boolean isAdmin(Caller caller) {
+    return permissions.allows(caller, Permission.ADMIN, null);
+  }
+
+  /**
+   * Fails with {@code PERMISSION_DENIED} and {@code message}, written to the audit trail and
+   * counted: for the checks the services make themselves (whose token it is, how the caller
+   * authenticated).
+   */
+  public <T> Future<T> deny(Caller caller, Operation operation, String message) {
+    audit.denied(caller, operation, null);
+    deniedCalls.denied(operation);
+    return Future.failedFuture(new ServiceException(ErrorCode.PERMISSION_DENIED, message));
   }
 
   /** Whether the caller may read the namespace (what {@code GetAll} shows). */
@@ -116,7 +151,10 @@ public final class Access {
       case NAMESPACE_DELETE -> "Deleting a namespace requires admin access.";
       case NAMESPACE_GET, NAMESPACE_LIST_CHILDREN ->
           "Read access to namespace '" + namespace + "' is required.";
-      default -> "The caller may not " + describe(permission) + ".";
+      default ->
+          operation.rpcName().startsWith("AccessService/")
+              ? "Managing access grants and service accounts requires admin access."
+              : "The caller may not " + describe(permission) + ".";
     };
   }
 

@@ -1,5 +1,6 @@
 package org.vfps.access;
 
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,12 +9,13 @@ import org.vfps.error.ServiceException;
 
 /**
  * The audit trail: one line on the logger {@value #LOGGER} for every reverse lookup, every denied
- * call (no valid credentials, or a permission missing) and every namespace create and delete. The
- * message is {@code <operation> <outcome>}; the fields are key-value pairs ({@code operation},
- * {@code outcome}, {@code subject}, {@code client}, {@code namespace}, {@code pseudonym} for a
- * reverse lookup, {@code reason} for a call without valid credentials, {@code trace}), which the
- * text format writes as {@code key="value"} and the JSON format as {@code kvpList}. The outcome is
- * {@code OK} or the error code. Never an original value. Thread-safe.
+ * call (no valid credentials, or a permission missing), every namespace create and delete, and
+ * every change of grants, service accounts and access tokens. The message is {@code <operation>
+ * <outcome>}; the fields are key-value pairs ({@code operation}, {@code outcome}, {@code subject},
+ * {@code client}, {@code namespace}, {@code pseudonym} for a reverse lookup, {@code reason} for a
+ * call without valid credentials, {@code trace}), which the text format writes as {@code
+ * key="value"} and the JSON format as {@code kvpList}. The outcome is {@code OK} or the error code.
+ * Never an original value. Thread-safe.
  */
 public final class Audit {
 
@@ -76,6 +78,19 @@ public final class Audit {
     if (pseudonym != null) {
       line.addKeyValue("pseudonym", safe(pseudonym));
     }
+    emit(line);
+  }
+
+  /**
+   * A change of grants, service accounts or tokens, answered: who made it and what it changed
+   * ({@code what}, in its order: ids, names, flags; never a secret).
+   *
+   * @param failure null when the change succeeded
+   */
+  void changed(Caller caller, Operation operation, Throwable failure, Map<String, String> what) {
+    LoggingEventBuilder line =
+        line(operation, outcome(failure), caller.subject(), caller.clientAddress(), null);
+    what.forEach((key, value) -> line.addKeyValue(key, safe(value)));
     emit(line);
   }
 

@@ -42,7 +42,24 @@ public enum Operation {
    * value, and a writer learns an original value's pseudonym through Create anyway. Checked before
    * the namespace is looked up.
    */
-  PSEUDONYM_FIND("PseudonymService/Find", Permission.WRITE);
+  PSEUDONYM_FIND("PseudonymService/Find", Permission.WRITE),
+  ACCESS_LIST_GRANTS("AccessService/ListGrants", Permission.ADMIN),
+  ACCESS_CREATE_GRANT("AccessService/CreateGrant", Permission.ADMIN),
+  ACCESS_UPDATE_GRANT("AccessService/UpdateGrant", Permission.ADMIN),
+  ACCESS_DELETE_GRANT("AccessService/DeleteGrant", Permission.ADMIN),
+  ACCESS_LIST_SERVICE_ACCOUNTS("AccessService/ListServiceAccounts", Permission.ADMIN),
+  ACCESS_CREATE_SERVICE_ACCOUNT("AccessService/CreateServiceAccount", Permission.ADMIN),
+  ACCESS_DELETE_SERVICE_ACCOUNT("AccessService/DeleteServiceAccount", Permission.ADMIN),
+  /** Anyone's own personal tokens; an admin's may be anyone's: checked by the service. */
+  ACCESS_LIST_TOKENS("AccessService/ListAccessTokens", null),
+  /** A person's own token, or an admin's for a service account: checked by the service. */
+  ACCESS_CREATE_TOKEN("AccessService/CreateAccessToken", null),
+  /** The owner's or an admin's: checked by the service once the token is found. */
+  ACCESS_REVOKE_TOKEN("AccessService/RevokeAccessToken", null),
+  /** The owner's or an admin's: checked by the service once the token is found. */
+  ACCESS_DELETE_TOKEN("AccessService/DeleteAccessToken", null),
+  /** gRPC server reflection: any authenticated caller, when authorization is on. */
+  REFLECTION("ServerReflection/ServerReflectionInfo", null);
 
   private final String rpcName;
   private final Permission permission;

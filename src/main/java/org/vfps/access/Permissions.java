@@ -1,5 +1,6 @@
 package org.vfps.access;
 
+import io.vertx.core.Future;
 import java.util.List;
 import java.util.Set;
 import org.vfps.config.AuthorizationConfig;
@@ -32,6 +33,15 @@ public interface Permissions {
       };
 
   /**
+   * Completes once the decisions below are current (the database grants read again where they may
+   * be out of date); fails {@code UNAVAILABLE} when they cannot be. At once for rules that never
+   * change.
+   */
+  default Future<Void> fresh() {
+    return Future.succeededFuture();
+  }
+
+  /**
    * Whether the caller has the permission on the namespace ({@code namespace} is ignored for {@link
    * Permission#ADMIN}).
    */
@@ -54,7 +64,15 @@ public interface Permissions {
   /** The admin roles and rules as configured; {@link RoleModel#EMPTY} when authorization is off. */
   RoleModel model();
 
-  /** The rules of {@code config}: {@link #EVERYONE} when authorization is off. */
+  /**
+   * The rules of {@code config} with the database grants of {@code snapshots}: {@link #EVERYONE}
+   * when authorization is off.
+   */
+  static Permissions of(AuthorizationConfig config, AccessSnapshots snapshots) {
+    return config.enabled() ? new GrantedPermissions(config, snapshots) : EVERYONE;
+  }
+
+  /** The configured rules alone, without database grants; {@link #EVERYONE} when off. */
   static Permissions of(AuthorizationConfig config) {
     return config.enabled() ? new RolePermissions(config) : EVERYONE;
   }

@@ -4,6 +4,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Optional;
+import org.vfps.access.AccessSnapshots;
+import org.vfps.access.AccessStore;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -27,14 +29,28 @@ public interface Authenticator {
    * @param audit where calls without valid credentials are written
    * @param sessionKey the 32-byte key every replica seals the admin UI's session cookies with; used
    *     when the config has a sign-in client
+   * @param snapshots the access tokens, when the config enables them
+   * @param store where the tokens' last use is written back
    */
   static Authenticator start(
-      Vertx vertx, AuthorizationConfig config, Audit audit, byte[] sessionKey) {
+      Vertx vertx,
+      AuthorizationConfig config,
+      Audit audit,
+      byte[] sessionKey,
+      AccessSnapshots snapshots,
+      AccessStore store) {
     if (!config.enabled()) {
       return OFF;
     }
     return new CredentialAuthenticator(
-        vertx, config, audit, sessionKey, ProviderKeys.Timing.DEFAULT, Clock.systemUTC());
+        vertx,
+        config,
+        audit,
+        sessionKey,
+        snapshots,
+        store,
+        ProviderKeys.Timing.DEFAULT,
+        Clock.systemUTC());
   }
 
   /**
@@ -85,6 +101,9 @@ public interface Authenticator {
   default boolean enabled() {
     return false;
   }
+
+  /** Writes back what is pending (the access tokens' last use); blocks for at most 5 s. */
+  default void close() {}
 
   private static Future<Caller> anonymous(String clientAddress) {
     return Future.succeededFuture(Caller.anonymous(clientAddress));

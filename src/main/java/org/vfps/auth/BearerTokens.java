@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.vfps.access.Caller;
 import org.vfps.config.AuthorizationConfig;
@@ -241,7 +242,21 @@ final class BearerTokens {
         }
       }
     }
-    return new Identity(subject instanceof String s && !s.isEmpty() ? s : Caller.ANONYMOUS, roles);
+    Object email = claims.getValue("email");
+    Object username = claims.getValue("preferred_username");
+    return new Identity(
+        subject instanceof String s && !s.isEmpty() ? s : Caller.ANONYMOUS,
+        roles,
+        Caller.Credential.PROVIDER_TOKEN,
+        // an address counts for e-mail grants only when the provider verified it
+        email instanceof String address
+                && !address.isBlank()
+                && Boolean.TRUE.equals(claims.getValue("email_verified"))
+            ? address.strip().toLowerCase(Locale.ROOT)
+            : null,
+        username instanceof String name && !name.isEmpty() ? name : null,
+        null,
+        null);
   }
 
   private static JsonObject decode(String part, String kind) {

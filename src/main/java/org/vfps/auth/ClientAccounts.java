@@ -131,7 +131,7 @@ final class ClientAccounts {
     private volatile byte[] verifiedDigest;
 
     Account(ClientAccount account) {
-      this.identity = new Identity(account.id(), Set.copyOf(account.roles()));
+      this.identity = Identity.clientAccount(account.id(), Set.copyOf(account.roles()));
       this.hash = account.secretHash();
       this.salt = hash.salt();
     }

@@ -4,6 +4,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Optional;
+import org.vfps.access.AccessSnapshots;
+import org.vfps.access.AccessStore;
+import org.vfps.access.AccessTokenSecret;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -12,11 +15,12 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
- * Authorization on: {@code Bearer} tokens go to {@link BearerTokens} (when an authority is
- * configured), {@code Basic} credentials to {@link ClientAccounts} (when accounts are configured);
- * anything else, or nothing, is {@code UNAUTHENTICATED}. With a sign-in client configured, the
- * admin UI's session cookie is a credential too (see {@link SignIn}). Every call without valid
- * credentials is written to the audit trail.
+ * Authorization on: {@code Bearer vfps_...} access tokens go to {@link AccessTokenChecks} (when
+ * enabled), other {@code Bearer} tokens to {@link BearerTokens} (when an authority is configured),
+ * {@code Basic} credentials to {@link ClientAccounts} (when accounts are configured); anything
+ * else, or nothing, is {@code UNAUTHENTICATED}. With a sign-in client configured, the admin UI's
+ * session cookie is a credential too (see {@link SignIn}). Every call without valid credentials is
+ * written to the audit trail.
  */
 final class CredentialAuthenticator implements Authenticator {
 
@@ -24,6 +28,7 @@ final class CredentialAuthenticator implements Authenticator {
   private static final String BASIC = "Basic ";
 
   private final BearerTokens bearerTokens;
+  private final AccessTokenChecks accessTokens;
   private final ClientAccounts clientAccounts;
   private final SignIn signIn;
   private final Audit audit;
@@ -36,10 +41,17 @@ final class CredentialAuthenticator implements Authenticator {
       AuthorizationConfig config,
       Audit audit,
       byte[] sessionKey,
+      AccessSnapshots snapshots,
+      AccessStore store,
       ProviderKeys.Timing timing,
       Clock clock) {
     this.bearerTokens =
         config.authority().isPresent() ? new BearerTokens(vertx, config, timing, clock) : null;
+    this.accessTokens =
+        config.accessTokens().enabled()
+            ? new AccessTokenChecks(
+                vertx, snapshots, store, config.accessTokens().usageFlushInterval(), clock)
+            : null;
     this.clientAccounts = new ClientAccounts(vertx, config.clients());
     this.signIn =
         bearerTokens != null && config.signIn().configured()
@@ -48,6 +60,9 @@ final class CredentialAuthenticator implements Authenticator {
     this.audit = audit;
     if (bearerTokens != null) {
       bearerTokens.start();
+    }
+    if (accessTokens != null) {
+      accessTokens.start();
     }
   }
 
@@ -58,10 +73,18 @@ final class CredentialAuthenticator implements Authenticator {
     if (authorization == null || authorization.isBlank()) {
       identity = rejected("no credentials were sent (Authorization: Bearer <token>)");
     } else if (startsWithIgnoreCase(authorization, BEARER)) {
-      identity =
-          bearerTokens == null
-              ? rejected("bearer tokens are not accepted (no Authorization__Authority)")
-              : bearerTokens.check(authorization.substring(BEARER.length()).strip());
+      String token = authorization.substring(BEARER.length()).strip();
+      if (token.startsWith(AccessTokenSecret.PREFIX)) {
+        identity =
+            accessTokens == null
+                ? rejected("access tokens are not enabled (Authorization__AccessTokens__IsEnabled)")
+                : accessTokens.check(token);
+      } else {
+        identity =
+            bearerTokens == null
+                ? rejected("bearer tokens are not accepted (no Authorization__Authority)")
+                : bearerTokens.check(token);
+      }
     } else if (startsWithIgnoreCase(authorization, BASIC)) {
       identity =
           clientAccounts.isEmpty()
@@ -70,7 +93,7 @@ final class CredentialAuthenticator implements Authenticator {
     } else {
       identity = rejected("the Authorization scheme is neither Bearer nor Basic");
     }
-    return audited(identity.map(known -> caller(known, clientAddress)), clientAddress, operation);
+    return audited(identity.map(known -> known.caller(clientAddress)), clientAddress, operation);
   }
 
   private Future<Caller> unauthenticated(String reason, String clientAddress, Operation operation) {
@@ -132,8 +155,11 @@ final class CredentialAuthenticator implements Authenticator {
     return true;
   }
 
-  private static Caller caller(Identity identity, String clientAddress) {
-    return new Caller(identity.subject(), identity.roles(), clientAddress);
+  @Override
+  public void close() {
+    if (accessTokens != null) {
+      accessTokens.close();
+    }
   }
 
   private static <T> Future<T> rejected(String reason) {

@@ -11,9 +11,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
@@ -64,7 +62,6 @@ public final class SignIn {
   private final String clientId;
   private final String clientSecret;
   private final boolean usePushedAuthorizationRequests;
-  private final Set<String> knownRoles = new HashSet<>();
   private final BearerTokens tokens;
   private final ProviderKeys keys;
   private final SessionSeal seal;
@@ -75,12 +72,6 @@ public final class SignIn {
     this.clientId = config.signIn().clientId();
     this.clientSecret = config.signIn().clientSecret();
     this.usePushedAuthorizationRequests = config.signIn().usePushedAuthorizationRequests();
-    knownRoles.addAll(config.adminRoles());
-    for (AuthorizationConfig.NamespaceRule rule : config.namespaceRules()) {
-      knownRoles.addAll(rule.readRoles());
-      knownRoles.addAll(rule.writeRoles());
-      knownRoles.addAll(rule.reverseLookupRoles());
-    }
     this.tokens = tokens;
     this.keys = tokens.keys();
     this.seal = seal;
@@ -214,9 +205,7 @@ public final class SignIn {
                                   : session.refreshToken();
                           return sealed(
                               session.refreshed(
-                                  known(valid.identity().roles()),
-                                  valid.expiresAtSecond(),
-                                  refreshToken));
+                                  valid.identity().roles(), valid.expiresAtSecond(), refreshToken));
                         }));
   }
 
@@ -358,7 +347,8 @@ public final class SignIn {
                       text(id, "name"),
                       text(id, "preferred_username"),
                       text(id, "email"),
-                      known(access.identity().roles()),
+                      Boolean.TRUE.equals(id.getValue("email_verified")),
+                      access.identity().roles(),
                       access.expiresAtSecond(),
                       randomText(16),
                       answer.getValue("refresh_token") instanceof String refresh ? refresh : ""));
@@ -396,13 +386,6 @@ public final class SignIn {
                   + " roles are too long)."));
     }
     return Future.succeededFuture(new Sealed(session, cookie));
-  }
-
-  /** The roles the rules name; no other role changes a decision. */
-  private Set<String> known(Set<String> roles) {
-    Set<String> known = new HashSet<>(roles);
-    known.retainAll(knownRoles);
-    return known;
   }
 
   private static ServiceException refused(String what, ProviderClient.Reply reply) {

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -19,8 +20,9 @@ import org.vfps.access.Caller;
  * @param name the ID token's {@code name}; empty when absent
  * @param username the ID token's {@code preferred_username}; empty when absent
  * @param email the ID token's {@code email}; empty when absent
- * @param roles the access token's roles that the rules name (no other role changes a decision);
- *     unmodifiable
+ * @param emailVerified whether the ID token says the address is verified ({@code email_verified}),
+ *     without which no e-mail grant matches
+ * @param roles the access token's roles; unmodifiable
  * @param expiresAt the access token's {@code exp}, in seconds since the epoch
  * @param csrfToken a random text, the same for the whole sign-in
  * @param refreshToken the provider's refresh token; empty when it gave none
@@ -30,6 +32,7 @@ public record UiSession(
     String name,
     String username,
     String email,
+    boolean emailVerified,
     Set<String> roles,
     long expiresAt,
     String csrfToken,
@@ -49,7 +52,15 @@ public record UiSession(
 
   /** The caller of an API request this session authenticates. */
   public Caller caller(String clientAddress) {
-    return new Caller(subject, roles, clientAddress);
+    return new Caller(
+        subject,
+        roles,
+        clientAddress,
+        Caller.Credential.PROVIDER_TOKEN,
+        emailVerified && !email.isEmpty() ? email.toLowerCase(Locale.ROOT) : null,
+        username.isEmpty() ? null : username,
+        null,
+        null);
   }
 
   /** Whether {@code token} is this session's CSRF token; compared in constant time. */
@@ -61,12 +72,14 @@ public record UiSession(
 
   /** This session with the fields of a refresh; who it is and the CSRF token stay. */
   UiSession refreshed(Set<String> roles, long expiresAt, String refreshToken) {
-    return new UiSession(subject, name, username, email, roles, expiresAt, csrfToken, refreshToken);
+    return new UiSession(
+        subject, name, username, email, emailVerified, roles, expiresAt, csrfToken, refreshToken);
   }
 
   /** This session without its refresh token (for a cookie that would be too large with it). */
   UiSession withoutRefreshToken() {
-    return new UiSession(subject, name, username, email, roles, expiresAt, csrfToken, "");
+    return new UiSession(
+        subject, name, username, email, emailVerified, roles, expiresAt, csrfToken, "");
   }
 
   JsonObject toJson() {
@@ -76,6 +89,7 @@ public record UiSession(
         .put("name", name)
         .put("user", username)
         .put("email", email)
+        .put("ev", emailVerified)
         .put("roles", new JsonArray(roles.stream().sorted().toList()))
         .put("exp", expiresAt)
         .put("csrf", csrfToken)
@@ -97,6 +111,7 @@ public record UiSession(
             json.getString("name"),
             json.getString("user"),
             json.getString("email"),
+            json.getBoolean("ev", false),
             roles,
             json.getLong("exp"),
             json.getString("csrf"),

@@ -1,6 +1,7 @@
 package org.vfps.config;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,6 +25,9 @@ import java.util.Optional;
  * @param namespaceRules the per-namespace grants ({@code NamespaceRules__N__*}); unmodifiable
  * @param clients the client accounts ({@code Clients__N__*}), ids unique; unmodifiable
  * @param signIn the admin UI's sign-in client
+ * @param grantCacheDuration how long a replica may use its copy of the database grants and tokens
+ *     ({@code GrantCacheDuration}); zero reads them on every check
+ * @param accessTokens the personal and service-account tokens ({@code AccessTokens__*})
  */
 public record AuthorizationConfig(
     boolean enabled,
@@ -34,7 +38,9 @@ public record AuthorizationConfig(
     List<String> adminRoles,
     List<NamespaceRule> namespaceRules,
     List<ClientAccount> clients,
-    SignIn signIn) {
+    SignIn signIn,
+    Duration grantCacheDuration,
+    AccessTokens accessTokens) {
 
   /** The role claim type when none is configured, as in the .NET service. */
   public static final String DEFAULT_ROLE_CLAIM_TYPE = "roles";
@@ -50,6 +56,8 @@ public record AuthorizationConfig(
     namespaceRules = List.copyOf(namespaceRules);
     clients = List.copyOf(clients);
     Objects.requireNonNull(signIn, "signIn");
+    Objects.requireNonNull(grantCacheDuration, "grantCacheDuration");
+    Objects.requireNonNull(accessTokens, "accessTokens");
   }
 
   /** Authorization off: everyone is an admin. */
@@ -63,7 +71,47 @@ public record AuthorizationConfig(
         List.of(),
         List.of(),
         List.of(),
-        new SignIn("", "", true));
+        new SignIn("", "", true),
+        Duration.ofSeconds(30),
+        AccessTokens.DISABLED);
+  }
+
+  /**
+   * The vfps access tokens ({@code AccessTokens__*}), as the .NET vfps 1.22 configures them.
+   * Validated at load: enabled only with authorization on; lifetimes not negative; the default
+   * within the maximum.
+   *
+   * @param enabled whether personal and service-account tokens authenticate and can be created
+   *     ({@code IsEnabled})
+   * @param defaultLifetime the lifetime of a token created without one ({@code DefaultLifetime})
+   * @param maximumLifetime the longest lifetime; zero for no cap ({@code MaximumLifetime})
+   * @param expiryWarningPeriod how long before its expiry a token is marked "expires soon"; zero
+   *     for never ({@code ExpiryWarningPeriod})
+   * @param usageFlushInterval how often the tokens' last use is written back ({@code
+   *     UsageFlushInterval}); positive
+   */
+  public record AccessTokens(
+      boolean enabled,
+      Duration defaultLifetime,
+      Duration maximumLifetime,
+      Duration expiryWarningPeriod,
+      Duration usageFlushInterval) {
+
+    /** Off, with the .NET service's defaults. */
+    public static final AccessTokens DISABLED =
+        new AccessTokens(
+            false,
+            Duration.ofDays(90),
+            Duration.ofDays(365),
+            Duration.ofDays(14),
+            Duration.ofMinutes(1));
+
+    public AccessTokens {
+      Objects.requireNonNull(defaultLifetime, "defaultLifetime");
+      Objects.requireNonNull(maximumLifetime, "maximumLifetime");
+      Objects.requireNonNull(expiryWarningPeriod, "expiryWarningPeriod");
+      Objects.requireNonNull(usageFlushInterval, "usageFlushInterval");
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package org.vfps.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,13 +33,16 @@ final class AuthorizationSettings {
     List<String> adminRoles = strings(settings, SECTION + "AdminRoles");
     List<AuthorizationConfig.NamespaceRule> rules = namespaceRules(settings);
     List<AuthorizationConfig.ClientAccount> clients = clients(settings);
+    Duration grantCacheDuration = timeSpan(settings, SECTION + "GrantCacheDuration", true);
+    AuthorizationConfig.AccessTokens tokens = accessTokens(settings, enabled);
     if (enabled) {
-      if (authority.isEmpty() && clients.isEmpty()) {
+      if (authority.isEmpty() && clients.isEmpty() && !tokens.enabled()) {
         throw new ConfigException(
             FlatSettings.environmentName(SECTION + "Authority")
                 + ": missing; Authorization__IsEnabled=true needs an OIDC authority (with"
-                + " Authorization__Audience) or client accounts (Authorization__Clients__0__Id,"
-                + " __SecretHash, __Roles__0)");
+                + " Authorization__Audience), client accounts (Authorization__Clients__0__Id,"
+                + " __SecretHash, __Roles__0) or access tokens"
+                + " (Authorization__AccessTokens__IsEnabled=true)");
       }
       checkSignIn(signIn, authority);
       if (authority.isPresent()) {
@@ -65,7 +69,63 @@ final class AuthorizationSettings {
         adminRoles,
         rules,
         clients,
-        signIn);
+        signIn,
+        grantCacheDuration,
+        tokens);
+  }
+
+  /** The {@code AccessTokens} section; enabled only with authorization on. */
+  private static AuthorizationConfig.AccessTokens accessTokens(
+      FlatSettings settings, boolean authorization) {
+    String section = SECTION + "AccessTokens:";
+    boolean enabled = ConfigLoader.bool(settings, section + "IsEnabled");
+    if (enabled && !authorization) {
+      throw new ConfigException(
+          FlatSettings.environmentName(section + "IsEnabled")
+              + ": true needs Authorization__IsEnabled=true; access tokens authenticate callers,"
+              + " which nobody is asked to do while authorization is off");
+    }
+    Duration defaultLifetime = timeSpan(settings, section + "DefaultLifetime", false);
+    if (defaultLifetime.isZero()) {
+      throw ConfigLoader.invalid(
+          section + "DefaultLifetime",
+          settings.required(section + "DefaultLifetime"),
+          "is not a positive duration");
+    }
+    Duration maximumLifetime = timeSpan(settings, section + "MaximumLifetime", false);
+    if (!maximumLifetime.isZero() && defaultLifetime.compareTo(maximumLifetime) > 0) {
+      throw ConfigLoader.invalid(
+          section + "DefaultLifetime",
+          settings.required(section + "DefaultLifetime"),
+          "is longer than Authorization__AccessTokens__MaximumLifetime");
+    }
+    Duration warning = timeSpan(settings, section + "ExpiryWarningPeriod", true);
+    Duration flush = timeSpan(settings, section + "UsageFlushInterval", true);
+    return new AuthorizationConfig.AccessTokens(
+        enabled,
+        defaultLifetime,
+        maximumLifetime,
+        warning.isNegative() ? Duration.ZERO : warning,
+        flush.isNegative() || flush.isZero() ? Duration.ofMinutes(1) : flush);
+  }
+
+  /**
+   * A .NET TimeSpan; a negative one only where {@code negativeAllowed} (it then means what zero
+   * means, as in the .NET service).
+   */
+  private static Duration timeSpan(FlatSettings settings, String key, boolean negativeAllowed) {
+    String value = settings.required(key);
+    Duration duration;
+    try {
+      duration = TimeSpans.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw ConfigLoader.invalid(
+          key, value, "is not a .NET TimeSpan (e.g. 0.00:00:30): " + e.getMessage());
+    }
+    if (duration.isNegative() && !negativeAllowed) {
+      throw ConfigLoader.invalid(key, value, "is negative");
+    }
+    return duration;
   }
 
   /**

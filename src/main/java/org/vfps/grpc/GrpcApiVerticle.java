@@ -4,6 +4,9 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
@@ -11,21 +14,25 @@ import io.vertx.grpc.server.GrpcServerOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.vfps.access.AccessAdmin;
+import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallLocals;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
+import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 
 /**
  * Serves gRPC over cleartext HTTP/2 (h2c), or over TLS with h2 chosen by ALPN when TLS is on (then
- * only TLS): the two vfps services, {@code grpc.health.v1.Health} (serving while the service is
- * ready) and, when enabled, server reflection. Deployed once per event loop; the instances share
- * the port.
+ * only TLS): the two vfps services, the access service of this implementation, {@code
+ * grpc.health.v1.Health} (serving while the service is ready) and, when enabled, server reflection
+ * (with authorization on, for authenticated callers only). Deployed once per event loop; the
+ * instances share the port.
  */
 public final class GrpcApiVerticle extends VerticleBase {
 
@@ -44,10 +51,14 @@ public final class GrpcApiVerticle extends VerticleBase {
    */
   public static final long MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+  /** The path prefix of both reflection services' calls (v1 and v1alpha). */
+  private static final String REFLECTION_PATH = "/grpc.reflection.";
+
   private final int port;
   private final boolean reflection;
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
+  private final AccessAdmin accessAdmin;
   private final Supplier<Future<Boolean>> ready;
   private final CallObserver observer;
   private final ServerTls tls;
@@ -69,6 +80,7 @@ public final class GrpcApiVerticle extends VerticleBase {
       boolean reflection,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
+      AccessAdmin accessAdmin,
       Supplier<Future<Boolean>> ready,
       CallObserver observer,
       ServerTls tls,
@@ -80,6 +92,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.reflection = reflection;
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
+    this.accessAdmin = accessAdmin;
     this.ready = ready;
     this.observer = observer;
     this.tls = tls;
@@ -101,6 +114,8 @@ public final class GrpcApiVerticle extends VerticleBase {
         NamespaceGrpcService.of(namespaces, observer, authenticator, admission, warnings));
     grpc.addService(
         PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
+    grpc.addService(
+        AccessGrpcService.of(accessAdmin, observer, authenticator, admission, warnings));
     grpc.addService(new HealthChecks(vertx, ready, warnings));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
@@ -125,9 +140,50 @@ public final class GrpcApiVerticle extends VerticleBase {
             ReplyFlushes::consolidate,
             request -> {
               CallLocals.watchStreamClose(request.response());
-              encodings.handle(request);
+              if (reflection
+                  && authenticator.enabled()
+                  && request.path().startsWith(REFLECTION_PATH)) {
+                authenticateReflection(request, encodings);
+              } else {
+                encodings.handle(request);
+              }
             }));
     return server.listen();
+  }
+
+  /**
+   * Serves a reflection call once its caller is authenticated, as the .NET vfps 1.22.3 asks: any
+   * valid credentials will do; without them the call is answered {@code UNAUTHENTICATED} at once.
+   */
+  private void authenticateReflection(HttpServerRequest request, MessageEncodings encodings) {
+    request.pause();
+    SocketAddress remote = request.remoteAddress();
+    authenticator
+        .authenticate(
+            request.getHeader("authorization"),
+            remote == null ? "" : remote.hostAddress(),
+            Operation.REFLECTION)
+        .onComplete(
+            authenticated -> {
+              if (authenticated.succeeded()) {
+                encodings.handle(request);
+                request.resume();
+                return;
+              }
+              Throwable failure = authenticated.cause();
+              GrpcStatus status = GrpcErrors.status(failure);
+              request
+                  .response()
+                  .putHeader("content-type", "application/grpc")
+                  .putHeader("grpc-status", Integer.toString(status.code))
+                  .putHeader(
+                      "grpc-message",
+                      GrpcErrors.asciiSafe(
+                          failure instanceof ServiceException
+                              ? failure.getMessage()
+                              : "The credentials could not be checked."))
+                  .end();
+            });
   }
 
   /**

@@ -57,16 +57,16 @@ final class Authentication {
 
   /**
    * A handler before every route: a state-changing API request ({@code POST}, {@code PUT}, {@code
-   * PATCH}, {@code DELETE} under {@code /v1/}) that the session cookie authenticates fails with
-   * {@code PERMISSION_DENIED} (403) unless it carries the session's token in {@value CSRF_HEADER}.
-   * Only a page of the admin UI can know that token (from {@code /ui/session}, which no other
-   * origin can read), so a request another site makes the browser send is refused before it is even
-   * read. Requests with an {@code Authorization} header need no token.
+   * PATCH}, {@code DELETE} under {@code /v1/} or {@code /x/v1/}) that the session cookie
+   * authenticates fails with {@code PERMISSION_DENIED} (403) unless it carries the session's token
+   * in {@value CSRF_HEADER}. Only a page of the admin UI can know that token (from {@code
+   * /ui/session}, which no other origin can read), so a request another site makes the browser send
+   * is refused before it is even read. Requests with an {@code Authorization} header need no token.
    */
   void rejectForgedRequests(RoutingContext rc) {
     HttpServerRequest request = rc.request();
     if (STATE_CHANGING.contains(request.method())
-        && request.path().startsWith("/v1/")
+        && (request.path().startsWith("/v1/") || request.path().startsWith("/x/v1/"))
         && request.getHeader(HttpHeaders.AUTHORIZATION) == null) {
       Cookie session = request.getCookie(SignIn.SESSION_COOKIE);
       if (session != null

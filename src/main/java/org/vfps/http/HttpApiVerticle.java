@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.vfps.access.AccessAdmin;
 import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
@@ -49,6 +50,7 @@ public final class HttpApiVerticle extends VerticleBase {
       ApiContract contract,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
+      AccessAdmin accessAdmin,
       FhirOperations fhir,
       Future<?> startup,
       Future<?> stopping,
@@ -81,7 +83,11 @@ public final class HttpApiVerticle extends VerticleBase {
         new RequestAdmission(dependencies.admission(), dependencies.requestTimeout()));
     Authentication authentication = new Authentication(dependencies.authenticator());
     builder.rootHandler(authentication::rejectForgedRequests);
-    new RestRoutes(dependencies.namespaces(), dependencies.pseudonyms(), authentication)
+    new RestRoutes(
+            dependencies.namespaces(),
+            dependencies.pseudonyms(),
+            dependencies.accessAdmin(),
+            authentication)
         .bind(builder);
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
     HttpErrors errors = new HttpErrors(dependencies.warnings());

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.AccessAdmin;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -28,6 +29,18 @@ import org.vfps.api.v1.PseudonymServiceBatchGetRequest;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceResolveRequest;
+import org.vfps.api.x.access.v1.CreateAccessTokenRequest;
+import org.vfps.api.x.access.v1.CreateGrantRequest;
+import org.vfps.api.x.access.v1.CreateGrantResponse;
+import org.vfps.api.x.access.v1.CreateServiceAccountRequest;
+import org.vfps.api.x.access.v1.CreateServiceAccountResponse;
+import org.vfps.api.x.access.v1.DeleteAccessTokenResponse;
+import org.vfps.api.x.access.v1.DeleteGrantResponse;
+import org.vfps.api.x.access.v1.DeleteServiceAccountResponse;
+import org.vfps.api.x.access.v1.RevokeAccessTokenResponse;
+import org.vfps.api.x.access.v1.UpdateGrantRequest;
+import org.vfps.api.x.access.v1.UpdateGrantResponse;
+import org.vfps.grpc.AccessMapping;
 import org.vfps.grpc.ProtoMapping;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -52,12 +65,17 @@ final class RestRoutes {
 
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
+  private final AccessAdmin accessAdmin;
   private final Authentication authentication;
 
   RestRoutes(
-      NamespaceService namespaces, PseudonymService pseudonyms, Authentication authentication) {
+      NamespaceService namespaces,
+      PseudonymService pseudonyms,
+      AccessAdmin accessAdmin,
+      Authentication authentication) {
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
+    this.accessAdmin = accessAdmin;
     this.authentication = authentication;
   }
 
@@ -215,6 +233,146 @@ final class RestRoutes {
                   either(query, "include_total_size", "includeTotalSize").getBoolean(false))
               .map(ProtoMapping::toListResponse);
         });
+    bindAccess(builder);
+  }
+
+  /** The eleven RPCs of {@code vfps.x.access.v1.AccessService}. */
+  private void bindAccess(RouterBuilder builder) {
+    on(
+        builder,
+        "AccessService_ListGrants",
+        Operation.ACCESS_LIST_GRANTS,
+        (rc, caller) ->
+            accessAdmin
+                .listGrants(caller, query(rc, "namespace", "namespace"))
+                .map(AccessMapping::toListGrantsResponse));
+    on(
+        builder,
+        "AccessService_CreateGrant",
+        Operation.ACCESS_CREATE_GRANT,
+        (rc, caller) -> {
+          CreateGrantRequest request =
+              ProtoJson.read(body(rc), CreateGrantRequest.newBuilder()).build();
+          return accessAdmin
+              .createGrant(caller, AccessMapping.toGrantRequest(request))
+              .map(
+                  grant ->
+                      CreateGrantResponse.newBuilder()
+                          .setGrant(AccessMapping.toProto(grant))
+                          .build());
+        });
+    on(
+        builder,
+        "AccessService_UpdateGrant",
+        Operation.ACCESS_UPDATE_GRANT,
+        (rc, caller) -> {
+          UpdateGrantRequest request =
+              ProtoJson.read(body(rc), UpdateGrantRequest.newBuilder()).build();
+          return accessAdmin
+              .updateGrant(
+                  caller,
+                  rc.pathParam("id"),
+                  request.getCanRead(),
+                  request.getCanWrite(),
+                  request.getCanReverseLookup())
+              .map(
+                  grant ->
+                      UpdateGrantResponse.newBuilder()
+                          .setGrant(AccessMapping.toProto(grant))
+                          .build());
+        });
+    on(
+        builder,
+        "AccessService_DeleteGrant",
+        Operation.ACCESS_DELETE_GRANT,
+        (rc, caller) ->
+            accessAdmin
+                .deleteGrant(caller, rc.pathParam("id"))
+                .map(deleted -> DeleteGrantResponse.getDefaultInstance()));
+    on(
+        builder,
+        "AccessService_ListServiceAccounts",
+        Operation.ACCESS_LIST_SERVICE_ACCOUNTS,
+        (rc, caller) ->
+            accessAdmin
+                .listServiceAccounts(caller)
+                .map(AccessMapping::toListServiceAccountsResponse));
+    on(
+        builder,
+        "AccessService_CreateServiceAccount",
+        Operation.ACCESS_CREATE_SERVICE_ACCOUNT,
+        (rc, caller) -> {
+          CreateServiceAccountRequest request =
+              ProtoJson.read(body(rc), CreateServiceAccountRequest.newBuilder()).build();
+          return accessAdmin
+              .createServiceAccount(caller, request.getName(), request.getDescription())
+              .map(
+                  account ->
+                      CreateServiceAccountResponse.newBuilder()
+                          .setServiceAccount(AccessMapping.toProto(account))
+                          .build());
+        });
+    on(
+        builder,
+        "AccessService_DeleteServiceAccount",
+        Operation.ACCESS_DELETE_SERVICE_ACCOUNT,
+        (rc, caller) ->
+            accessAdmin
+                .deleteServiceAccount(caller, rc.pathParam("name"))
+                .map(deleted -> DeleteServiceAccountResponse.getDefaultInstance()));
+    on(
+        builder,
+        "AccessService_ListAccessTokens",
+        Operation.ACCESS_LIST_TOKENS,
+        (rc, caller) ->
+            accessAdmin
+                .listTokens(
+                    caller,
+                    "true".equals(query(rc, "all", "all")),
+                    query(rc, "service_account", "serviceAccount"))
+                .map(tokens -> AccessMapping.toListAccessTokensResponse(accessAdmin, tokens)));
+    on(
+        builder,
+        "AccessService_CreateAccessToken",
+        Operation.ACCESS_CREATE_TOKEN,
+        (rc, caller) -> {
+          CreateAccessTokenRequest request =
+              ProtoJson.read(body(rc), CreateAccessTokenRequest.newBuilder()).build();
+          return accessAdmin
+              .createToken(
+                  caller, request.getName(), request.getServiceAccount(), request.getLifetimeDays())
+              .map(created -> AccessMapping.toCreateAccessTokenResponse(accessAdmin, created));
+        });
+    on(
+        builder,
+        "AccessService_RevokeAccessToken",
+        Operation.ACCESS_REVOKE_TOKEN,
+        (rc, caller) ->
+            accessAdmin
+                .revokeToken(caller, rc.pathParam("id"))
+                .map(
+                    token ->
+                        RevokeAccessTokenResponse.newBuilder()
+                            .setAccessToken(
+                                AccessMapping.toProto(token, accessAdmin.expiresSoon(token)))
+                            .build()));
+    on(
+        builder,
+        "AccessService_DeleteAccessToken",
+        Operation.ACCESS_DELETE_TOKEN,
+        (rc, caller) ->
+            accessAdmin
+                .deleteToken(caller, rc.pathParam("id"))
+                .map(deleted -> DeleteAccessTokenResponse.getDefaultInstance()));
+  }
+
+  /** A query parameter by its proto name, else its JSON name; empty when neither is given. */
+  private static String query(RoutingContext rc, String protoName, String jsonName) {
+    String value = rc.queryParams().get(protoName);
+    if (value == null) {
+      value = rc.queryParams().get(jsonName);
+    }
+    return value == null ? "" : value;
   }
 
   /**

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.micrometer.PrometheusRequestHandler;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -28,7 +29,11 @@ public final class MetricsVerticle extends VerticleBase {
   private final Supplier<Future<Map<String, Long>>> pseudonymCounts;
   private final Duration countInterval;
   private final String namespaceDeletedAddress;
+  private final Supplier<Future<List<TokenExpiryGauges.Expiry>>> tokenExpiries;
   private HttpServer server;
+
+  /** How often the service-account tokens' expiries are read, as the .NET vfps reads them. */
+  static final Duration TOKEN_EXPIRY_INTERVAL = Duration.ofSeconds(60);
 
   /**
    * @param port the listener's port, 1-65535 (the service does not deploy this verticle for 0)
@@ -37,18 +42,22 @@ public final class MetricsVerticle extends VerticleBase {
    * @param countInterval the time between counts
    * @param namespaceDeletedAddress the event bus address of namespace deletions, whose body is the
    *     namespace name
+   * @param tokenExpiries reads the service-account tokens' expiries; null when access tokens are
+   *     off, and the gauge then has no series
    */
   public MetricsVerticle(
       int port,
       ServiceMeters meters,
       Supplier<Future<Map<String, Long>>> pseudonymCounts,
       Duration countInterval,
-      String namespaceDeletedAddress) {
+      String namespaceDeletedAddress,
+      Supplier<Future<List<TokenExpiryGauges.Expiry>>> tokenExpiries) {
     this.port = port;
     this.meters = meters;
     this.pseudonymCounts = pseudonymCounts;
     this.countInterval = countInterval;
     this.namespaceDeletedAddress = namespaceDeletedAddress;
+    this.tokenExpiries = tokenExpiries;
   }
 
   @Override
@@ -60,6 +69,10 @@ public final class MetricsVerticle extends VerticleBase {
             .consumer(namespaceDeletedAddress, message -> gauges.deleted(message.body()));
     countPseudonyms(gauges);
     vertx.setPeriodic(countInterval.toMillis(), timer -> countPseudonyms(gauges));
+    if (tokenExpiries != null) {
+      readTokenExpiries();
+      vertx.setPeriodic(TOKEN_EXPIRY_INTERVAL.toMillis(), timer -> readTokenExpiries());
+    }
     server =
         vertx
             .createHttpServer(
@@ -77,6 +90,18 @@ public final class MetricsVerticle extends VerticleBase {
   /** The port the server listens on. */
   public int actualPort() {
     return server.actualPort();
+  }
+
+  private void readTokenExpiries() {
+    tokenExpiries
+        .get()
+        .onSuccess(meters.tokenExpiries()::read)
+        // the series keep their last values; the next read may succeed
+        .onFailure(
+            failure ->
+                LOG.warn(
+                    "Reading the service-account tokens' expiries failed: {}",
+                    failure.getMessage()));
   }
 
   private void countPseudonyms(PseudonymCountGauges gauges) {

@@ -69,6 +69,7 @@ public final class ServiceMeters {
   private final DistributionSummary statementRows;
   private final GrpcServerMeters grpc;
   private final PseudonymCountGauges pseudonymCounts;
+  private final TokenExpiryGauges tokenExpiries;
 
   private ServiceMeters(PrometheusMeterRegistry registry) {
     this.registry = registry;
@@ -90,6 +91,7 @@ public final class ServiceMeters {
             .register(registry);
     this.grpc = new GrpcServerMeters(registry);
     this.pseudonymCounts = new PseudonymCountGauges(registry);
+    this.tokenExpiries = new TokenExpiryGauges(registry);
   }
 
   /** A new registry with the vfps meters and the process's open file descriptors. */
@@ -197,6 +199,10 @@ public final class ServiceMeters {
   }
 
   /** The {@code vfps_pseudonyms} gauges, which {@link MetricsVerticle} keeps current. */
+  TokenExpiryGauges tokenExpiries() {
+    return tokenExpiries;
+  }
+
   PseudonymCountGauges pseudonymCounts() {
     return pseudonymCounts;
   }

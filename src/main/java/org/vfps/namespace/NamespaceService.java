@@ -169,7 +169,10 @@ public final class NamespaceService {
    */
   public Future<Void> getAll(Caller caller, Function<List<Namespace>, Future<?>> writer) {
     Promise<Void> done = Promise.promise();
-    writePagesAfter("", caller, writer, done);
+    access
+        .fresh()
+        .onSuccess(current -> writePagesAfter("", caller, writer, done))
+        .onFailure(done::fail);
     return done.future();
   }
 

@@ -19,6 +19,7 @@ import org.vfps.grpc.CallObserver;
 import org.vfps.metrics.CacheStatistics;
 import org.vfps.metrics.MetricsVerticle;
 import org.vfps.metrics.ServiceMeters;
+import org.vfps.metrics.TokenExpiryGauges;
 import org.vfps.namespace.NamespaceEvents;
 import org.vfps.storage.Database;
 import org.vfps.storage.UpsertTimer;
@@ -194,10 +195,31 @@ sealed interface Metrics {
               meters,
               database::pseudonymCounts,
               config.metrics().pseudonymCountInterval(),
-              NamespaceEvents.DELETED_ADDRESS);
+              NamespaceEvents.DELETED_ADDRESS,
+              config.authorization().accessTokens().enabled()
+                  ? () -> tokenExpiries(database)
+                  : null);
       return Listeners.deploy(
               vertx, "metrics", "MetricsPort", config.server().metricsPort(), List.of(verticle))
           .map(deployed -> verticle.actualPort());
+    }
+
+    /** The service-account tokens not revoked, as the expiry gauge shows them. */
+    private static Future<List<TokenExpiryGauges.Expiry>> tokenExpiries(Database database) {
+      return database
+          .access()
+          .serviceAccountTokens()
+          .map(
+              tokens ->
+                  tokens.stream()
+                      .map(
+                          token ->
+                              new TokenExpiryGauges.Expiry(
+                                  token.serviceAccount(),
+                                  token.tokenId(),
+                                  token.name(),
+                                  token.expiresAt().getEpochSecond()))
+                      .toList());
     }
   }
 }

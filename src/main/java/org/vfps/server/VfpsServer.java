@@ -16,12 +16,16 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Access;
+import org.vfps.access.AccessAdmin;
+import org.vfps.access.AccessSnapshots;
+import org.vfps.access.AccessStore;
 import org.vfps.access.Audit;
 import org.vfps.access.Permissions;
 import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.cluster.ClusterMembership;
+import org.vfps.cluster.EventBusAccessEvents;
 import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.HazelcastCluster;
 import org.vfps.config.AuthorizationConfig;
@@ -89,7 +93,8 @@ public final class VfpsServer implements AutoCloseable {
       Permissions permissions,
       Authenticator authenticator,
       NamespaceService namespaces,
-      PseudonymService pseudonyms) {}
+      PseudonymService pseudonyms,
+      AccessAdmin accessAdmin) {}
 
   /** The keys the replicas share through the database; the UI's only with a sign-in client. */
   private record SharedKeys(byte[] pageTokens, Optional<byte[]> uiSessions) {}
@@ -237,11 +242,19 @@ public final class VfpsServer implements AutoCloseable {
     caches.bind(metrics);
     AuthorizationConfig authorization = config.authorization();
     warnAboutSignIn(authorization);
+    AccessStore accessStore = database.access();
+    AccessSnapshots snapshots =
+        new AccessSnapshots(accessStore, authorization.grantCacheDuration());
+    Future<EventBusAccessEvents> accessEvents =
+        EventBusAccessEvents.listen(
+            vertx, runtime.membership(), snapshots, config.cluster().evictionTimeout());
     return sharedKeys(database, authorization)
+        .compose(keys -> accessSnapshots(snapshots, vertx, authorization).map(keys))
+        .compose(keys -> accessEvents.map(keys))
         .map(
             keys -> {
               Audit audit = new Audit(tracing::currentTraceId);
-              Permissions permissions = Permissions.of(authorization);
+              Permissions permissions = Permissions.of(authorization, snapshots);
               Access access =
                   authorization.enabled()
                       ? new Access(permissions, audit, metrics.deniedCalls())
@@ -259,12 +272,23 @@ public final class VfpsServer implements AutoCloseable {
                       Clock.systemUTC(),
                       access,
                       generation);
+              Authenticator authenticator =
+                  teardown.add(
+                      "The authenticator",
+                      Authenticator.start(
+                          vertx,
+                          authorization,
+                          audit,
+                          keys.uiSessions().orElse(null),
+                          snapshots,
+                          accessStore),
+                      Authenticator::close);
               return new Services(
                   database,
                   admission,
                   warnings,
                   permissions,
-                  Authenticator.start(vertx, authorization, audit, keys.uiSessions().orElse(null)),
+                  authenticator,
                   namespaces,
                   new PseudonymService(
                       namespaces,
@@ -273,8 +297,36 @@ public final class VfpsServer implements AutoCloseable {
                       Instrumentation.generators(tracing),
                       access,
                       config.batch().maxSize(),
-                      generation));
+                      generation),
+                  new AccessAdmin(
+                      accessStore,
+                      snapshots,
+                      accessEvents.result(),
+                      access,
+                      authorization.accessTokens(),
+                      Clock.systemUTC()));
             });
+  }
+
+  /**
+   * Reads the grants and tokens a first time when authorization is on (they are not used
+   * otherwise); failing, the database is not ready.
+   */
+  private static Future<Void> accessSnapshots(
+      AccessSnapshots snapshots, Vertx vertx, AuthorizationConfig authorization) {
+    if (!authorization.enabled()) {
+      return Future.succeededFuture();
+    }
+    return snapshots
+        .start(vertx)
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    new StartupException(
+                        "The access grants and tokens cannot be read: "
+                            + rootMessage(failure)
+                            + ". Is the database migrated?",
+                        failure)));
   }
 
   /**
@@ -397,6 +449,7 @@ public final class VfpsServer implements AutoCloseable {
                         config.server().grpcReflectionEnabled(),
                         services.namespaces(),
                         services.pseudonyms(),
+                        services.accessAdmin(),
                         ready,
                         observer,
                         edges.tls(),
@@ -427,6 +480,7 @@ public final class VfpsServer implements AutoCloseable {
             parts.contract(),
             services.namespaces(),
             services.pseudonyms(),
+            services.accessAdmin(),
             parts.fhir(),
             lifecycle.startup().future(),
             lifecycle.stopping().future(),
@@ -495,6 +549,9 @@ public final class VfpsServer implements AutoCloseable {
     authorization.authority().ifPresent(authority -> ways.add("bearer tokens of " + authority));
     if (!authorization.clients().isEmpty()) {
       ways.add(authorization.clients().size() + " client accounts");
+    }
+    if (authorization.accessTokens().enabled()) {
+      ways.add("access tokens");
     }
     return "on (" + String.join(", ", ways) + ")";
   }

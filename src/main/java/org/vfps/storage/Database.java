@@ -102,6 +102,11 @@ public final class Database implements AutoCloseable {
     return new PgNamespaceRepository(pool);
   }
 
+  /** The grants, service accounts and access tokens. */
+  public PgAccessStore access() {
+    return new PgAccessStore(pool);
+  }
+
   public PseudonymRepository pseudonyms() {
     return pseudonyms;
   }

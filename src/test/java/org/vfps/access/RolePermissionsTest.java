@@ -2,6 +2,7 @@ package org.vfps.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +28,9 @@ class RolePermissionsTest {
                   new NamespaceRule("Study", List.of("also-read"), List.of(), List.of()),
                   new NamespaceRule("*", List.of("all-read"), List.of(), List.of("all-rl"))),
               List.of(),
-              new AuthorizationConfig.SignIn("", "", true)));
+              new AuthorizationConfig.SignIn("", "", true),
+              Duration.ofSeconds(30),
+              AuthorizationConfig.AccessTokens.DISABLED));
 
   private static Caller caller(String... roles) {
     return new Caller("someone", Set.of(roles), "127.0.0.1");

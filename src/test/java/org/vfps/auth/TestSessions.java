@@ -39,6 +39,7 @@ public final class TestSessions {
             session.name(),
             session.username(),
             session.email(),
+            session.emailVerified(),
             session.roles(),
             Instant.now().minusSeconds(3_600).getEpochSecond(),
             session.csrfToken(),

@@ -30,6 +30,7 @@ import org.vfps.api.v1.NamespaceServiceGrpcService;
 import org.vfps.api.v1.ParentValidationMode;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
+import org.vfps.api.x.access.v1.AccessServiceGrpcService;
 
 /**
  * The REST contract and the protos' {@code google.api.http} rules cannot drift apart: every rule
@@ -41,7 +42,8 @@ class ContractMatchesProtosTest {
   private static final List<ServiceDescriptor> SERVICES =
       List.of(
           NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
-          PseudonymServiceGrpcService.SERVICE_DESCRIPTOR);
+          PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
+          AccessServiceGrpcService.SERVICE_DESCRIPTOR);
 
   /** An HTTP rule or a contract operation: method, path template, and whether it takes a body. */
   record Route(String method, String path, boolean body, String operationId) {}
@@ -112,7 +114,7 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(11);
+    assertThat(rules).hasSize(22);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
   }
 
