@@ -185,7 +185,13 @@ public final class GrpcTestClient implements AutoCloseable {
 
   /** Calls the method and returns the body, failing the test unless the status is OK. */
   public <Req, Resp> Resp ok(ServiceMethod<Resp, Req> method, Req request) {
-    Reply<Resp> reply = call(method, request);
+    return ok(method, request, Map.of());
+  }
+
+  /** As {@link #ok(ServiceMethod, Object)}, with these request headers (an authorization). */
+  public <Req, Resp> Resp ok(
+      ServiceMethod<Resp, Req> method, Req request, Map<String, String> headers) {
+    Reply<Resp> reply = call(method, request, headers);
     if (reply.status() != GrpcStatus.OK) {
       throw new AssertionError(
           method.methodName() + " answered " + reply.status() + ": " + reply.message());

@@ -24,9 +24,9 @@ import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.server.VfpsServer;
 
-class ReflectionIT {
+public class ReflectionIT {
 
-  static final ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> REFLECTION =
+  public static final ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> REFLECTION =
       ServiceMethod.client(
           ServiceName.create("grpc.reflection.v1", "ServerReflection"),
           "ServerReflectionInfo",
@@ -40,7 +40,7 @@ class ReflectionIT {
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
 
-  static final ServerReflectionRequest LIST_SERVICES =
+  public static final ServerReflectionRequest LIST_SERVICES =
       ServerReflectionRequest.newBuilder().setListServices("").build();
 
   @Test

@@ -54,6 +54,7 @@ class MetricsPageIT {
 
   private static VfpsServer server;
   private static Set<String> exported;
+  private static String scraped;
 
   private static Map<String, String> basic(String id) {
     String credentials = id + ":" + SECRET;
@@ -66,6 +67,16 @@ class MetricsPageIT {
   @BeforeAll
   static void exerciseAndScrape() throws IOException, InterruptedException {
     String hash = SecretHashing.hash(SECRET.toCharArray()).toString();
+    // a service-account token, for the expiry gauge, which reads the tokens when it starts
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO service_accounts (name, created_by, created_at, last_updated_at)"
+            + " VALUES ('metrics-page', 'test', now(), now()) ON CONFLICT DO NOTHING",
+        "INSERT INTO access_tokens (id, token_type, token_id, token_hash, name, expires_at,"
+            + " created_by, roles, service_account_name, created_at, last_updated_at)"
+            + " VALUES (gen_random_uuid(), 1, 'metrics-page-token', '\\x00'::bytea, 'page',"
+            + " '2031-01-01T00:00:00Z', 'test', '[]'::jsonb, 'metrics-page', now(), now())"
+            + " ON CONFLICT DO NOTHING");
     server =
         resources.own(
             TestService.start(
@@ -76,6 +87,7 @@ class MetricsPageIT {
                     Map.entry("Pseudonymization__Caching__Pseudonyms__IsEnabled", "true"),
                     Map.entry("Authorization__IsEnabled", "true"),
                     Map.entry("Authorization__AdminRoles__0", "admin"),
+                    Map.entry("Authorization__AccessTokens__IsEnabled", "true"),
                     Map.entry("Authorization__Clients__0__Id", "admin"),
                     Map.entry("Authorization__Clients__0__SecretHash", hash),
                     Map.entry("Authorization__Clients__0__Roles__0", "admin"),
@@ -137,6 +149,7 @@ class MetricsPageIT {
                     .build(),
                 HttpResponse.BodyHandlers.ofString())
             .body();
+    scraped = text;
     exported = new TreeSet<>();
     Matcher type = TYPE.matcher(text);
     while (type.find()) {
@@ -176,5 +189,23 @@ class MetricsPageIT {
     unknown.removeAll(exported);
 
     assertThat(unknown).as("families %s names but /metrics does not export", PAGE).isEmpty();
+  }
+
+  @Test
+  void aServiceAccountTokensExpiryIsItsSeries() {
+    Matcher series =
+        Pattern.compile(
+                "(?m)^vfps_service_account_token_expiration_timestamp_seconds\\{([^}]*)} (\\S+)$")
+            .matcher(scraped);
+    Map<String, Double> values = new java.util.HashMap<>();
+    while (series.find()) {
+      values.put(series.group(1), Double.parseDouble(series.group(2)));
+    }
+
+    assertThat(values)
+        .containsEntry(
+            "service_account=\"metrics-page\",token_id=\"metrics-page-token\","
+                + "token_name=\"page\"",
+            1_924_992_000d);
   }
 }
