@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.error.ErrorCode;
@@ -30,17 +31,18 @@ public final class AccessSnapshots {
   /** A read in flight and the generation it serves. */
   private record Loading(Future<AccessSnapshot> future, long generation) {}
 
-  private final AccessStore store;
+  private final Supplier<Future<AccessSnapshot>> reader;
   private final long maxAgeNanos;
   private final AtomicLong generation = new AtomicLong();
   private volatile Loaded loaded;
   private Loading loading;
 
   /**
+   * @param reader reads the grants and tokens, as {@link AccessStore#snapshot()} does
    * @param maxAge how old a copy may be; zero or less reads the database on every check
    */
-  public AccessSnapshots(AccessStore store, Duration maxAge) {
-    this.store = store;
+  public AccessSnapshots(Supplier<Future<AccessSnapshot>> reader, Duration maxAge) {
+    this.reader = reader;
     this.maxAgeNanos = maxAge.isNegative() ? 0 : maxAge.toNanos();
   }
 
@@ -113,8 +115,8 @@ public final class AccessSnapshots {
       }
       long started = System.nanoTime();
       Future<AccessSnapshot> read =
-          store
-              .snapshot()
+          reader
+              .get()
               .map(
                   snapshot -> {
                     keep(new Loaded(snapshot, wanted, started, Future.succeededFuture(snapshot)));

@@ -244,7 +244,7 @@ public final class VfpsServer implements AutoCloseable {
     warnAboutSignIn(authorization);
     AccessStore accessStore = database.access();
     AccessSnapshots snapshots =
-        new AccessSnapshots(accessStore, authorization.grantCacheDuration());
+        new AccessSnapshots(accessStore::snapshot, authorization.grantCacheDuration());
     Future<EventBusAccessEvents> accessEvents =
         EventBusAccessEvents.listen(
             vertx, runtime.membership(), snapshots, config.cluster().evictionTimeout());

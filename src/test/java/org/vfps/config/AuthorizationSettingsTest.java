@@ -196,4 +196,53 @@ class AuthorizationSettingsTest {
             "Pseudonymization__Cachng__SizeLimit",
             "S3__IsEnabled");
   }
+
+  @Test
+  void readsTheAccessTokensAndTheGrantCache() {
+    AuthorizationConfig config =
+        ConfigLoader.load(
+                env(
+                    "Authorization__IsEnabled", "true",
+                    "Authorization__GrantCacheDuration", "0",
+                    "Authorization__AccessTokens__IsEnabled", "true",
+                    "Authorization__AccessTokens__DefaultLifetime", "30.00:00:00",
+                    "Authorization__AccessTokens__MaximumLifetime", "0",
+                    "Authorization__AccessTokens__ExpiryWarningPeriod", "-1",
+                    "Authorization__AccessTokens__UsageFlushInterval", "0"))
+            .authorization();
+
+    assertThat(config.grantCacheDuration()).isZero();
+    assertThat(config.accessTokens())
+        .isEqualTo(
+            new AuthorizationConfig.AccessTokens(
+                true,
+                java.time.Duration.ofDays(30),
+                java.time.Duration.ZERO,
+                java.time.Duration.ZERO,
+                java.time.Duration.ofMinutes(1)));
+  }
+
+  @Test
+  void accessTokensNeedAuthorizationAndSaneLifetimes() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(env("Authorization__AccessTokens__IsEnabled", "true")))
+        .withMessageStartingWith("Authorization__AccessTokens__IsEnabled: true needs");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    env(
+                        "Authorization__IsEnabled", "true",
+                        "Authorization__AccessTokens__IsEnabled", "true",
+                        "Authorization__AccessTokens__DefaultLifetime", "400.00:00:00")))
+        .withMessageContaining("Authorization__AccessTokens__DefaultLifetime")
+        .withMessageContaining("longer than Authorization__AccessTokens__MaximumLifetime");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () ->
+                ConfigLoader.load(
+                    env("Authorization__AccessTokens__MaximumLifetime", "-1.00:00:00")))
+        .withMessageStartingWith("Authorization__AccessTokens__MaximumLifetime")
+        .withMessageContaining("is negative");
+  }
 }
