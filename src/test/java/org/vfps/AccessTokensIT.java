@@ -613,7 +613,12 @@ class AccessTokensIT {
                     + namespace
                     + "\", \"granteeType\": \"GRANTEE_TYPE_SERVICE_ACCOUNT\","
                     + " \"grantee\": \"Bad_Name!\", \"canRead\": true}",
-                "not a service account's name");
+                "not a service account's name",
+            "{\"namespace\": \""
+                    + namespace
+                    + "\", \"granteeType\": \"GRANTEE_TYPE_ROLE\","
+                    + " \"grantee\": \"nul\\u0000role\", \"canRead\": true}",
+                "must not contain NUL");
     for (Map.Entry<String, String> bad : badGrants.entrySet()) {
       HttpTestClient.Response answer =
           http.send("POST", "/x/v1/access/grants", admins, bad.getKey());
@@ -640,6 +645,10 @@ class AccessTokensIT {
       assertThat(answer.status()).as(name).isEqualTo(400);
       assertThat(answer.json().getString("message")).as(name).contains("2 to 64");
     }
+    assertThat(http.send("GET", "/x/v1/access/grants?namespace=a%00b", admins, null).status())
+        .isEqualTo(400);
+    assertThat(http.send("DELETE", "/x/v1/access/service-accounts/a%00b", admins, null).status())
+        .isEqualTo(404);
     String account = serviceAccount("lifetime");
     HttpTestClient.Response tooLong =
         http.send(

@@ -28,6 +28,9 @@ public final class AccessAdmin {
   /** The longest grantee, role or e-mail address. */
   static final int MAX_GRANTEE_LENGTH = 256;
 
+  /** Longer than any namespace name can be (256 UTF-8 bytes). */
+  static final int MAX_NAMESPACE_LENGTH = 256;
+
   /** The longest token name, as in the .NET vfps. */
   static final int MAX_TOKEN_NAME_LENGTH = 128;
 
@@ -74,6 +77,7 @@ public final class AccessAdmin {
   public Future<List<Grant>> listGrants(Caller caller, String namespace) {
     return access
         .check(caller, Operation.ACCESS_LIST_GRANTS, null)
+        .compose(allowed -> storable("namespace", namespace, MAX_NAMESPACE_LENGTH))
         .compose(
             allowed ->
                 store.grants(namespace.isEmpty() ? Optional.empty() : Optional.of(namespace)));
@@ -169,6 +173,9 @@ public final class AccessAdmin {
                 return invalid(
                     "description must be at most " + MAX_DESCRIPTION_LENGTH + " characters.");
               }
+              if (description.indexOf('\0') >= 0) {
+                return invalid("description must not contain NUL characters.");
+              }
               Instant now = now();
               String text = description.strip();
               return changed(
@@ -193,8 +200,10 @@ public final class AccessAdmin {
                     caller,
                     operation,
                     Map.of("service_account", normalized),
-                    store
-                        .deleteServiceAccount(normalized)
+                    // a name no account can have names none
+                    (ServiceAccount.NAME.matcher(normalized).matches()
+                            ? store.deleteServiceAccount(normalized)
+                            : Future.succeededFuture(false))
                         .compose(
                             deleted ->
                                 deleted
@@ -221,11 +230,12 @@ public final class AccessAdmin {
                 return access.deny(
                     caller, operation, "Only admins may list other callers' access tokens.");
               }
+              String account = serviceAccount.strip().toLowerCase(Locale.ROOT);
+              if (!account.isEmpty() && !ServiceAccount.NAME.matcher(account).matches()) {
+                return Future.succeededFuture(List.of());
+              }
               return store.tokens(
-                  Optional.empty(),
-                  serviceAccount.isEmpty()
-                      ? Optional.empty()
-                      : Optional.of(serviceAccount.strip().toLowerCase(Locale.ROOT)));
+                  Optional.empty(), account.isEmpty() ? Optional.empty() : Optional.of(account));
             });
   }
 
@@ -261,9 +271,15 @@ public final class AccessAdmin {
                 return access.deny(
                     caller, operation, "Only admins may create tokens of service accounts.");
               }
+              if (!account.isEmpty() && !ServiceAccount.NAME.matcher(account).matches()) {
+                return notFound("Service account '" + account + "' not found.");
+              }
               String label = name.strip();
               if (label.isEmpty()) {
                 return invalid("name must not be empty.");
+              }
+              if (label.indexOf('\0') >= 0) {
+                return invalid("name must not contain NUL characters.");
               }
               if (label.length() > MAX_TOKEN_NAME_LENGTH) {
                 return invalid("name must be at most " + MAX_TOKEN_NAME_LENGTH + " characters.");
@@ -433,6 +449,15 @@ public final class AccessAdmin {
     if (grantee.length() > MAX_GRANTEE_LENGTH) {
       return invalid("grantee must be at most " + MAX_GRANTEE_LENGTH + " characters.");
     }
+    if (grantee.indexOf('\0') >= 0) {
+      return invalid("grantee must not contain NUL characters.");
+    }
+    if (named
+        && (request.namespace().indexOf('\0') >= 0
+            || request.namespace().length() > MAX_NAMESPACE_LENGTH)) {
+      // no namespace can have such a name
+      return notFound("Namespace '" + request.namespace() + "' not found.");
+    }
     if (request.granteeType() == GranteeType.EMAIL && !EMAIL.matcher(grantee).matches()) {
       return invalid("grantee is not an e-mail address.");
     }
@@ -469,6 +494,17 @@ public final class AccessAdmin {
                 accounts.stream().anyMatch(account -> account.name().equals(grant.grantee()))
                     ? Future.succeededFuture()
                     : notFound("Service account '" + grant.grantee() + "' not found."));
+  }
+
+  /** Fails with {@code INVALID_ARGUMENT} for text no row can hold (NUL, or too long). */
+  private static Future<Void> storable(String field, String value, int maxLength) {
+    if (value.indexOf('\0') >= 0) {
+      return invalid(field + " must not contain NUL characters.");
+    }
+    if (value.length() > maxLength) {
+      return invalid(field + " must be at most " + maxLength + " characters.");
+    }
+    return Future.succeededFuture();
   }
 
   private static Map<String, String> grantFields(Grant grant) {

@@ -10,13 +10,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.AccessEvents;
 import org.vfps.access.AccessSnapshots;
+import org.vfps.namespace.NamespaceEvents;
 
 /**
  * Access changes on the (clustered) event bus: the changing replica asks every current member to
  * drop its copy of the grants and tokens, and completes when all have confirmed, or when the
  * eviction timeout has passed (a member that did not confirm is logged; its copy still ages out
- * within {@code Authorization__GrantCacheDuration}). A member also drops its copy whenever the
- * membership changes, since it may have missed a change meanwhile.
+ * within {@code Authorization__GrantCacheDuration}). A member also drops its copy when a namespace
+ * is deleted (its grants go with it), and whenever the membership changes, since it may have missed
+ * a change meanwhile.
  */
 public final class EventBusAccessEvents implements AccessEvents {
 
@@ -41,15 +43,21 @@ public final class EventBusAccessEvents implements AccessEvents {
       Vertx vertx, ClusterMembership membership, AccessSnapshots snapshots, Duration timeout) {
     membership.onChange(snapshots::invalidate);
     EventBusAccessEvents events = new EventBusAccessEvents(vertx, membership, timeout);
-    return vertx
-        .eventBus()
-        .<String>consumer(
-            INVALIDATE + membership.localNodeId(),
-            message -> {
-              snapshots.invalidate();
-              message.reply(membership.localNodeId());
-            })
-        .completion()
+    EventBus eventBus = vertx.eventBus();
+    return Future.all(
+            eventBus
+                .<String>consumer(
+                    INVALIDATE + membership.localNodeId(),
+                    message -> {
+                      snapshots.invalidate();
+                      message.reply(membership.localNodeId());
+                    })
+                .completion(),
+            // a deleted namespace's grants went with it; one re-created under its name has none
+            eventBus
+                .<String>consumer(
+                    NamespaceEvents.DELETED_ADDRESS, message -> snapshots.invalidate())
+                .completion())
         .map(events);
   }
 
