@@ -494,7 +494,11 @@ public final class VfpsServer implements AutoCloseable {
                         authorization.enabled(),
                         services.authenticator().signIn(),
                         services.permissions(),
-                        services.namespaces()))
+                        services.namespaces(),
+                        new UiRoutes.AccessTokenSettings(
+                            authorization.accessTokens().enabled(),
+                            authorization.accessTokens().defaultLifetime(),
+                            authorization.accessTokens().maximumLifetime())))
                 ::mount,
             httpConnections(config.connections()),
             services.admission(),

@@ -45,7 +45,7 @@ final class SessionRoutes {
   private final JsonObject service;
 
   /**
-   * @param service the fields every session answer has (version, limits)
+   * @param service the fields every session answer has (version, limits, accessTokens)
    */
   SessionRoutes(
       boolean authorization,

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,12 +20,12 @@ import org.vfps.text.StrictDecoding;
 
 /**
  * The admin UI under {@code /ui}: one HTML page for every route of the app (so that a deep link
- * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in
- * and what they may do, and the sign-in under {@code /ui/authentication/}. With a sign-in, a page
- * requested without a session is answered with a redirect to the login, which comes back to it.
- * Every other {@code GET /ui/...} path, and the page of a namespace that does not exist, is
- * answered the same page with status 404, where the app draws its "not found" view; missing assets
- * and sign-in paths keep the router's JSON 404.
+ * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in,
+ * what they may do and whether access tokens are on, and the sign-in under {@code
+ * /ui/authentication/}. With a sign-in, a page requested without a session is answered with a
+ * redirect to the login, which comes back to it. Every other {@code GET /ui/...} path, and the page
+ * of a namespace that does not exist, is answered the same page with status 404, where the app
+ * draws its "not found" view; missing assets and sign-in paths keep the router's JSON 404.
  *
  * <p>Every answer carries a strict {@code Content-Security-Policy} (scripts, styles and requests
  * from this origin only, no inline script, no framing). Nothing is cached without revalidation: the
@@ -57,6 +58,7 @@ public final class UiRoutes {
    * @param signIn the sign-in; empty when authorization is off or no client is configured
    * @param permissions the rules, for what the pages show a user may do
    * @param namespaces the namespaces, for the Access control page
+   * @param accessTokens whether access tokens are on and their lifetimes, for the token forms
    */
   public record Dependencies(
       String version,
@@ -64,13 +66,31 @@ public final class UiRoutes {
       boolean authorization,
       Optional<SignIn> signIn,
       Permissions permissions,
-      NamespaceService namespaces) {
+      NamespaceService namespaces,
+      AccessTokenSettings accessTokens) {
 
     public Dependencies {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(signIn, "signIn");
       Objects.requireNonNull(permissions, "permissions");
       Objects.requireNonNull(namespaces, "namespaces");
+      Objects.requireNonNull(accessTokens, "accessTokens");
+    }
+  }
+
+  /**
+   * What the token forms need to know of {@code Authorization__AccessTokens__*}.
+   *
+   * @param enabled whether access tokens are on ({@code IsEnabled})
+   * @param defaultLifetime the lifetime of a token created without one ({@code DefaultLifetime})
+   * @param maximumLifetime the longest lifetime; zero for no cap ({@code MaximumLifetime})
+   */
+  public record AccessTokenSettings(
+      boolean enabled, Duration defaultLifetime, Duration maximumLifetime) {
+
+    public AccessTokenSettings {
+      Objects.requireNonNull(defaultLifetime, "defaultLifetime");
+      Objects.requireNonNull(maximumLifetime, "maximumLifetime");
     }
   }
 
@@ -92,9 +112,21 @@ public final class UiRoutes {
                 .put("version", dependencies.version())
                 .put(
                     "limits",
-                    new JsonObject()
-                        .put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes())));
+                    new JsonObject().put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes()))
+                .put("accessTokens", accessTokens(dependencies.accessTokens())));
     this.signInRoutes = new SignInRoutes(dependencies.authorization(), dependencies.signIn());
+  }
+
+  /**
+   * What the token forms need: whether tokens are on, and the lifetimes in whole days (rounded
+   * down), the maximum null when there is none.
+   */
+  private static JsonObject accessTokens(AccessTokenSettings tokens) {
+    Duration maximum = tokens.maximumLifetime();
+    return new JsonObject()
+        .put("enabled", tokens.enabled())
+        .put("defaultLifetimeDays", tokens.defaultLifetime().toDays())
+        .put("maximumLifetimeDays", maximum.isZero() ? null : maximum.toDays());
   }
 
   /** Adds the UI's routes to the router. */

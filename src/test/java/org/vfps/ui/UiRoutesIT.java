@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -192,6 +193,9 @@ class UiRoutesIT {
     assertThat(session.getString("version")).isNotBlank();
     assertThat(session.getJsonObject("limits").getInteger("maxRequestBodyBytes"))
         .isEqualTo(1048576);
+    // tokens need authorization on; the lifetimes are the defaults, in days
+    assertThat(session.getJsonObject("accessTokens").getMap())
+        .isEqualTo(Map.of("enabled", false, "defaultLifetimeDays", 90, "maximumLifetimeDays", 365));
   }
 
   private static void assertSecured(Response response, String what) {
