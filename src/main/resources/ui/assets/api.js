@@ -19,6 +19,11 @@ export class ApiError extends Error {
   get forbidden() {
     return this.status === 403;
   }
+
+  /** The service's configuration does not allow the call (FAILED_PRECONDITION), e.g. tokens off. */
+  get failedPrecondition() {
+    return this.code === 9;
+  }
 }
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -189,4 +194,85 @@ export function batchGet(namespace, pseudonymValues, signal) {
     {pseudonymValues},
     signal,
   ).then((reply) => reply.pseudonyms ?? []);
+}
+
+// The access API (/x/v1/access/...): grants and service accounts for admins, access tokens for
+// their owners and admins.
+
+/** The grants of one namespace (not those of all namespaces), oldest first. */
+export function listGrants(namespace) {
+  return request('GET', `/x/v1/access/grants?${new URLSearchParams({namespace})}`).then((reply) => reply.grants ?? []);
+}
+
+/** Every grant: those of each namespace and those of all namespaces (allNamespaces). */
+export function listAllGrants() {
+  return request('GET', '/x/v1/access/grants').then((reply) => reply.grants ?? []);
+}
+
+/**
+ * draft: namespace or allNamespaces, granteeType ('GRANTEE_TYPE_ROLE', 'GRANTEE_TYPE_EMAIL',
+ * 'GRANTEE_TYPE_SERVICE_ACCOUNT'), grantee, canRead, canWrite, canReverseLookup.
+ */
+export function createGrant(draft) {
+  return request('POST', '/x/v1/access/grants', draft).then((reply) => reply.grant);
+}
+
+/** Sets all three permissions of a grant. */
+export function updateGrant(id, {canRead, canWrite, canReverseLookup}) {
+  return request('PATCH', `/x/v1/access/grants/${segment(id)}`, {canRead, canWrite, canReverseLookup}).then((reply) => reply.grant);
+}
+
+export function deleteGrant(id) {
+  return request('DELETE', `/x/v1/access/grants/${segment(id)}`);
+}
+
+/** Every service account, by name. */
+export function listServiceAccounts() {
+  return request('GET', '/x/v1/access/service-accounts').then((reply) => reply.serviceAccounts ?? []);
+}
+
+export function createServiceAccount(name, description) {
+  return request('POST', '/x/v1/access/service-accounts', {name, description}).then((reply) => reply.serviceAccount);
+}
+
+/** Deletes the account with its grants and tokens. */
+export function deleteServiceAccount(name) {
+  return request('DELETE', `/x/v1/access/service-accounts/${segment(name)}`);
+}
+
+/**
+ * The caller's personal tokens; for admins with all, every token, or with serviceAccount, that
+ * account's. Newest first, never a secret.
+ */
+export function listAccessTokens({all = false, serviceAccount = ''} = {}, signal) {
+  const query = new URLSearchParams();
+  if (all) {
+    query.set('all', 'true');
+  }
+  if (serviceAccount) {
+    query.set('serviceAccount', serviceAccount);
+  }
+  const suffix = query.size ? `?${query}` : '';
+  return request('GET', `/x/v1/access/tokens${suffix}`, undefined, signal).then((reply) => reply.accessTokens ?? []);
+}
+
+/**
+ * A personal token of the signed-in user, or with serviceAccount one of that account (admins):
+ * {accessToken, secret}, the only answer that holds the secret.
+ */
+export function createAccessToken({name, serviceAccount = '', lifetimeDays = 0}) {
+  const body = {name, lifetimeDays};
+  if (serviceAccount) {
+    body.serviceAccount = serviceAccount;
+  }
+  return request('POST', '/x/v1/access/tokens', body);
+}
+
+/** Revokes a token by its row id (not its token id); the answer is the token, revoked. */
+export function revokeAccessToken(id) {
+  return request('POST', `/x/v1/access/tokens/${segment(id)}/revoke`, {}).then((reply) => reply.accessToken);
+}
+
+export function deleteAccessToken(id) {
+  return request('DELETE', `/x/v1/access/tokens/${segment(id)}`);
 }

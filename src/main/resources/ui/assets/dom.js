@@ -127,3 +127,63 @@ export function guarded(button, action) {
     }
   };
 }
+
+/** A button that copies the text to the clipboard; null where the browser offers no clipboard. */
+export function copyButton(text, label) {
+  if (!navigator.clipboard) {
+    return null;
+  }
+  const button = h('button', {type: 'button', class: 'secondary small', 'aria-label': label ?? false}, 'Copy');
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Copy failed';
+    }
+  });
+  return button;
+}
+
+/**
+ * Opens a confirmation row under the row: the text, a button that runs the action and Cancel.
+ * One at a time on the page. Once the action is done, the message says so, refresh redraws the
+ * table and the focus goes to its heading.
+ */
+export function confirmRow(tr, opener, width, {text, button, run, done, message, heading, refresh}) {
+  document.getElementById('confirm-row')?.remove();
+  const confirmButton = h('button', {type: 'submit', class: 'danger', id: 'confirm-row-button'}, button);
+  const cancel = h('button', {type: 'button', class: 'secondary'}, 'Cancel');
+  const error = messageArea('confirm-row-message');
+  const close = () => {
+    row.remove();
+    opener.focus();
+  };
+  const form = h('form', {class: 'confirm', novalidate: true}, h('p', {}, text), h('div', {class: 'actions'}, confirmButton, cancel), error);
+  const row = h('tr', {id: 'confirm-row', class: 'confirm-row'}, h('td', {colspan: width}, form));
+  cancel.addEventListener('click', close);
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      close();
+    }
+  });
+  const act = guarded(confirmButton, async () => {
+    try {
+      await run();
+    } catch (e) {
+      showMessage(error, 'error', e.message);
+      return;
+    }
+    row.remove();
+    showMessage(message, 'success', done);
+    await refresh();
+    heading.setAttribute('tabindex', '-1');
+    heading.focus();
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    act();
+  });
+  tr.after(row);
+  confirmButton.focus();
+}

@@ -6,7 +6,7 @@
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {methodLabel} from '../methods.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton} from '../dom.js';
 
 const PAGE_SIZE = 25;
 
@@ -276,22 +276,6 @@ function disableUnless(form, session, permission, name, message) {
     }
     showMessage(message, 'info', reason);
   }
-}
-
-function copyButton(text, label) {
-  if (!navigator.clipboard) {
-    return null;
-  }
-  const button = h('button', {type: 'button', class: 'secondary small', 'aria-label': label ?? false}, 'Copy');
-  button.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      button.textContent = 'Copied';
-    } catch {
-      button.textContent = 'Copy failed';
-    }
-  });
-  return button;
 }
 
 /** The pseudonyms table with Previous/Next: a stack of the tokens of the pages before. */
