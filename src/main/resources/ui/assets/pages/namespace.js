@@ -1,11 +1,13 @@
 // One namespace: its settings, parent and children; pseudonymize a value (with a count, in a
 // namespace that allows several pseudonyms per value), look a pseudonym's original value up or an
 // original value's pseudonyms, and page through the pseudonyms, 25 at a time, with each original
-// value behind a "Reveal" button.
+// value behind a "Reveal" button. For admins, with authorization on, Configure access: the
+// namespace's grants, and what else gives rights in it.
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {methodLabel} from '../methods.js';
+import {configureAccess} from '../grants.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton} from '../dom.js';
 
 const PAGE_SIZE = 25;
@@ -30,6 +32,8 @@ export async function render(page, context) {
   const multiple = namespace.allowsMultiplePseudonyms === true;
   const list = listSection(namespace.name, multiple, context);
   const children = h('dd', {id: 'children'}, '…');
+  // with authorization off grants have no effect, since everyone is an admin
+  const access = context.session.authorization && can(context.session, 'admin') ? configureAccess(namespace.name, context) : null;
   replace(
     page,
     breadcrumb,
@@ -61,8 +65,9 @@ export async function render(page, context) {
     ),
     h('div', {class: 'two-columns'}, pseudonymizeSection(namespace.name, multiple, context, list.refresh), lookupSection(namespace.name, multiple, context)),
     list.section,
+    access?.section,
   );
-  await Promise.all([list.refresh(), showChildren(children, namespace.name, context)]);
+  await Promise.all([list.refresh(), showChildren(children, namespace.name, context), access?.load()]);
 }
 
 function namespaceLink(name, id) {
