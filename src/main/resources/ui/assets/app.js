@@ -7,6 +7,9 @@ import * as namespacesPage from './pages/namespaces.js';
 import * as namespacePage from './pages/namespace.js';
 import * as csvPage from './pages/csv.js';
 import * as accessPage from './pages/access.js';
+import * as accessTokensPage from './pages/access-tokens.js';
+import * as serviceAccountsPage from './pages/service-accounts.js';
+import * as serviceAccountPage from './pages/service-account.js';
 
 const routes = [
   {path: /^\/ui\/?$/, page: namespacesPage, section: 'namespaces'},
@@ -14,6 +17,9 @@ const routes = [
   {path: /^\/ui\/namespaces\/([^/]+)\/pseudonyms$/, page: namespacePage, section: 'namespaces'},
   {path: /^\/ui\/csv$/, page: csvPage, section: 'csv'},
   {path: /^\/ui\/access-control$/, page: accessPage, section: 'access-control'},
+  {path: /^\/ui\/access-tokens$/, page: accessTokensPage, section: 'access-tokens'},
+  {path: /^\/ui\/service-accounts$/, page: serviceAccountsPage, section: 'service-accounts'},
+  {path: /^\/ui\/service-accounts\/([^/]+)$/, page: serviceAccountPage, section: 'service-accounts'},
 ];
 
 const main = document.getElementById('main');
@@ -150,8 +156,19 @@ function setUpThemeToggle() {
   update();
 }
 
+/**
+ * The links of the pages that need a signed-in user: Access tokens for everyone signed in, Service
+ * accounts for admins too.
+ */
+function showSignedInLinks() {
+  const signedIn = session.authorization && Boolean(session.user);
+  document.getElementById('nav-access-tokens').closest('li').hidden = !signedIn;
+  document.getElementById('nav-service-accounts').closest('li').hidden = !(signedIn && session.permissions?.admin === true);
+}
+
 /** The header's account area: the signed-in user, their roles and Sign out, when authorization is on. */
 function showAccount() {
+  showSignedInLinks();
   const account = document.getElementById('account');
   if (!session.authorization) {
     replace(

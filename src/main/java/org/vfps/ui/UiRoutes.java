@@ -40,7 +40,10 @@ public final class UiRoutes {
           "/ui/namespaces",
           "/ui/namespaces/:name/pseudonyms",
           "/ui/csv",
-          "/ui/access-control");
+          "/ui/access-control",
+          "/ui/access-tokens",
+          "/ui/service-accounts",
+          "/ui/service-accounts/:account");
 
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"

@@ -64,7 +64,10 @@ class UiRoutesIT {
             "/ui/namespaces/" + study + "/pseudonyms",
             "/ui/namespaces/" + URLEncoder.encode(url, StandardCharsets.UTF_8) + "/pseudonyms",
             "/ui/csv",
-            "/ui/access-control")) {
+            "/ui/access-control",
+            "/ui/access-tokens",
+            "/ui/service-accounts",
+            "/ui/service-accounts/etl-pseudonymizer")) {
       Response page = http.get(path);
       assertThat(page.status()).as(path).isEqualTo(200);
       assertThat(page.contentType()).isEqualTo("text/html; charset=utf-8");
@@ -90,7 +93,9 @@ class UiRoutesIT {
             "/ui/namespaces/study/pseudonyms/extra",
             "/ui/namespaces/%E0%A4/pseudonyms",
             "/ui/namespaces/no-such-namespace-" + UUID.randomUUID() + "/pseudonyms",
-            "/ui/csv/extra")) {
+            "/ui/csv/extra",
+            "/ui/access-tokens/extra",
+            "/ui/service-accounts/etl/tokens")) {
       Response page = http.get(path);
       assertThat(page.status()).as(path).isEqualTo(404);
       assertThat(page.contentType()).as(path).isEqualTo("text/html; charset=utf-8");
