@@ -24,9 +24,10 @@ import org.vfps.server.VfpsServer;
 
 /**
  * The pages with authorization on, signed in, in both colour schemes, on a database of their own
- * with example data: an admin's pages and the Access control page, and a reader's view of a
- * namespace with the controls it may not use. Each is saved under target/ui-screenshots, meets the
- * contrast minimum, and the browser logs no error.
+ * with example data: an admin's pages (a namespace's with Configure access), the Access control
+ * page and the Access tokens page of a service with tokens off, and a reader's view of a namespace
+ * with the controls it may not use. Each is saved under target/ui-screenshots, meets the contrast
+ * minimum, and the browser logs no error.
  */
 @Browser.Required
 class SignedInScreenshotsIT {
@@ -144,6 +145,13 @@ class SignedInScreenshotsIT {
       assertThat(browser.visible("#effective-roles tr[data-namespace='" + STUDY + "']").getText())
           .contains("cardio-team", "cardio-trustee", "data-steward");
       problems.addAll(inspect("access-control-rules-" + scheme));
+
+      // this service has access tokens off
+      browser.open("/ui/access-tokens");
+      assertThat(browser.textContaining("#tokens-disabled", "disabled"))
+          .contains("Authorization__AccessTokens__IsEnabled");
+      assertThat(browser.visible("#nav-service-accounts").isDisplayed()).isTrue();
+      problems.addAll(inspect("access-tokens-disabled-" + scheme));
 
       signIn(study, "rita");
       browser.textContaining(
