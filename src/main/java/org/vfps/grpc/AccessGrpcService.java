@@ -5,13 +5,9 @@ import org.vfps.access.AccessAdmin;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.api.x.access.v1.AccessServiceGrpcService;
-import org.vfps.api.x.access.v1.CreateGrantResponse;
-import org.vfps.api.x.access.v1.CreateServiceAccountResponse;
 import org.vfps.api.x.access.v1.DeleteAccessTokenResponse;
 import org.vfps.api.x.access.v1.DeleteGrantResponse;
 import org.vfps.api.x.access.v1.DeleteServiceAccountResponse;
-import org.vfps.api.x.access.v1.RevokeAccessTokenResponse;
-import org.vfps.api.x.access.v1.UpdateGrantResponse;
 import org.vfps.auth.Authenticator;
 import org.vfps.log.EdgeWarnings;
 
@@ -46,11 +42,7 @@ final class AccessGrpcService {
             (caller, request) ->
                 admin
                     .createGrant(caller, AccessMapping.toGrantRequest(request))
-                    .map(
-                        grant ->
-                            CreateGrantResponse.newBuilder()
-                                .setGrant(AccessMapping.toProto(grant))
-                                .build()))
+                    .map(AccessMapping::toCreateGrantResponse))
         .method(
             AccessServiceGrpcService.UpdateGrant,
             Operation.ACCESS_UPDATE_GRANT,
@@ -62,11 +54,7 @@ final class AccessGrpcService {
                         request.getCanRead(),
                         request.getCanWrite(),
                         request.getCanReverseLookup())
-                    .map(
-                        grant ->
-                            UpdateGrantResponse.newBuilder()
-                                .setGrant(AccessMapping.toProto(grant))
-                                .build()))
+                    .map(AccessMapping::toUpdateGrantResponse))
         .method(
             AccessServiceGrpcService.DeleteGrant,
             Operation.ACCESS_DELETE_GRANT,
@@ -85,11 +73,7 @@ final class AccessGrpcService {
             (caller, request) ->
                 admin
                     .createServiceAccount(caller, request.getName(), request.getDescription())
-                    .map(
-                        account ->
-                            CreateServiceAccountResponse.newBuilder()
-                                .setServiceAccount(AccessMapping.toProto(account))
-                                .build()))
+                    .map(AccessMapping::toCreateServiceAccountResponse))
         .method(
             AccessServiceGrpcService.DeleteServiceAccount,
             Operation.ACCESS_DELETE_SERVICE_ACCOUNT,
@@ -121,12 +105,7 @@ final class AccessGrpcService {
             (caller, request) ->
                 admin
                     .revokeToken(caller, request.getId())
-                    .map(
-                        token ->
-                            RevokeAccessTokenResponse.newBuilder()
-                                .setAccessToken(
-                                    AccessMapping.toProto(token, admin.expiresSoon(token)))
-                                .build()))
+                    .map(token -> AccessMapping.toRevokeAccessTokenResponse(admin, token)))
         .method(
             AccessServiceGrpcService.DeleteAccessToken,
             Operation.ACCESS_DELETE_TOKEN,

@@ -11,9 +11,13 @@ import org.vfps.access.ServiceAccount;
 import org.vfps.api.x.access.v1.AccessTokenType;
 import org.vfps.api.x.access.v1.CreateAccessTokenResponse;
 import org.vfps.api.x.access.v1.CreateGrantRequest;
+import org.vfps.api.x.access.v1.CreateGrantResponse;
+import org.vfps.api.x.access.v1.CreateServiceAccountResponse;
 import org.vfps.api.x.access.v1.ListAccessTokensResponse;
 import org.vfps.api.x.access.v1.ListGrantsResponse;
 import org.vfps.api.x.access.v1.ListServiceAccountsResponse;
+import org.vfps.api.x.access.v1.RevokeAccessTokenResponse;
+import org.vfps.api.x.access.v1.UpdateGrantResponse;
 
 /**
  * Between the messages of {@code vfps.x.access.v1} and the access model: the one place for both
@@ -47,6 +51,26 @@ public final class AccessMapping {
         .setCanReverseLookup(grant.canReverseLookup())
         .setCreatedAt(timestamp(grant.createdAt()))
         .setLastUpdatedAt(timestamp(grant.lastUpdatedAt()))
+        .build();
+  }
+
+  public static CreateGrantResponse toCreateGrantResponse(Grant grant) {
+    return CreateGrantResponse.newBuilder().setGrant(toProto(grant)).build();
+  }
+
+  public static UpdateGrantResponse toUpdateGrantResponse(Grant grant) {
+    return UpdateGrantResponse.newBuilder().setGrant(toProto(grant)).build();
+  }
+
+  public static CreateServiceAccountResponse toCreateServiceAccountResponse(
+      ServiceAccount account) {
+    return CreateServiceAccountResponse.newBuilder().setServiceAccount(toProto(account)).build();
+  }
+
+  public static RevokeAccessTokenResponse toRevokeAccessTokenResponse(
+      AccessAdmin admin, AccessToken token) {
+    return RevokeAccessTokenResponse.newBuilder()
+        .setAccessToken(toProto(token, admin.expiresSoon(token)))
         .build();
   }
 

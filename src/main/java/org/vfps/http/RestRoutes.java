@@ -31,15 +31,11 @@ import org.vfps.api.v1.PseudonymServiceGetResponse;
 import org.vfps.api.v1.PseudonymServiceResolveRequest;
 import org.vfps.api.x.access.v1.CreateAccessTokenRequest;
 import org.vfps.api.x.access.v1.CreateGrantRequest;
-import org.vfps.api.x.access.v1.CreateGrantResponse;
 import org.vfps.api.x.access.v1.CreateServiceAccountRequest;
-import org.vfps.api.x.access.v1.CreateServiceAccountResponse;
 import org.vfps.api.x.access.v1.DeleteAccessTokenResponse;
 import org.vfps.api.x.access.v1.DeleteGrantResponse;
 import org.vfps.api.x.access.v1.DeleteServiceAccountResponse;
-import org.vfps.api.x.access.v1.RevokeAccessTokenResponse;
 import org.vfps.api.x.access.v1.UpdateGrantRequest;
-import org.vfps.api.x.access.v1.UpdateGrantResponse;
 import org.vfps.grpc.AccessMapping;
 import org.vfps.grpc.ProtoMapping;
 import org.vfps.namespace.NamespaceService;
@@ -255,11 +251,7 @@ final class RestRoutes {
               ProtoJson.read(body(rc), CreateGrantRequest.newBuilder()).build();
           return accessAdmin
               .createGrant(caller, AccessMapping.toGrantRequest(request))
-              .map(
-                  grant ->
-                      CreateGrantResponse.newBuilder()
-                          .setGrant(AccessMapping.toProto(grant))
-                          .build());
+              .map(AccessMapping::toCreateGrantResponse);
         });
     on(
         builder,
@@ -275,11 +267,7 @@ final class RestRoutes {
                   request.getCanRead(),
                   request.getCanWrite(),
                   request.getCanReverseLookup())
-              .map(
-                  grant ->
-                      UpdateGrantResponse.newBuilder()
-                          .setGrant(AccessMapping.toProto(grant))
-                          .build());
+              .map(AccessMapping::toUpdateGrantResponse);
         });
     on(
         builder,
@@ -306,11 +294,7 @@ final class RestRoutes {
               ProtoJson.read(body(rc), CreateServiceAccountRequest.newBuilder()).build();
           return accessAdmin
               .createServiceAccount(caller, request.getName(), request.getDescription())
-              .map(
-                  account ->
-                      CreateServiceAccountResponse.newBuilder()
-                          .setServiceAccount(AccessMapping.toProto(account))
-                          .build());
+              .map(AccessMapping::toCreateServiceAccountResponse);
         });
     on(
         builder,
@@ -350,12 +334,7 @@ final class RestRoutes {
         (rc, caller) ->
             accessAdmin
                 .revokeToken(caller, rc.pathParam("id"))
-                .map(
-                    token ->
-                        RevokeAccessTokenResponse.newBuilder()
-                            .setAccessToken(
-                                AccessMapping.toProto(token, accessAdmin.expiresSoon(token)))
-                            .build()));
+                .map(token -> AccessMapping.toRevokeAccessTokenResponse(accessAdmin, token)));
     on(
         builder,
         "AccessService_DeleteAccessToken",
