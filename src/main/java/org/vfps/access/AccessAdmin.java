@@ -226,7 +226,7 @@ public final class AccessAdmin {
               if (!all && serviceAccount.isEmpty()) {
                 return store.tokens(Optional.of(caller.subject()), Optional.empty());
               }
-              if (!isAdmin(caller)) {
+              if (!access.isAdmin(caller)) {
                 return access.deny(
                     caller, operation, "Only admins may list other callers' access tokens.");
               }
@@ -267,7 +267,7 @@ public final class AccessAdmin {
                     operation,
                     "Personal access tokens are for people signed in with the OIDC provider.");
               }
-              if (!account.isEmpty() && !isAdmin(caller)) {
+              if (!account.isEmpty() && !access.isAdmin(caller)) {
                 return access.deny(
                     caller, operation, "Only admins may create tokens of service accounts.");
               }
@@ -382,7 +382,7 @@ public final class AccessAdmin {
                   token.type() == AccessToken.Type.PERSONAL
                       && caller.subject().equals(token.subject())
                       && caller.serviceAccount() == null;
-              if (owner || isAdmin(caller)) {
+              if (owner || access.isAdmin(caller)) {
                 return Future.succeededFuture(token);
               }
               // the same words as for a token that does not exist: ids of others' tokens stay
@@ -395,10 +395,6 @@ public final class AccessAdmin {
                               new ServiceException(
                                   ErrorCode.NOT_FOUND, "Access token '" + id + "' not found.")));
             });
-  }
-
-  private boolean isAdmin(Caller caller) {
-    return access.isAdmin(caller);
   }
 
   private Future<Void> tokensEnabled() {

@@ -1,5 +1,6 @@
 package org.vfps.access;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -156,7 +157,7 @@ public final class AccessSnapshot {
       Granted granted = of(GranteeType.SERVICE_ACCOUNT, caller.serviceAccount());
       return granted == null ? List.of() : List.of(granted);
     }
-    List<Granted> matching = new java.util.ArrayList<>();
+    List<Granted> matching = new ArrayList<>();
     for (String role : caller.roles()) {
       Granted granted = of(GranteeType.ROLE, role);
       if (granted != null) {

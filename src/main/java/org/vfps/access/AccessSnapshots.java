@@ -3,6 +3,7 @@ package org.vfps.access;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -129,14 +130,14 @@ public final class AccessSnapshots {
                               ErrorCode.UNAVAILABLE,
                               "The access grants and tokens cannot be read from the database"
                                   + " right now; try again shortly.",
-                              java.util.Map.of(),
+                              Map.of(),
                               failure)));
-      Loading started0 = new Loading(read, wanted);
-      loading = started0;
+      Loading flight = new Loading(read, wanted);
+      loading = flight;
       read.onComplete(
           done -> {
             synchronized (this) {
-              if (loading == started0) {
+              if (loading == flight) {
                 loading = null;
               }
             }

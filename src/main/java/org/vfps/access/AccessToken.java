@@ -96,25 +96,4 @@ public record AccessToken(
     Duration window = warning.compareTo(quarter) < 0 ? warning : quarter;
     return Duration.between(now, expiresAt).compareTo(window) <= 0;
   }
-
-  /** The token revoked at {@code now}. */
-  public AccessToken revokedAt(Instant now) {
-    return new AccessToken(
-        id,
-        type,
-        tokenId,
-        hash,
-        name,
-        expiresAt,
-        now,
-        lastUsedAt,
-        createdBy,
-        subject,
-        username,
-        email,
-        roles,
-        serviceAccount,
-        createdAt,
-        now);
-  }
 }

@@ -34,20 +34,4 @@ public record Grant(
   public boolean allNamespaces() {
     return namespace == null;
   }
-
-  /** Whether it grants the permission (never {@link Permission#ADMIN}). */
-  public boolean allows(Permission permission) {
-    return switch (permission) {
-      case READ -> canRead;
-      case WRITE -> canWrite;
-      case REVERSE_LOOKUP -> canReverseLookup;
-      case ADMIN -> false;
-    };
-  }
-
-  /** The grant with other permissions, updated at {@code now}. */
-  public Grant withPermissions(boolean read, boolean write, boolean reverseLookup, Instant now) {
-    return new Grant(
-        id, namespace, granteeType, grantee, read, write, reverseLookup, createdAt, now);
-  }
 }

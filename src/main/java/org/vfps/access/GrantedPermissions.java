@@ -1,6 +1,7 @@
 package org.vfps.access;
 
 import io.vertx.core.Future;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -51,7 +52,7 @@ final class GrantedPermissions implements Permissions {
     }
     Set<String> all = new TreeSet<>(granted);
     all.addAll(byRules);
-    return java.util.Collections.unmodifiableSet(all);
+    return Collections.unmodifiableSet(all);
   }
 
   @Override

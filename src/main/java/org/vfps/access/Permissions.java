@@ -71,9 +71,4 @@ public interface Permissions {
   static Permissions of(AuthorizationConfig config, AccessSnapshots snapshots) {
     return config.enabled() ? new GrantedPermissions(config, snapshots) : EVERYONE;
   }
-
-  /** The configured rules alone, without database grants; {@link #EVERYONE} when off. */
-  static Permissions of(AuthorizationConfig config) {
-    return config.enabled() ? new RolePermissions(config) : EVERYONE;
-  }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.AccessSnapshot;
 import org.vfps.access.AccessSnapshots;
 import org.vfps.access.AccessStore;
 import org.vfps.access.AccessToken;
@@ -73,13 +74,13 @@ final class AccessTokenChecks {
       return rejected("Malformed access token.");
     }
     AccessTokenSecret secret = parsed.get();
-    Future<org.vfps.access.AccessSnapshot> fresh = snapshots.fresh();
+    Future<AccessSnapshot> fresh = snapshots.fresh();
     return fresh.succeeded()
         ? verify(secret, fresh.result())
         : fresh.compose(snapshot -> verify(secret, snapshot));
   }
 
-  private Future<Identity> verify(AccessTokenSecret secret, org.vfps.access.AccessSnapshot known) {
+  private Future<Identity> verify(AccessTokenSecret secret, AccessSnapshot known) {
     AccessToken stored = known.token(secret.tokenId());
     // the hash is computed whether or not the id is known, so that both take as long
     boolean matches = secret.matches(stored == null ? new byte[32] : stored.hash());

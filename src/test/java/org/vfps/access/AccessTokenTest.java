@@ -80,8 +80,7 @@ class AccessTokenTest {
     // not when expired, revoked, or the warning is off
     assertThat(fourDays.expiresSoonAt(created.plus(Duration.ofDays(5)), warning)).isFalse();
     assertThat(
-            fourDays
-                .revokedAt(created.plus(Duration.ofHours(1)))
+            token(created, created.plus(Duration.ofDays(4)), created.plus(Duration.ofHours(1)))
                 .expiresSoonAt(created.plus(Duration.ofHours(73)), warning))
         .isFalse();
     assertThat(fourDays.expiresSoonAt(created.plus(Duration.ofHours(73)), Duration.ZERO)).isFalse();

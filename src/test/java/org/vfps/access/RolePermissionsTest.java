@@ -14,7 +14,7 @@ import org.vfps.config.AuthorizationConfig.NamespaceRule;
 class RolePermissionsTest {
 
   private static final Permissions RULES =
-      Permissions.of(
+      new RolePermissions(
           new AuthorizationConfig(
               true,
               Optional.empty(),
