@@ -44,6 +44,8 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
+import org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest;
+import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcClient;
 import org.vfps.auth.SecretHashing;
 import org.vfps.auth.TestOidcProvider;
 import org.vfps.metrics.Scrape;
@@ -178,11 +180,16 @@ class AuthorizationIT {
 
   private static GrpcTestClient.Reply<org.vfps.api.v1.PseudonymServiceCreateResponse>
       createPseudonym(String authorization) {
+    return createPseudonymOf(authorization, original);
+  }
+
+  private static GrpcTestClient.Reply<org.vfps.api.v1.PseudonymServiceCreateResponse>
+      createPseudonymOf(String authorization, String originalValue) {
     return grpc.call(
         PseudonymServiceGrpcClient.Create,
         PseudonymServiceCreateRequest.newBuilder()
             .setNamespace(namespace)
-            .setOriginalValue(original)
+            .setOriginalValue(originalValue)
             .build(),
         headers(authorization));
   }
@@ -445,6 +452,108 @@ class AuthorizationIT {
     assertThat(actual).isEqualTo(expected);
     assertThat(issues).containsEntry("reader", "forbidden").containsEntry("anonymous", "login");
     assertThat(http.send("GET", "/v1/fhir/metadata", Map.of(), null).status()).isEqualTo(200);
+  }
+
+  @Test
+  void withdrawalsNeedTheWriteAndTheReverseLookupGrantOnEveryEdge() {
+    Map<String, String> who = new LinkedHashMap<>(callers);
+    who.put("writer-auditor", bearer(provider.token("wanda", "study-write", "study-auditor")));
+    Map<String, GrpcStatus> expected = new LinkedHashMap<>();
+    who.keySet()
+        .forEach(
+            name ->
+                expected.put(
+                    name,
+                    switch (name) {
+                      case "admin", "writer-auditor" -> GrpcStatus.OK;
+                      case "anonymous" -> GrpcStatus.UNAUTHENTICATED;
+                      default -> GrpcStatus.PERMISSION_DENIED;
+                    }));
+    Map<String, GrpcStatus> grpcDeletes = new LinkedHashMap<>();
+    Map<String, Integer> restAnonymizes = new LinkedHashMap<>();
+    Map<String, Integer> miiDeletes = new LinkedHashMap<>();
+    Map<String, Integer> gpasDeletes = new LinkedHashMap<>();
+    String denial = null;
+    for (Map.Entry<String, String> caller : who.entrySet()) {
+      List<String> values = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        String value = "withdrawn-" + UUID.randomUUID();
+        assertThat(createPseudonymOf(callers.get("admin"), value).status())
+            .isEqualTo(GrpcStatus.OK);
+        values.add(value);
+      }
+      GrpcTestClient.Reply<?> delete =
+          grpc.call(
+              WithdrawalServiceGrpcClient.DeletePseudonyms,
+              DeletePseudonymsRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .setOriginalValue(values.get(0))
+                  .build(),
+              headers(caller.getValue()));
+      grpcDeletes.put(caller.getKey(), delete.status());
+      if (caller.getKey().equals("writer")) {
+        denial = delete.message();
+      }
+      restAnonymizes.put(
+          caller.getKey(),
+          http.send(
+                  "POST",
+                  "/x/v1/namespaces/" + namespace + "/pseudonyms:batchAnonymize",
+                  headers(caller.getValue()),
+                  new JsonObject()
+                      .put(
+                          "originalValues",
+                          new io.vertx.core.json.JsonArray(List.of(values.get(1))))
+                      .encode())
+              .status());
+      miiDeletes.put(
+          caller.getKey(),
+          http.send(
+                  "POST",
+                  "/v1/fhir/$delete-pseudonym",
+                  headers(caller.getValue()),
+                  "{\"resourceType\": \"Parameters\", \"parameter\": [{\"name\": \"context\","
+                      + " \"valueIdentifier\": {\"value\": \""
+                      + namespace
+                      + "\"}}, {\"name\": \"original\", \"valueIdentifier\": {\"value\": \""
+                      + values.get(2)
+                      + "\"}}]}")
+              .status());
+      gpasDeletes.put(
+          caller.getKey(),
+          http.send(
+                  "POST",
+                  "/ttp-fhir/fhir/gpas/$deletePseudonyms",
+                  headers(caller.getValue()),
+                  "{\"resourceType\": \"Parameters\", \"parameter\": [{\"name\": \"target\","
+                      + " \"valueString\": \""
+                      + namespace
+                      + "\"}, {\"name\": \"original\", \"valueString\": \""
+                      + values.get(3)
+                      + "\"}]}")
+              .status());
+    }
+
+    assertThat(grpcDeletes).isEqualTo(expected);
+    Map<String, Integer> http = new LinkedHashMap<>();
+    expected.forEach(
+        (name, status) ->
+            http.put(
+                name,
+                switch (status) {
+                  case OK -> 200;
+                  case UNAUTHENTICATED -> 401;
+                  default -> 403;
+                }));
+    assertThat(restAnonymizes).isEqualTo(http);
+    assertThat(miiDeletes).isEqualTo(http);
+    assertThat(gpasDeletes).isEqualTo(http);
+    assertThat(denial).contains("write and the reverse-lookup permission");
+    assertThat(audit.list)
+        .anySatisfy(
+            event ->
+                assertThat(event.getFormattedMessage())
+                    .isEqualTo("WithdrawalService/DeletePseudonyms PERMISSION_DENIED"));
   }
 
   @Test
