@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -41,19 +42,18 @@ public final class Access {
   }
 
   /**
-   * Succeeds when the caller has the permission {@code operation} needs on the namespace; else
+   * Succeeds when the caller has every permission {@code operation} needs on the namespace; else
    * fails with {@code PERMISSION_DENIED}, written to the audit trail and counted; the namespace
    * operations' messages are the .NET vfps's.
    */
   public Future<Void> check(Caller caller, Operation operation, String namespace) {
-    Permission permission = operation.permission().orElse(null);
-    if (permission == null) {
+    if (operation.permissions().isEmpty()) {
       return Future.succeededFuture();
     }
     Future<Void> fresh = permissions.fresh();
     return fresh.succeeded()
-        ? decide(caller, operation, permission, namespace)
-        : fresh.compose(current -> decide(caller, operation, permission, namespace));
+        ? decide(caller, operation, namespace)
+        : fresh.compose(current -> decide(caller, operation, namespace));
   }
 
   /**
@@ -64,18 +64,19 @@ public final class Access {
     return permissions.fresh();
   }
 
-  private Future<Void> decide(
-      Caller caller, Operation operation, Permission permission, String namespace) {
-    if (permissions.allows(caller, permission, namespace)) {
-      return Future.succeededFuture();
+  private Future<Void> decide(Caller caller, Operation operation, String namespace) {
+    for (Permission permission : operation.permissions()) {
+      if (!permissions.allows(caller, permission, namespace)) {
+        audit.denied(caller, operation, namespace);
+        deniedCalls.denied(operation);
+        return Future.failedFuture(
+            new ServiceException(
+                ErrorCode.PERMISSION_DENIED,
+                deniedMessage(operation, permission, namespace),
+                namespace == null ? Map.of() : Map.of("namespace", namespace)));
+      }
     }
-    audit.denied(caller, operation, namespace);
-    deniedCalls.denied(operation);
-    return Future.failedFuture(
-        new ServiceException(
-            ErrorCode.PERMISSION_DENIED,
-            deniedMessage(operation, permission, namespace),
-            namespace == null ? Map.of() : Map.of("namespace", namespace)));
+    return Future.succeededFuture();
   }
 
   /** Whether the caller is an admin (never a service-account token's caller). */
@@ -116,15 +117,16 @@ public final class Access {
   /**
    * Writes one line per pseudonym to the audit trail when {@code outcome}, the reverse lookups of
    * {@code pseudonyms} in that order, completes: {@code OK} for a pseudonym found, {@code
-   * NOT_FOUND} for one missing, the failure's code for each when the lookups failed. Returns {@code
-   * outcome}.
+   * WITHDRAWN} for one whose original value {@code withdrawn} says was withdrawn, {@code NOT_FOUND}
+   * for one missing, the failure's code for each when the lookups failed. Returns {@code outcome}.
    */
   public <T> Future<List<Optional<T>>> auditedLookups(
       Caller caller,
       Operation operation,
       String namespace,
       List<String> pseudonyms,
-      Future<List<Optional<T>>> outcome) {
+      Future<List<Optional<T>>> outcome,
+      Predicate<T> withdrawn) {
     return outcome.andThen(
         done -> {
           String failed = done.succeeded() ? null : Audit.outcome(done.cause());
@@ -132,8 +134,37 @@ public final class Access {
             String line =
                 failed != null
                     ? failed
-                    : done.result().get(i).isPresent() ? Audit.OK : ErrorCode.NOT_FOUND.name();
+                    : done.result()
+                        .get(i)
+                        .map(found -> withdrawn.test(found) ? ErrorCode.WITHDRAWN.name() : Audit.OK)
+                        .orElse(ErrorCode.NOT_FOUND.name());
             audit.completed(caller, operation, namespace, pseudonyms.get(i), line);
+          }
+        });
+  }
+
+  /**
+   * Writes the lines of a withdrawal to the audit trail when {@code outcome} completes: for each
+   * original value (never named), a line {@code OK} per pseudonym it had, or one {@code NOT_FOUND}
+   * line when it had none; one line with the failure's code when the withdrawal failed.
+   *
+   * @param outcome the pseudonyms withdrawn of each original value
+   */
+  public void auditedWithdrawals(
+      Caller caller, Operation operation, String namespace, Future<List<List<String>>> outcome) {
+    outcome.onComplete(
+        done -> {
+          if (done.failed()) {
+            audit.completed(caller, operation, namespace, null, done.cause());
+            return;
+          }
+          for (List<String> pseudonyms : done.result()) {
+            if (pseudonyms.isEmpty()) {
+              audit.completed(caller, operation, namespace, null, ErrorCode.NOT_FOUND.name());
+            }
+            for (String pseudonym : pseudonyms) {
+              audit.completed(caller, operation, namespace, pseudonym, Audit.OK);
+            }
           }
         });
   }
@@ -151,6 +182,14 @@ public final class Access {
       case NAMESPACE_DELETE -> "Deleting a namespace requires admin access.";
       case NAMESPACE_GET, NAMESPACE_LIST_CHILDREN ->
           "Read access to namespace '" + namespace + "' is required.";
+      case PSEUDONYM_DELETE,
+          PSEUDONYM_BATCH_DELETE,
+          PSEUDONYM_ANONYMIZE,
+          PSEUDONYM_BATCH_ANONYMIZE ->
+          "Withdrawing original values needs both the write and the reverse-lookup permission of"
+              + " the namespace: the caller may not "
+              + describe(permission)
+              + ".";
       default ->
           operation.rpcName().startsWith("AccessService/")
               ? "Managing access grants and service accounts requires admin access."

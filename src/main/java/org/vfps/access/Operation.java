@@ -1,6 +1,6 @@
 package org.vfps.access;
 
-import java.util.Optional;
+import java.util.List;
 
 /**
  * The operations of the domain services with the permission each one needs: the table of the .NET
@@ -12,7 +12,7 @@ public enum Operation {
   /** Checked after the namespace is found, so an unknown namespace is NOT_FOUND for anyone. */
   NAMESPACE_GET("NamespaceService/Get", Permission.READ),
   /** Needs no permission: the answer holds only the namespaces the caller may read. */
-  NAMESPACE_GET_ALL("NamespaceService/GetAll", null),
+  NAMESPACE_GET_ALL("NamespaceService/GetAll"),
   NAMESPACE_DELETE("NamespaceService/Delete", Permission.ADMIN),
   /**
    * Checked on the parent after it is found; the children are then filtered by read access, as
@@ -43,6 +43,22 @@ public enum Operation {
    * the namespace is looked up.
    */
   PSEUDONYM_FIND("PseudonymService/Find", Permission.WRITE),
+  /**
+   * Deleting every pseudonym of an original value (consent withdrawn). Write and reverse lookup: it
+   * destroys pairs, and the caller names a person's identifier. Checked before the namespace is
+   * looked up, as every withdrawal.
+   */
+  PSEUDONYM_DELETE(
+      "WithdrawalService/DeletePseudonyms", Permission.WRITE, Permission.REVERSE_LOOKUP),
+  /** Deleting the pseudonyms of many original values of one namespace, checked once per call. */
+  PSEUDONYM_BATCH_DELETE(
+      "WithdrawalService/BatchDeletePseudonyms", Permission.WRITE, Permission.REVERSE_LOOKUP),
+  /** Anonymizing an original value (consent withdrawn), its pseudonyms kept: as a delete. */
+  PSEUDONYM_ANONYMIZE(
+      "WithdrawalService/AnonymizeOriginal", Permission.WRITE, Permission.REVERSE_LOOKUP),
+  /** Anonymizing many original values of one namespace, checked once per call. */
+  PSEUDONYM_BATCH_ANONYMIZE(
+      "WithdrawalService/BatchAnonymizeOriginals", Permission.WRITE, Permission.REVERSE_LOOKUP),
   ACCESS_LIST_GRANTS("AccessService/ListGrants", Permission.ADMIN),
   ACCESS_CREATE_GRANT("AccessService/CreateGrant", Permission.ADMIN),
   ACCESS_UPDATE_GRANT("AccessService/UpdateGrant", Permission.ADMIN),
@@ -51,22 +67,22 @@ public enum Operation {
   ACCESS_CREATE_SERVICE_ACCOUNT("AccessService/CreateServiceAccount", Permission.ADMIN),
   ACCESS_DELETE_SERVICE_ACCOUNT("AccessService/DeleteServiceAccount", Permission.ADMIN),
   /** Anyone's own personal tokens; an admin's may be anyone's: checked by the service. */
-  ACCESS_LIST_TOKENS("AccessService/ListAccessTokens", null),
+  ACCESS_LIST_TOKENS("AccessService/ListAccessTokens"),
   /** A person's own token, or an admin's for a service account: checked by the service. */
-  ACCESS_CREATE_TOKEN("AccessService/CreateAccessToken", null),
+  ACCESS_CREATE_TOKEN("AccessService/CreateAccessToken"),
   /** The owner's or an admin's: checked by the service once the token is found. */
-  ACCESS_REVOKE_TOKEN("AccessService/RevokeAccessToken", null),
+  ACCESS_REVOKE_TOKEN("AccessService/RevokeAccessToken"),
   /** The owner's or an admin's: checked by the service once the token is found. */
-  ACCESS_DELETE_TOKEN("AccessService/DeleteAccessToken", null),
+  ACCESS_DELETE_TOKEN("AccessService/DeleteAccessToken"),
   /** gRPC server reflection: any authenticated caller, when authorization is on. */
-  REFLECTION("ServerReflection/ServerReflectionInfo", null);
+  REFLECTION("ServerReflection/ServerReflectionInfo");
 
   private final String rpcName;
-  private final Permission permission;
+  private final List<Permission> permissions;
 
-  Operation(String rpcName, Permission permission) {
+  Operation(String rpcName, Permission... permissions) {
     this.rpcName = rpcName;
-    this.permission = permission;
+    this.permissions = List.of(permissions);
   }
 
   /** The RPC's name, e.g. {@code PseudonymService/Get}. */
@@ -74,8 +90,11 @@ public enum Operation {
     return rpcName;
   }
 
-  /** What the operation needs; empty when its answer is filtered instead. */
-  public Optional<Permission> permission() {
-    return Optional.ofNullable(permission);
+  /**
+   * What the operation needs, every one of them; empty when its answer is filtered instead or the
+   * service checks it.
+   */
+  public List<Permission> permissions() {
+    return permissions;
   }
 }

@@ -17,6 +17,7 @@ import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.Upserted;
+import org.vfps.pseudonym.Withdrawal;
 
 /**
  * Remembers the pseudonym of every (namespace, original value) that Create stored or found, so that
@@ -135,6 +136,17 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   public Future<List<Pseudonym>> growTo(
       String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
     return delegate.growTo(namespace, originalValue, count, candidates);
+  }
+
+  /**
+   * Through the database; the cache entries of the values are dropped by the {@link
+   * org.vfps.pseudonym.WithdrawalEvents} the caller sends once this completes, on every replica
+   * alike.
+   */
+  @Override
+  public Future<Map<String, List<Pseudonym>>> withdraw(
+      String namespace, List<String> originalValues, Withdrawal withdrawal) {
+    return delegate.withdraw(namespace, originalValues, withdrawal);
   }
 
   @Override

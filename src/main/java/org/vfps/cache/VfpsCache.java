@@ -8,8 +8,10 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.vfps.pseudonym.Pseudonym;
 
 /**
  * The one cache of a replica: at most {@code maximumSize} entries of either kind (one budget, as
@@ -88,6 +90,25 @@ public final class VfpsCache {
                 key instanceof PseudonymKey pseudonym
                     ? pseudonym.namespace().equals(namespace)
                     : key.equals(new NamespaceKey(namespace)));
+  }
+
+  /**
+   * Removes the namespace's pseudonyms whose values are among {@code pseudonymValues} (they were
+   * withdrawn), and every load of the namespace's pseudonyms still in flight, whose result may be
+   * one of them read before the withdrawal was committed. Scans the whole cache: for withdrawals,
+   * which are rare.
+   */
+  public void evictPseudonyms(String namespace, Set<String> pseudonymValues) {
+    cache
+        .asMap()
+        .entrySet()
+        .removeIf(
+            entry ->
+                entry.getKey() instanceof PseudonymKey key
+                    && key.namespace().equals(namespace)
+                    && (!entry.getValue().isDone()
+                        || entry.getValue().join() instanceof Pseudonym pseudonym
+                            && pseudonymValues.contains(pseudonym.pseudonymValue())));
   }
 
   /** Removes everything, e.g. after this replica may have missed evictions. */

@@ -5,6 +5,11 @@ public enum ErrorCode {
   INVALID_ARGUMENT,
   OUT_OF_RANGE,
   NOT_FOUND,
+  /**
+   * The pseudonym exists, but its original value was withdrawn (anonymized) and is known no more:
+   * gRPC {@code NOT_FOUND} (REST 404), FHIR 410 {@code deleted}.
+   */
+  WITHDRAWN,
   ALREADY_EXISTS,
   /**
    * The request is well formed but the system is not in a state to run it: a generation method this

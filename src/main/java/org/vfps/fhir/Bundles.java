@@ -241,6 +241,7 @@ final class Bundles {
           case 403 -> "Forbidden";
           case 404 -> "Not Found";
           case 409 -> "Conflict";
+          case 410 -> "Gone";
           case 413 -> "Content Too Large";
           case 429 -> "Too Many Requests";
           case 500 -> "Internal Server Error";

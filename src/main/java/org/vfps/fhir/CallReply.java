@@ -19,6 +19,14 @@ interface CallReply {
   /** The answer to a failed domain call; an {@code UNAVAILABLE} one is told to {@code warnings}. */
   Answer failure(Throwable failure, EdgeWarnings warnings);
 
+  /**
+   * The answer when the value was withdrawn ({@code DELETE}, {@code ANONYMIZE}); only the replies
+   * of withdrawing operations give one.
+   */
+  default Answer withdrawn() {
+    throw new IllegalStateException("this operation withdraws nothing");
+  }
+
   /** Whether a new pair is {@code 201 Created} in a batch-response (else {@code 200}). */
   default boolean createdIs201() {
     return false;

@@ -55,6 +55,7 @@ final class FhirErrors {
                       + service.metadata().get("namespace")
                       + "' could not be found.",
               null);
+      case WITHDRAWN -> outcome(410, IssueType.DELETED, service.getMessage(), null);
       case ALREADY_EXISTS -> outcome(409, IssueType.DUPLICATE, service.getMessage(), null);
       case UNAUTHENTICATED -> outcome(401, IssueType.LOGIN, service.getMessage(), null);
       case PERMISSION_DENIED -> outcome(403, IssueType.FORBIDDEN, service.getMessage(), null);

@@ -3,7 +3,7 @@ package org.vfps.fhir;
 import org.vfps.access.Operation;
 
 /**
- * The operations of the gPAS TTP-FHIR gateway dialect under {@code /ttp-fhir/fhir/gpas}: the three
+ * The operations of the gPAS TTP-FHIR gateway dialect under {@code /ttp-fhir/fhir/gpas}: the five
  * of the gateway's implementation guide, which take many values, and the two older shapes the FHIR
  * pseudonymizer sends to gPAS before 1.10.3, which take one.
  */
@@ -31,6 +31,22 @@ enum GpasOperation {
       PseudonymCall.Kind.REVERSE_LOOKUP,
       "pseudonym",
       Operation.PSEUDONYM_BATCH_GET,
+      false),
+  /** Deletes every pseudonym of each {@code original}, 1..* (consent withdrawn). */
+  DELETE_PSEUDONYMS(
+      "deletePseudonyms",
+      GpasOperation.GPAS + "deletePseudonyms",
+      PseudonymCall.Kind.DELETE,
+      "original",
+      Operation.PSEUDONYM_BATCH_DELETE,
+      false),
+  /** Anonymizes each {@code original}, 1..*, its pseudonyms kept (consent withdrawn). */
+  ANONYMIZE_ORIGINALS(
+      "anonymizeOriginals",
+      GpasOperation.GPAS + "anonymizeOriginals",
+      PseudonymCall.Kind.ANONYMIZE,
+      "original",
+      Operation.PSEUDONYM_BATCH_ANONYMIZE,
       false),
   /**
    * gPAS before 1.10.3: {@code GET ?domain=&original=} (before 1.10.2), answered with a parameter

@@ -16,6 +16,7 @@ import org.vfps.access.Caller;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.Withdrawal;
 
 /**
  * The gPAS TTP-FHIR gateway dialect, so that gPAS clients (the FHIR pseudonymizer's gPAS backend,
@@ -30,6 +31,10 @@ import org.vfps.pseudonym.PseudonymService;
  * be stored), inside a 200. {@code $pseudonymize} creates nothing. The values of one call go to the
  * domain as one batch: one permission check, the multi-row statements of the batch calls.
  *
+ * <p>{@code $deletePseudonyms} and {@code $anonymizeOriginals} take {@code target} and 1..* {@code
+ * original} and answer one {@code successStatus} per value (see {@link #withdraw}) inside a 200. A
+ * withdrawn pseudonym's {@code $dePseudonymize} is an {@code error} with {@code deleted}.
+ *
  * <p>The older shapes take one value: {@code GET $pseudonymize-allow-create?domain=&original=} and
  * {@code GET $de-pseudonymize?domain=&pseudonym=} answer a parameter named after the value with the
  * result as {@code valueString}; {@code POST} of the same two with {@code target} and the value
@@ -43,6 +48,9 @@ final class GpasOperations {
 
   /** The system of every identifier the gateway answers. */
   static final String SYSTEM = "https://ths-greifswald.de/gpas";
+
+  /** The code system of a withdrawal's success codes. */
+  static final String MESSAGES = "http://terminology.hl7.org/CodeSystem/operation-outcome";
 
   private final PseudonymService pseudonyms;
   private final int maxValues;
@@ -114,8 +122,11 @@ final class GpasOperations {
   /** What became of one value of a call: its pseudonym (with original value), or an error code. */
   private record Result(Pseudonym pseudonym, IssueType error) {
 
+    /** A lookup's result: a pseudonym whose original value was withdrawn is {@code deleted}. */
     static Result of(Optional<Pseudonym> found) {
-      return found.map(p -> new Result(p, null)).orElse(new Result(null, IssueType.NOTFOUND));
+      return found
+          .map(p -> p.withdrawn() ? new Result(null, IssueType.DELETED) : new Result(p, null))
+          .orElse(new Result(null, IssueType.NOTFOUND));
     }
 
     static final Result INVALID = new Result(null, IssueType.INVALID);
@@ -123,6 +134,10 @@ final class GpasOperations {
 
   private Future<Answer> many(
       GpasOperation operation, Caller caller, String domain, List<String> values) {
+    Optional<Withdrawal> withdrawal = operation.kind().withdrawal();
+    if (withdrawal.isPresent()) {
+      return withdraw(operation, withdrawal.get(), caller, domain, values);
+    }
     Future<List<Result>> results =
         switch (operation.kind()) {
           case CREATE -> {
@@ -160,10 +175,56 @@ final class GpasOperations {
                   .lookupAll(caller, domain, values)
                   .map(found -> found.stream().map(Result::of).toList());
           case RESOLVE -> throw new IllegalStateException("the gPAS dialect has no resolve");
+          case DELETE, ANONYMIZE ->
+              throw new IllegalStateException("withdrawals are answered by withdraw()");
         };
     return results
         .map(answered -> Answer.ok(encode(operation, domain, values, answered)))
         .otherwise(failure -> failure(operation, failure));
+  }
+
+  /**
+   * {@code $deletePseudonyms} and {@code $anonymizeOriginals}: one {@code successStatus} per value,
+   * in request order, with the parts {@code target}, {@code original} and {@code result-code}:
+   * {@code MSG_DELETED} or {@code MSG_UPDATED} of {@value #MESSAGES}, else {@code not-found} (no
+   * pseudonym) or {@code invalid} (a value that could never be stored) of {@code
+   * http://hl7.org/fhir/issue-type}, as the gateway's guide answers them.
+   */
+  private Future<Answer> withdraw(
+      GpasOperation operation,
+      Withdrawal withdrawal,
+      Caller caller,
+      String domain,
+      List<String> values) {
+    List<String> valid = values.stream().filter(PseudonymService::isStorable).toList();
+    Coding done =
+        new Coding(
+            MESSAGES,
+            withdrawal == Withdrawal.DELETE ? "MSG_DELETED" : "MSG_UPDATED",
+            withdrawal == Withdrawal.DELETE ? "Entry deleted" : "Entry updated");
+    return pseudonyms
+        .withdrawAll(caller, withdrawal, domain, valid)
+        .map(
+            withdrawn -> {
+              Iterator<List<Pseudonym>> next = withdrawn.iterator();
+              Parameters reply = new Parameters();
+              for (String value : values) {
+                Coding result =
+                    !PseudonymService.isStorable(value)
+                        ? issue(IssueType.INVALID)
+                        : next.next().isEmpty() ? issue(IssueType.NOTFOUND) : done.copy();
+                ParametersParameterComponent status = reply.addParameter().setName("successStatus");
+                status.addPart().setName("target").setValue(identifier(domain));
+                status.addPart().setName("original").setValue(identifier(value));
+                status.addPart().setName("result-code").setValue(result);
+              }
+              return Answer.ok(reply);
+            })
+        .otherwise(failure -> failure(operation, failure));
+  }
+
+  private static Coding issue(IssueType type) {
+    return new Coding(type.getSystem(), type.toCode(), type.getDisplay());
   }
 
   private static Parameters encode(
@@ -177,14 +238,7 @@ final class GpasOperations {
         ParametersParameterComponent error = reply.addParameter().setName("error");
         error.addPart().setName("target").setValue(identifier(domain));
         error.addPart().setName(operation.valueName()).setValue(identifier(value));
-        error
-            .addPart()
-            .setName("error-code")
-            .setValue(
-                new Coding(
-                    result.error().getSystem(),
-                    result.error().toCode(),
-                    result.error().getDisplay()));
+        error.addPart().setName("error-code").setValue(issue(result.error()));
         continue;
       }
       ParametersParameterComponent answer =

@@ -1,6 +1,10 @@
 package org.vfps.fhir;
 
+import org.hl7.fhir.r4.model.CodeableConcept;
+import org.hl7.fhir.r4.model.Coding;
 import org.hl7.fhir.r4.model.Identifier;
+import org.hl7.fhir.r4.model.OperationOutcome;
+import org.hl7.fhir.r4.model.OperationOutcome.IssueSeverity;
 import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
@@ -22,7 +26,11 @@ import org.vfps.pseudonym.Pseudonym;
  *   <li>{@code $pseudonymize}: create or get; with {@code allowCreate=false} (version 1.1) get
  *       only.
  *   <li>{@code $get-pseudonym}: get only, 404 when the original value has none.
- *   <li>{@code $de-pseudonymize}: the original value of a pseudonym (the reverse lookup).
+ *   <li>{@code $de-pseudonymize}: the original value of a pseudonym (the reverse lookup); 410
+ *       {@code deleted} when it was withdrawn.
+ *   <li>{@code $delete-pseudonym} and {@code $anonymize-original}: consent withdrawal of an
+ *       original value, answered with an {@code OperationOutcome} ({@code MSG_DELETED}, {@code
+ *       MSG_UPDATED}), 404 when the value has no pseudonym.
  * </ul>
  *
  * An unknown context is 404 {@code not-found} with the module's expression; the other failures are
@@ -33,6 +41,8 @@ final class MiiOperations {
   static final String PSEUDONYMIZE = "pseudonymize";
   static final String GET_PSEUDONYM = "get-pseudonym";
   static final String DE_PSEUDONYMIZE = "de-pseudonymize";
+  static final String DELETE_PSEUDONYM = "delete-pseudonym";
+  static final String ANONYMIZE_ORIGINAL = "anonymize-original";
 
   private MiiOperations() {}
 
@@ -67,6 +77,26 @@ final class MiiOperations {
         request.namespace(),
         request.value(),
         new OriginalReply(request));
+  }
+
+  /** {@code $delete-pseudonym}. */
+  static PseudonymCall deletePseudonym(Parameters parameters) {
+    Request request = Request.read(new ParameterReader(parameters), "original");
+    return new PseudonymCall(
+        PseudonymCall.Kind.DELETE,
+        request.namespace(),
+        request.value(),
+        new WithdrawalReply(DELETE_PSEUDONYM, request, "MSG_DELETED", "Entry deleted."));
+  }
+
+  /** {@code $anonymize-original}. */
+  static PseudonymCall anonymizeOriginal(Parameters parameters) {
+    Request request = Request.read(new ParameterReader(parameters), "original");
+    return new PseudonymCall(
+        PseudonymCall.Kind.ANONYMIZE,
+        request.namespace(),
+        request.value(),
+        new WithdrawalReply(ANONYMIZE_ORIGINAL, request, "MSG_UPDATED", "Entry anonymized."));
   }
 
   /**
@@ -116,6 +146,17 @@ final class MiiOperations {
       return version11() ? new StringType(value) : new Identifier().setValue(value);
     }
 
+    /** 404 for an original value without a pseudonym. */
+    Answer originalUnknown() {
+      return FhirErrors.outcome(
+          404,
+          IssueType.NOTFOUND,
+          "The original value has no pseudonym in the pseudonymization context '"
+              + namespace
+              + "'.",
+          ParameterReader.expression("original"));
+    }
+
     Answer failure(String operation, Throwable failure, EdgeWarnings warnings) {
       if (FhirErrors.isUnknownNamespace(failure)) {
         return FhirErrors.outcome(
@@ -145,13 +186,7 @@ final class MiiOperations {
 
     @Override
     public Answer unknownValue() {
-      return FhirErrors.outcome(
-          404,
-          IssueType.NOTFOUND,
-          "The original value has no pseudonym in the pseudonymization context '"
-              + request.namespace()
-              + "'.",
-          ParameterReader.expression("original"));
+      return request.originalUnknown();
     }
 
     @Override
@@ -192,6 +227,46 @@ final class MiiOperations {
     @Override
     public Answer failure(Throwable failure, EdgeWarnings warnings) {
       return request.failure(DE_PSEUDONYMIZE, failure, warnings);
+    }
+  }
+
+  /**
+   * {@code successStatus}: the {@code OperationOutcome} of a withdrawal, answered as the module's
+   * examples answer it, on its own.
+   *
+   * @param message the code of {@code http://terminology.hl7.org/CodeSystem/operation-outcome}
+   */
+  private record WithdrawalReply(
+      String operation, Request request, String message, String diagnostics) implements CallReply {
+
+    private static final String MESSAGES =
+        "http://terminology.hl7.org/CodeSystem/operation-outcome";
+
+    @Override
+    public Parameters success(Pseudonym pseudonym) {
+      throw new IllegalStateException("a withdrawal is answered by withdrawn()");
+    }
+
+    @Override
+    public Answer withdrawn() {
+      OperationOutcome outcome = new OperationOutcome();
+      outcome
+          .addIssue()
+          .setSeverity(IssueSeverity.INFORMATION)
+          .setCode(IssueType.INFORMATIONAL)
+          .setDetails(new CodeableConcept(new Coding(MESSAGES, message, null)))
+          .setDiagnostics(diagnostics);
+      return Answer.ok(outcome);
+    }
+
+    @Override
+    public Answer unknownValue() {
+      return request.originalUnknown();
+    }
+
+    @Override
+    public Answer failure(Throwable failure, EdgeWarnings warnings) {
+      return request.failure(operation, failure, warnings);
     }
   }
 }

@@ -1,12 +1,15 @@
 package org.vfps.fhir;
 
+import java.util.Optional;
+import org.vfps.pseudonym.Withdrawal;
+
 /**
  * One request of a FHIR operation, read and checked: what the domain is asked to do with which
  * values, and how the operation words its answer. The same call runs alone, in a batch Bundle or in
  * a transaction Bundle.
  *
- * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}, {@link Kind#RESOLVE}) or
- *     the pseudonym ({@link Kind#REVERSE_LOOKUP})
+ * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}, {@link Kind#RESOLVE},
+ *     {@link Kind#DELETE}, {@link Kind#ANONYMIZE}) or the pseudonym ({@link Kind#REVERSE_LOOKUP})
  */
 record PseudonymCall(Kind kind, String namespace, String value, CallReply reply) {
 
@@ -22,6 +25,19 @@ record PseudonymCall(Kind kind, String namespace, String value, CallReply reply)
      */
     RESOLVE,
     /** Get the original value of a pseudonym (reverse lookup, audited). */
-    REVERSE_LOOKUP
+    REVERSE_LOOKUP,
+    /** Delete every pseudonym of an original value (consent withdrawn, audited). */
+    DELETE,
+    /** Anonymize an original value, its pseudonyms kept (consent withdrawn, audited). */
+    ANONYMIZE;
+
+    /** The withdrawal the kind asks for; none for the kinds that withdraw nothing. */
+    Optional<Withdrawal> withdrawal() {
+      return switch (this) {
+        case DELETE -> Optional.of(Withdrawal.DELETE);
+        case ANONYMIZE -> Optional.of(Withdrawal.ANONYMIZE);
+        default -> Optional.empty();
+      };
+    }
   }
 }

@@ -9,6 +9,7 @@ import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.TextLimits;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.Withdrawal;
 
 /**
  * Runs {@link PseudonymCall}s through the domain service with the caller, so that permissions,
@@ -25,7 +26,7 @@ final class PseudonymCalls {
     this.warnings = warnings;
   }
 
-  /** Runs the call: creates, finds or looks up. */
+  /** Runs the call: creates, finds, looks up or withdraws. */
   Future<Answer> run(Caller caller, PseudonymCall call) {
     CallReply reply = call.reply();
     Future<Answer> answer =
@@ -57,16 +58,40 @@ final class PseudonymCalls {
                           found
                               .map(pseudonym -> Answer.ok(reply.success(pseudonym)))
                               .orElseGet(reply::unknownValue));
+          case DELETE, ANONYMIZE ->
+              Future.<Void>succeededFuture()
+                  .compose(
+                      ignored ->
+                          pseudonyms.withdrawStored(
+                              caller,
+                              call.kind().withdrawal().orElseThrow(),
+                              call.namespace(),
+                              call.value()))
+                  .map(withdrawn -> withdrawn.isEmpty() ? reply.unknownValue() : reply.withdrawn());
         };
     return answer.otherwise(failure -> reply.failure(failure, warnings));
   }
 
   /**
    * What the call would answer, without storing anything: the answer of a lookup, or of a create
-   * whose pair exists or that would fail (permission, namespace); empty for a create that would
-   * store a new pair. A transaction checks every entry this way before it stores any.
+   * whose pair exists or that would fail (permission, namespace), or of a withdrawal that would
+   * fail (permission, namespace, a value without pseudonyms); empty for a create that would store a
+   * new pair and for a withdrawal that would withdraw. A transaction checks every entry this way
+   * before it stores or withdraws any.
    */
   Future<Optional<Answer>> check(Caller caller, PseudonymCall call) {
+    Optional<Withdrawal> withdrawal = call.kind().withdrawal();
+    if (withdrawal.isPresent()) {
+      return Future.<Void>succeededFuture()
+          .compose(
+              ignored ->
+                  pseudonyms.checkWithdrawal(
+                      caller, withdrawal.get(), call.namespace(), call.value()))
+          .map(
+              stored ->
+                  stored ? Optional.<Answer>empty() : Optional.of(call.reply().unknownValue()))
+          .otherwise(failure -> Optional.of(call.reply().failure(failure, warnings)));
+    }
     if (call.kind() != PseudonymCall.Kind.CREATE) {
       return run(caller, call).map(Optional::of);
     }
@@ -75,12 +100,12 @@ final class PseudonymCalls {
   }
 
   /**
-   * The answer for a create whose original value the domain would refuse (blank, too long, NUL),
-   * found without calling it; empty for every other call. A transaction checks its entries this way
-   * before anything else.
+   * The answer for a create or a withdrawal whose original value the domain would refuse (blank,
+   * too long, NUL), found without calling it; empty for every other call. A transaction checks its
+   * entries this way before anything else.
    */
   Optional<Answer> validate(PseudonymCall call) {
-    if (call.kind() != PseudonymCall.Kind.CREATE) {
+    if (call.kind() != PseudonymCall.Kind.CREATE && call.kind().withdrawal().isEmpty()) {
       return Optional.empty();
     }
     Map<String, String> metadata = Map.of("namespace", call.namespace());

@@ -9,7 +9,7 @@ import org.vfps.access.Operation;
 /**
  * The whole-system operations of the base {@code /v1/fhir} that take one {@code Parameters}
  * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
- * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's three.
+ * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's five.
  */
 enum SystemOperation {
   CREATE_PSEUDONYM(
@@ -36,7 +36,17 @@ enum SystemOperation {
       MiiOperations.DE_PSEUDONYMIZE,
       SystemOperation.MII + "DePseudonymize",
       MiiOperations::dePseudonymize,
-      Operation.PSEUDONYM_GET);
+      Operation.PSEUDONYM_GET),
+  DELETE_PSEUDONYM(
+      MiiOperations.DELETE_PSEUDONYM,
+      SystemOperation.MII + "DeletePseudonym",
+      MiiOperations::deletePseudonym,
+      Operation.PSEUDONYM_DELETE),
+  ANONYMIZE_ORIGINAL(
+      MiiOperations.ANONYMIZE_ORIGINAL,
+      SystemOperation.MII + "AnonymizeOriginal",
+      MiiOperations::anonymizeOriginal,
+      Operation.PSEUDONYM_ANONYMIZE);
 
   /** Where the MII interface module's OperationDefinitions live (its canonical URL). */
   private static final String MII =

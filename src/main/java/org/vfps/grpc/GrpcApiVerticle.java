@@ -115,6 +115,8 @@ public final class GrpcApiVerticle extends VerticleBase {
     grpc.addService(
         PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
     grpc.addService(
+        WithdrawalGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
+    grpc.addService(
         AccessGrpcService.of(accessAdmin, observer, authenticator, admission, warnings));
     grpc.addService(new HealthChecks(vertx, ready, warnings));
     if (reflection) {

@@ -48,7 +48,7 @@ public final class GrpcErrors {
     return switch (failure.code()) {
       case INVALID_ARGUMENT, PATTERN_MISMATCH -> GrpcStatus.INVALID_ARGUMENT;
       case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
-      case NOT_FOUND -> GrpcStatus.NOT_FOUND;
+      case NOT_FOUND, WITHDRAWN -> GrpcStatus.NOT_FOUND;
       case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
       case FAILED_PRECONDITION -> GrpcStatus.FAILED_PRECONDITION;
       case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;

@@ -131,7 +131,7 @@ public final class ProtoMapping {
         .build();
   }
 
-  private static List<Pseudonym> toProtos(List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
+  static List<Pseudonym> toProtos(List<org.vfps.pseudonym.Pseudonym> pseudonyms) {
     return pseudonyms.stream().map(ProtoMapping::toProto).toList();
   }
 

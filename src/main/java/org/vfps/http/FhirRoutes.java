@@ -25,7 +25,9 @@ final class FhirRoutes {
           "Fhir_ResolvePseudonym", "resolve-pseudonym",
           "Fhir_Pseudonymize", "pseudonymize",
           "Fhir_GetPseudonym", "get-pseudonym",
-          "Fhir_DePseudonymize", "de-pseudonymize");
+          "Fhir_DePseudonymize", "de-pseudonymize",
+          "Fhir_DeletePseudonym", "delete-pseudonym",
+          "Fhir_AnonymizeOriginal", "anonymize-original");
 
   /** The contract's operation ids of the gPAS dialect's {@code POST} operations. */
   private static final Map<String, String> GPAS_OPERATIONS =
@@ -33,6 +35,8 @@ final class FhirRoutes {
           "Gpas_PseudonymizeAllowCreate", "pseudonymizeAllowCreate",
           "Gpas_Pseudonymize", "pseudonymize",
           "Gpas_DePseudonymize", "dePseudonymize",
+          "Gpas_DeletePseudonyms", "deletePseudonyms",
+          "Gpas_AnonymizeOriginals", "anonymizeOriginals",
           "Gpas_LegacyPseudonymizeAllowCreate", "pseudonymize-allow-create",
           "Gpas_LegacyDePseudonymize", "de-pseudonymize");
 

@@ -36,10 +36,16 @@ import org.vfps.api.x.access.v1.DeleteAccessTokenResponse;
 import org.vfps.api.x.access.v1.DeleteGrantResponse;
 import org.vfps.api.x.access.v1.DeleteServiceAccountResponse;
 import org.vfps.api.x.access.v1.UpdateGrantRequest;
+import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
+import org.vfps.api.x.withdrawal.v1.BatchAnonymizeOriginalsRequest;
+import org.vfps.api.x.withdrawal.v1.BatchDeletePseudonymsRequest;
+import org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest;
 import org.vfps.grpc.AccessMapping;
 import org.vfps.grpc.ProtoMapping;
+import org.vfps.grpc.WithdrawalMapping;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.Withdrawal;
 
 /**
  * The ten RPCs on the routes of their {@code google.api.http} rules, bound to the operations of the
@@ -229,7 +235,60 @@ final class RestRoutes {
                   either(query, "include_total_size", "includeTotalSize").getBoolean(false))
               .map(ProtoMapping::toListResponse);
         });
+    bindWithdrawals(builder);
     bindAccess(builder);
+  }
+
+  /** The four RPCs of {@code vfps.x.withdrawal.v1.WithdrawalService}. */
+  private void bindWithdrawals(RouterBuilder builder) {
+    on(
+        builder,
+        "WithdrawalService_DeletePseudonyms",
+        Withdrawal.DELETE.single(),
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          DeletePseudonymsRequest request =
+              ProtoJson.read(body(rc), DeletePseudonymsRequest.newBuilder()).build();
+          return pseudonyms
+              .withdraw(caller, Withdrawal.DELETE, namespace, request.getOriginalValue())
+              .map(deleted -> WithdrawalMapping.toDeleteResponse(namespace, deleted));
+        });
+    on(
+        builder,
+        "WithdrawalService_AnonymizeOriginal",
+        Withdrawal.ANONYMIZE.single(),
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          AnonymizeOriginalRequest request =
+              ProtoJson.read(body(rc), AnonymizeOriginalRequest.newBuilder()).build();
+          return pseudonyms
+              .withdraw(caller, Withdrawal.ANONYMIZE, namespace, request.getOriginalValue())
+              .map(kept -> WithdrawalMapping.toAnonymizeResponse(namespace, kept));
+        });
+    on(
+        builder,
+        "WithdrawalService_BatchDeletePseudonyms",
+        Withdrawal.DELETE.batch(),
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          BatchDeletePseudonymsRequest request =
+              ProtoJson.read(body(rc), BatchDeletePseudonymsRequest.newBuilder()).build();
+          return pseudonyms
+              .withdrawAll(caller, Withdrawal.DELETE, namespace, request.getOriginalValuesList())
+              .map(withdrawn -> WithdrawalMapping.toBatchDeleteResponse(namespace, withdrawn));
+        });
+    on(
+        builder,
+        "WithdrawalService_BatchAnonymizeOriginals",
+        Withdrawal.ANONYMIZE.batch(),
+        (rc, caller) -> {
+          String namespace = rc.pathParam("namespace");
+          BatchAnonymizeOriginalsRequest request =
+              ProtoJson.read(body(rc), BatchAnonymizeOriginalsRequest.newBuilder()).build();
+          return pseudonyms
+              .withdrawAll(caller, Withdrawal.ANONYMIZE, namespace, request.getOriginalValuesList())
+              .map(withdrawn -> WithdrawalMapping.toBatchAnonymizeResponse(namespace, withdrawn));
+        });
   }
 
   /** The eleven RPCs of {@code vfps.x.access.v1.AccessService}. */

@@ -81,6 +81,17 @@ public interface PseudonymRepository {
   Future<List<Pseudonym>> growTo(
       String namespace, String originalValue, int count, Supplier<Candidates> candidates);
 
+  /**
+   * Withdraws the distinct original values of the namespace as {@code withdrawal} says: deletes
+   * every row of each, or gives all rows of each one new {@link AnonymizedOriginals anonymized}
+   * value. Returns the pseudonyms each value had, by sequence number, without original values;
+   * values that had none are absent. Each value's rows change together, committed before the future
+   * completes; when it fails, some values may be withdrawn (as a retry would withdraw them). Caches
+   * are not told: the caller tells {@link WithdrawalEvents}.
+   */
+  Future<Map<String, List<Pseudonym>>> withdraw(
+      String namespace, List<String> originalValues, Withdrawal withdrawal);
+
   /** Which of the distinct {@code values} are pseudonym values of the namespace. */
   Future<Set<String>> existingPseudonymValues(String namespace, List<String> values);
 

@@ -49,6 +49,7 @@ public final class PseudonymService {
   private final Access access;
   private final int maxBatchSize;
   private final GenerationSupport generation;
+  private final WithdrawalEvents withdrawals;
 
   /**
    * A service that takes each method's generator from {@code generators}, which may wrap those of
@@ -59,6 +60,7 @@ public final class PseudonymService {
    *     Pseudonymization__Batch__MaxSize})
    * @param generation the methods that make new pseudonyms: in a namespace of another, the values
    *     that have a pseudonym keep it, and new values are refused
+   * @param withdrawals where withdrawals are told, so that every replica's cache drops their pairs
    */
   public PseudonymService(
       NamespaceService namespaces,
@@ -67,7 +69,8 @@ public final class PseudonymService {
       Function<GenerationMethod, PseudonymGenerator> generators,
       Access access,
       int maxBatchSize,
-      GenerationSupport generation) {
+      GenerationSupport generation,
+      WithdrawalEvents withdrawals) {
     if (maxBatchSize < 1) {
       throw new IllegalArgumentException("maxBatchSize must be positive: " + maxBatchSize);
     }
@@ -78,6 +81,7 @@ public final class PseudonymService {
     this.access = access;
     this.maxBatchSize = maxBatchSize;
     this.generation = Objects.requireNonNull(generation, "generation");
+    this.withdrawals = Objects.requireNonNull(withdrawals, "withdrawals");
   }
 
   /** The most values one batch call may hold. */
@@ -268,14 +272,16 @@ public final class PseudonymService {
                   operation,
                   namespaceName,
                   pseudonymValues,
-                  findAllByValue(namespaceName, pseudonymValues));
+                  findAllByValue(namespaceName, pseudonymValues),
+                  Pseudonym::withdrawn);
             });
   }
 
   /**
-   * As {@link #lookupAll}, but every value must be a pseudonym of the namespace: fails with {@code
-   * NOT_FOUND} naming the first one that is not (message, {@code pseudonym} and {@code index}
-   * metadata).
+   * As {@link #lookupAll}, but every value must be a pseudonym of the namespace whose original
+   * value was not withdrawn: fails with {@code NOT_FOUND} naming the first one that is not a
+   * pseudonym, or with {@code WITHDRAWN} naming the first withdrawn one (message, {@code pseudonym}
+   * and {@code index} metadata), whichever comes first.
    */
   public Future<List<Pseudonym>> getAll(
       Caller caller, String namespaceName, List<String> pseudonymValues) {
@@ -285,6 +291,13 @@ public final class PseudonymService {
               List<Pseudonym> pseudonyms = new ArrayList<>(found.size());
               for (int i = 0; i < found.size(); i++) {
                 int index = i;
+                if (found.get(i).map(Pseudonym::withdrawn).orElse(false)) {
+                  throw withdrawn(
+                      namespaceName,
+                      pseudonymValues.get(i),
+                      "The original value of the pseudonym at index " + i + " was withdrawn.",
+                      Map.of("index", Integer.toString(i)));
+                }
                 pseudonyms.add(
                     found
                         .get(i)
@@ -309,7 +322,8 @@ public final class PseudonymService {
   /**
    * The pseudonym with that value, with its original value (the reverse lookup). Fails with {@code
    * PERMISSION_DENIED} if the caller may not look values up in the namespace, then with {@code
-   * NOT_FOUND} if the namespace or the value does not exist. Written to the audit trail.
+   * NOT_FOUND} if the namespace or the value does not exist, or with {@code WITHDRAWN} if its
+   * original value was withdrawn. Written to the audit trail.
    */
   public Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
     Operation operation = Operation.PSEUDONYM_GET;
@@ -363,7 +377,165 @@ public final class PseudonymService {
     }
     return repository
         .findByValue(namespaceName, pseudonymValue)
-        .map(found -> found.orElseThrow(() -> pseudonymNotFound(namespaceName, pseudonymValue)));
+        .map(
+            found -> {
+              Pseudonym pseudonym =
+                  found.orElseThrow(() -> pseudonymNotFound(namespaceName, pseudonymValue));
+              if (pseudonym.withdrawn()) {
+                throw withdrawn(
+                    namespaceName,
+                    pseudonymValue,
+                    "The original value of the pseudonym was withdrawn.",
+                    Map.of());
+              }
+              return pseudonym;
+            });
+  }
+
+  /**
+   * Withdraws the original value (its person withdrew consent) as {@code withdrawal} says, and
+   * returns the pseudonyms it had, by sequence number, without original values: the deleted ones,
+   * or the kept ones of an anonymized value. When the future completes, the change is committed and
+   * no replica's cache holds the pair any more; a new {@link #create} of the value makes a new
+   * pseudonym. Written to the audit trail, a line per pseudonym, never with the original value.
+   *
+   * <p>Fails, in this order, with {@code PERMISSION_DENIED} (the caller lacks the write or the
+   * reverse-lookup permission), {@code NOT_FOUND} (namespace), {@code INVALID_ARGUMENT} (a blank,
+   * oversized or NUL-containing value), and {@code NOT_FOUND} when the value has no pseudonym,
+   * which names the namespace but never the value.
+   */
+  public Future<List<Pseudonym>> withdraw(
+      Caller caller, Withdrawal withdrawal, String namespaceName, String originalValue) {
+    return withdrawStored(caller, withdrawal, namespaceName, originalValue)
+        .map(
+            pseudonyms -> {
+              if (pseudonyms.isEmpty()) {
+                throw new ServiceException(
+                    ErrorCode.NOT_FOUND,
+                    "No pseudonym exists in the namespace for the original value to withdraw.",
+                    Map.of("namespace", namespaceName));
+              }
+              return pseudonyms;
+            });
+  }
+
+  /**
+   * {@link #withdraw}, for edges that word a value without pseudonyms themselves: empty then (and
+   * audited as {@code NOT_FOUND}), failing as {@link #withdraw} otherwise.
+   */
+  public Future<List<Pseudonym>> withdrawStored(
+      Caller caller, Withdrawal withdrawal, String namespaceName, String originalValue) {
+    Operation operation = withdrawal.single();
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              Map<String, String> metadata = Map.of("namespace", namespace.name());
+              requireNotBlank(originalValue, metadata);
+              TextLimits.check(
+                  "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+              return withdrawDistinct(
+                  caller, operation, withdrawal, namespace, List.of(originalValue));
+            })
+        .map(withdrawn -> withdrawn.getOrDefault(originalValue, List.of()));
+  }
+
+  /**
+   * What {@link #withdraw} would do, without withdrawing anything: succeeds with whether the value
+   * has a pseudonym, and fails as {@link #withdraw} fails before it withdraws. For a transaction,
+   * which checks every entry before it changes anything.
+   */
+  public Future<Boolean> checkWithdrawal(
+      Caller caller, Withdrawal withdrawal, String namespaceName, String originalValue) {
+    return access
+        .check(caller, withdrawal.single(), namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              Map<String, String> metadata = Map.of("namespace", namespace.name());
+              requireNotBlank(originalValue, metadata);
+              TextLimits.check(
+                  "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+              return repository.findAllOfOriginal(namespace.name(), originalValue);
+            })
+        .map(stored -> !stored.isEmpty());
+  }
+
+  /**
+   * {@link #withdraw} for many original values of one namespace, each answered on its own, in
+   * request order: the pseudonyms it had, empty for a value that had none (a value given twice is
+   * withdrawn once and answered twice alike). One permission check; every value is validated before
+   * any is withdrawn.
+   *
+   * <p>Fails with {@code PERMISSION_DENIED} as {@link #withdraw}; then with {@code
+   * INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values, or for the first blank,
+   * oversized or NUL-containing value (the message and the {@code index} metadata name its
+   * position), before anything is withdrawn; then with {@code NOT_FOUND} (namespace) or {@code
+   * UNAVAILABLE}/{@code INTERNAL}, when some values may already be withdrawn (a retry withdraws the
+   * rest and answers those as having none).
+   */
+  public Future<List<List<Pseudonym>>> withdrawAll(
+      Caller caller, Withdrawal withdrawal, String namespaceName, List<String> originalValues) {
+    Operation operation = withdrawal.batch();
+    return access
+        .check(caller, operation, namespaceName)
+        .map(allowed -> validateOriginals(namespaceName, originalValues))
+        .compose(
+            distinct ->
+                namespaces
+                    .resolve(namespaceName)
+                    .compose(
+                        namespace ->
+                            distinct.isEmpty()
+                                ? Future.succeededFuture(Map.<String, List<Pseudonym>>of())
+                                : withdrawDistinct(
+                                    caller, operation, withdrawal, namespace, distinct)))
+        .map(
+            withdrawn ->
+                originalValues.stream()
+                    .map(value -> withdrawn.getOrDefault(value, List.of()))
+                    .toList());
+  }
+
+  /**
+   * Withdraws the distinct values, then has every replica's cache drop their pseudonyms, then
+   * writes the audit lines: one per pseudonym withdrawn, one {@code NOT_FOUND} per value that had
+   * none, or one with the failure's code.
+   */
+  private Future<Map<String, List<Pseudonym>>> withdrawDistinct(
+      Caller caller,
+      Operation operation,
+      Withdrawal withdrawal,
+      Namespace namespace,
+      List<String> distinct) {
+    Future<Map<String, List<Pseudonym>>> withdrawn =
+        repository
+            .withdraw(namespace.name(), distinct, withdrawal)
+            .compose(
+                byValue -> {
+                  List<String> pseudonymValues = new ArrayList<>();
+                  byValue
+                      .values()
+                      .forEach(
+                          pseudonyms ->
+                              pseudonyms.forEach(p -> pseudonymValues.add(p.pseudonymValue())));
+                  return withdrawals.withdrawn(namespace.name(), pseudonymValues).map(byValue);
+                });
+    access.auditedWithdrawals(
+        caller,
+        operation,
+        namespace.name(),
+        withdrawn.map(
+            byValue ->
+                distinct.stream()
+                    .map(
+                        value ->
+                            byValue.getOrDefault(value, List.of()).stream()
+                                .map(Pseudonym::pseudonymValue)
+                                .toList())
+                    .toList()));
+    return withdrawn;
   }
 
   /**
@@ -793,6 +965,15 @@ public final class PseudonymService {
             + "' is full: (nearly) every pseudonym its generation method and length allow is"
             + " taken. Create a namespace with a longer pseudonym length for further values.",
         Map.of("namespace", namespace));
+  }
+
+  /** The failure of a reverse lookup of a pseudonym whose original value was withdrawn. */
+  private static ServiceException withdrawn(
+      String namespace, String pseudonymValue, String message, Map<String, String> more) {
+    Map<String, String> metadata = new HashMap<>(more);
+    metadata.put("namespace", namespace);
+    metadata.put("pseudonym", Objects.requireNonNullElse(pseudonymValue, ""));
+    return new ServiceException(ErrorCode.WITHDRAWN, message, Map.copyOf(metadata));
   }
 
   private static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {

@@ -261,14 +261,16 @@ public final class VfpsServer implements AutoCloseable {
                       : Access.open(audit);
               GenerationSupport generation =
                   new GenerationSupport(config.generation().sha256Enabled(), false);
+              EventBusNamespaceEvents events =
+                  new EventBusNamespaceEvents(
+                      vertx,
+                      runtime.membership(),
+                      caches.enabled(),
+                      config.cluster().evictionTimeout());
               NamespaceService namespaces =
                   new NamespaceService(
                       caches.namespaces(database.namespaces()),
-                      new EventBusNamespaceEvents(
-                          vertx,
-                          runtime.membership(),
-                          caches.enabled(),
-                          config.cluster().evictionTimeout()),
+                      events,
                       Clock.systemUTC(),
                       access,
                       generation);
@@ -297,7 +299,8 @@ public final class VfpsServer implements AutoCloseable {
                       Instrumentation.generators(tracing),
                       access,
                       config.batch().maxSize(),
-                      generation),
+                      generation,
+                      events),
                   new AccessAdmin(
                       accessStore,
                       snapshots,

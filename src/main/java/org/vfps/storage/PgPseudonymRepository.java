@@ -12,7 +12,9 @@ import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,12 +29,14 @@ import org.vfps.admission.ReplyBytes;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
+import org.vfps.pseudonym.AnonymizedOriginals;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.Upserted;
+import org.vfps.pseudonym.Withdrawal;
 
 /** Pseudonyms in the {@code pseudonyms} table. Thread-safe. */
 public final class PgPseudonymRepository implements PseudonymRepository {
@@ -518,6 +522,81 @@ public final class PgPseudonymRepository implements PseudonymRepository {
             });
   }
 
+  /**
+   * One statement per {@value #LOOKUP_CHUNK} values, one after the other, each committed on its
+   * own; a statement that lost a deadlock to a concurrent write is sent again. Anonymizing gives
+   * every value a new {@link AnonymizedOriginals} value for all its rows.
+   */
+  @Override
+  public Future<Map<String, List<Pseudonym>>> withdraw(
+      String namespace, List<String> originalValues, Withdrawal withdrawal) {
+    Map<String, List<Pseudonym>> withdrawn = new HashMap<>();
+    return withdrawChunks(namespace, originalValues, withdrawal, withdrawn, 0)
+        .map(
+            done -> {
+              withdrawn.replaceAll(
+                  (value, pseudonyms) ->
+                      pseudonyms.stream()
+                          .sorted(Comparator.comparingLong(Pseudonym::sequenceNumber))
+                          .toList());
+              return Collections.unmodifiableMap(withdrawn);
+            });
+  }
+
+  private Future<Void> withdrawChunks(
+      String namespace,
+      List<String> originalValues,
+      Withdrawal withdrawal,
+      Map<String, List<Pseudonym>> withdrawn,
+      int from) {
+    if (from >= originalValues.size()) {
+      return Future.succeededFuture();
+    }
+    String[] chunk =
+        originalValues
+            .subList(from, Math.min(from + LOOKUP_CHUNK, originalValues.size()))
+            .toArray(String[]::new);
+    Tuple arguments = Tuple.tuple().addString(namespace).addArrayOfString(chunk);
+    String query = PseudonymQueries.DELETE_ORIGINALS;
+    if (withdrawal == Withdrawal.ANONYMIZE) {
+      String[] anonymized = new String[chunk.length];
+      Arrays.setAll(anonymized, i -> AnonymizedOriginals.next());
+      arguments.addArrayOfString(anonymized);
+      query = PseudonymQueries.ANONYMIZE_ORIGINALS;
+    }
+    return withdrawChunk(query, arguments, namespace, 1)
+        .compose(
+            rows -> {
+              for (Row row : rows) {
+                String originalValue = row.getString("original_value");
+                Pseudonym pseudonym =
+                    new Pseudonym(
+                        namespace,
+                        null,
+                        row.getString("pseudonym_value"),
+                        row.getOffsetDateTime("created_at").toInstant(),
+                        row.getOffsetDateTime("last_updated_at").toInstant(),
+                        row.getLong("sequence_number"),
+                        withdrawal == Withdrawal.ANONYMIZE);
+                withdrawn.computeIfAbsent(originalValue, value -> new ArrayList<>()).add(pseudonym);
+              }
+              return withdrawChunks(
+                  namespace, originalValues, withdrawal, withdrawn, from + LOOKUP_CHUNK);
+            });
+  }
+
+  private Future<RowSet<Row>> withdrawChunk(
+      String query, Tuple arguments, String namespace, int attempt) {
+    return pool.preparedQuery(query)
+        .execute(arguments)
+        .recover(
+            failure ->
+                PgFailures.violates(failure, PgFailures.DEADLOCK_DETECTED, null)
+                        && attempt < UPSERT_ATTEMPTS
+                    ? withdrawChunk(query, arguments, namespace, attempt + 1)
+                    : failed(failure, namespace));
+  }
+
   @Override
   public Future<Set<String>> existingPseudonymValues(String namespace, List<String> values) {
     return pool.preparedQuery(PseudonymQueries.EXISTING_PSEUDONYM_VALUES)
@@ -536,15 +615,18 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     return toPseudonym(namespace, originalValue, pseudonymValue, row, 0);
   }
 
+  /** A stored row as a pseudonym: withdrawn, without its original value, if it is anonymized. */
   private static Pseudonym toPseudonym(
       String namespace, String originalValue, String pseudonymValue, Row row, long sequence) {
+    boolean withdrawn = AnonymizedOriginals.is(originalValue);
     return new Pseudonym(
         namespace,
-        originalValue,
+        withdrawn ? null : originalValue,
         pseudonymValue,
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("last_updated_at").toInstant(),
-        sequence);
+        sequence,
+        withdrawn);
   }
 
   private static ServiceException upsertFailed(String namespace, Throwable cause) {

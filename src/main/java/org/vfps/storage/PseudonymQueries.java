@@ -140,4 +140,26 @@ final class PseudonymQueries {
       """
       SELECT pseudonym_value FROM pseudonyms
       WHERE namespace_name = $1 AND pseudonym_value = ANY($2::text[])""";
+
+  /**
+   * Deletes every pseudonym of the original values of {@code $2}, a text array, and returns them
+   * with the original value each belonged to.
+   */
+  static final String DELETE_ORIGINALS =
+      """
+      DELETE FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value = ANY($2::text[])
+      RETURNING original_value, pseudonym_value, sequence_number, created_at, last_updated_at""";
+
+  /**
+   * Replaces the original values of {@code $2} by the anonymized values of {@code $3} (parallel
+   * text arrays) in every row of theirs, and returns those rows with the original value each had.
+   */
+  static final String ANONYMIZE_ORIGINALS =
+      """
+      UPDATE pseudonyms p SET original_value = w.anonymized, last_updated_at = now()
+      FROM unnest($2::text[], $3::text[]) AS w (original_value, anonymized)
+      WHERE p.namespace_name = $1 AND p.original_value = w.original_value
+      RETURNING w.original_value, p.pseudonym_value, p.sequence_number, p.created_at,
+        p.last_updated_at""";
 }

@@ -29,6 +29,7 @@ import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.Upserted;
+import org.vfps.pseudonym.Withdrawal;
 
 class CachingRepositoriesTest {
 
@@ -168,6 +169,40 @@ class CachingRepositoriesTest {
     pseudonyms.upsert("b", "x", () -> "r");
     assertThat(namespaceStore.finds).isEqualTo(3);
     assertThat(pseudonymStore.upserts).isEqualTo(4);
+  }
+
+  @Test
+  void evictingWithdrawnPseudonymsDropsTheirPairsOnlyAndANewCreateGetsANewPseudonym() {
+    pseudonyms.upsert("a", "x", () -> "p");
+    pseudonyms.upsert("a", "y", () -> "q");
+    pseudonyms.upsert("b", "x", () -> "p");
+    pseudonyms.withdraw("a", List.of("x"), Withdrawal.DELETE);
+
+    cache.evictPseudonyms("a", Set.of("p"));
+
+    assertThat(cache.counts().entries()).isEqualTo(2);
+    assertThat(pseudonyms.upsert("a", "x", () -> "p2").result().pseudonymValue()).isEqualTo("p2");
+    assertThat(pseudonyms.upsert("a", "y", () -> "other").result().pseudonymValue()).isEqualTo("q");
+    assertThat(pseudonyms.upsert("b", "x", () -> "other").result().pseudonymValue()).isEqualTo("p");
+    assertThat(pseudonymStore.upserts).isEqualTo(4);
+  }
+
+  @Test
+  void aWithdrawalEvictsTheNamespacesLoadsInFlightWhateverTheyWillAnswer() {
+    Promise<Void> gate = Promise.promise();
+    pseudonymStore.gate = gate.future();
+    Future<Upserted> loading = pseudonyms.insertIfAbsent("a", "x", () -> "p");
+    pseudonymStore.gate = Future.succeededFuture();
+    pseudonyms.upsert("b", "x", () -> "r");
+
+    // the load read its row before the withdrawal of "p" was committed, and answers it late
+    cache.evictPseudonyms("a", Set.of("p"));
+    pseudonymStore.withdraw("a", List.of("x"), Withdrawal.DELETE);
+    gate.complete();
+
+    assertThat(loading.result().pseudonym().pseudonymValue()).isEqualTo("p");
+    assertThat(pseudonyms.upsert("a", "x", () -> "p2").result().pseudonymValue()).isEqualTo("p2");
+    assertThat(pseudonyms.upsert("b", "x", () -> "other").result().pseudonymValue()).isEqualTo("r");
   }
 
   @Test
@@ -361,6 +396,20 @@ class CachingRepositoriesTest {
     @Override
     public Future<Set<String>> existingPseudonymValues(String namespace, List<String> values) {
       return Future.succeededFuture(Set.of());
+    }
+
+    /** Deletes the rows of the values, whatever the withdrawal. */
+    @Override
+    public Future<Map<String, List<Pseudonym>>> withdraw(
+        String namespace, List<String> originalValues, Withdrawal withdrawal) {
+      Map<String, List<Pseudonym>> withdrawn = new HashMap<>();
+      for (String value : originalValues) {
+        Pseudonym removed = rows.remove(namespace + "/" + value);
+        if (removed != null) {
+          withdrawn.put(value, List.of(removed));
+        }
+      }
+      return Future.succeededFuture(withdrawn);
     }
   }
 }

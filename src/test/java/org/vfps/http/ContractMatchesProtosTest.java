@@ -31,6 +31,7 @@ import org.vfps.api.v1.ParentValidationMode;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.api.x.access.v1.AccessServiceGrpcService;
+import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcService;
 
 /**
  * The REST contract and the protos' {@code google.api.http} rules cannot drift apart: every rule
@@ -43,6 +44,7 @@ class ContractMatchesProtosTest {
       List.of(
           NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
           PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
+          WithdrawalServiceGrpcService.SERVICE_DESCRIPTOR,
           AccessServiceGrpcService.SERVICE_DESCRIPTOR);
 
   /** An HTTP rule or a contract operation: method, path template, and whether it takes a body. */
@@ -114,7 +116,7 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(22);
+    assertThat(rules).hasSize(26);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
   }
 
@@ -217,7 +219,11 @@ class ContractMatchesProtosTest {
             "/v1/fhir/$create-pseudonym",
             "/v1/fhir/$pseudonymize",
             "/v1/fhir/$get-pseudonym",
-            "/v1/fhir/$de-pseudonymize")) {
+            "/v1/fhir/$de-pseudonymize",
+            "/v1/fhir/$delete-pseudonym",
+            "/v1/fhir/$anonymize-original",
+            "/ttp-fhir/fhir/gpas/$deletePseudonyms",
+            "/ttp-fhir/fhir/gpas/$anonymizeOriginals")) {
       assertThat(paths.getJsonObject(path).getJsonObject("post")).as(path).isNotNull();
     }
     assertThat(paths.getJsonObject("/v1/fhir/metadata").getJsonObject("get")).isNotNull();

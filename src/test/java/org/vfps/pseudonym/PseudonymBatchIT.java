@@ -127,7 +127,8 @@ class PseudonymBatchIT {
         PseudonymGenerators::forMethod,
         access,
         MAX_BATCH,
-        GenerationSupport.DEFAULT);
+        GenerationSupport.DEFAULT,
+        WithdrawalEvents.NONE);
   }
 
   private static String namespace() {
