@@ -276,3 +276,29 @@ export function revokeAccessToken(id) {
 export function deleteAccessToken(id) {
   return request('DELETE', `/x/v1/access/tokens/${segment(id)}`);
 }
+
+// Consent withdrawal (/x/v1/namespaces/.../pseudonyms:...): POSTs, so that no original value is
+// ever part of an address. how is 'delete' (every pseudonym of the value goes) or 'anonymize' (the
+// original value goes, its pseudonyms stay).
+
+const WITHDRAWALS = {
+  delete: {one: 'delete', many: 'batchDelete'},
+  anonymize: {one: 'anonymize', many: 'batchAnonymize'},
+};
+
+/** Withdraws one original value: the pseudonyms deleted or kept, by sequence number; 404 when it has none. */
+export function withdraw(namespace, how, originalValue) {
+  return request('POST', `/x/v1/namespaces/${segment(namespace)}/pseudonyms:${WITHDRAWALS[how].one}`, {
+    originalValue,
+  }).then((reply) => reply.pseudonyms ?? []);
+}
+
+/** Withdraws many original values: one {outcome, pseudonyms} per value, in their order. */
+export function batchWithdraw(namespace, how, originalValues, signal) {
+  return request(
+    'POST',
+    `/x/v1/namespaces/${segment(namespace)}/pseudonyms:${WITHDRAWALS[how].many}`,
+    {originalValues},
+    signal,
+  ).then((reply) => reply.results ?? []);
+}

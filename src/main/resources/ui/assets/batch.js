@@ -19,7 +19,8 @@ const REQUEST_OVERHEAD_BYTES = 32;
  * @param source a Blob (a File, or new Blob([text]))
  * @param options {delimiter, hasHeader, placeholders (strings, compared trimmed and
  *     case-insensitively), maxRequestBytes, mappings: [{column (0-based index), newColumn
- *     (a name: the result goes into a new last column; empty: it replaces the cell), namespace}]}
+ *     (a name: the result goes into a new last column; empty: it replaces the cell), namespace,
+ *     missing (optional: the result of a blank or placeholder cell; else the cell as it is)}]}
  * @param lookup async (namespace, distinctValues, signal) => Map value → result; a value the map
  *     lacks stays as it is and is counted as unknown
  * @param onProgress called after each batch with the counters
@@ -90,7 +91,9 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     for (const mapping of mappings) {
       const value = row[mapping.column] ?? '';
       let result = value;
-      if (!isMissing(value, placeholders)) {
+      if (isMissing(value, placeholders)) {
+        result = mapping.missing ?? value;
+      } else {
         const found = results.get(mapping.namespace).get(value);
         if (found === undefined) {
           counters.unknown++;
@@ -172,9 +175,18 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     }
   };
 
+  await eachRow(source, parser, accept, signal, (bytes) => (counters.bytesRead += bytes));
+  await flush();
+  counters.malformed = parser.malformedRows;
+  onProgress({...counters, seconds: (performance.now() - started) / 1000});
+  return {...counters, blob: new Blob(parts, {type: 'text/csv;charset=utf-8'})};
+}
+
+/** Reads the source piece by piece and hands each row the parser completes to accept, in order. */
+async function eachRow(source, parser, accept, signal, onBytes = () => {}) {
   const counted = new TransformStream({
     transform(chunk, controller) {
-      counters.bytesRead += chunk.byteLength;
+      onBytes(chunk.byteLength);
       controller.enqueue(chunk);
     },
   });
@@ -193,13 +205,30 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     for (const row of parser.finish()) {
       await accept(row);
     }
-    await flush();
   } finally {
     reader.releaseLock();
   }
-  counters.malformed = parser.malformedRows;
-  onProgress({...counters, seconds: (performance.now() - started) / 1000});
-  return {...counters, blob: new Blob(parts, {type: 'text/csv;charset=utf-8'})};
+}
+
+/**
+ * How many cells of one column processCsv would send (neither blank nor a placeholder), reading
+ * the whole source once and keeping none of it.
+ *
+ * @param options {delimiter, hasHeader, placeholders, column (0-based index)}
+ */
+export async function countValues(source, options, signal) {
+  const placeholders = new Set((options.placeholders ?? []).map((p) => p.trim().toLowerCase()));
+  let headerPending = options.hasHeader;
+  let count = 0;
+  const accept = async (row) => {
+    if (headerPending) {
+      headerPending = false;
+    } else if (!isMissing(row[options.column] ?? '', placeholders)) {
+      count++;
+    }
+  };
+  await eachRow(source, new CsvParser(options.delimiter), accept, signal);
+  return count;
 }
 
 /** Whether a cell is kept as it is: blank after trimming, or one of the placeholders. */

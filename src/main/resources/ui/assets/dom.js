@@ -146,27 +146,36 @@ export function copyButton(text, label) {
 }
 
 /**
- * Opens a confirmation row under the row: the text, a button that runs the action and Cancel.
- * One at a time on the page. Once the action is done, the message says so, refresh redraws the
- * table and the focus goes to its heading.
+ * The form of a confirmation: the text, a danger button and Cancel; Cancel and Escape call close.
+ * Its ids start with id: `${id}-button`, `${id}-message` (the area for a failure).
  */
-export function confirmRow(tr, opener, width, {text, button, run, done, message, heading, refresh}) {
-  document.getElementById('confirm-row')?.remove();
-  const confirmButton = h('button', {type: 'submit', class: 'danger', id: 'confirm-row-button'}, button);
+function confirmForm(id, text, button, close) {
+  const confirmButton = h('button', {type: 'submit', class: 'danger', id: `${id}-button`}, button);
   const cancel = h('button', {type: 'button', class: 'secondary'}, 'Cancel');
-  const error = messageArea('confirm-row-message');
-  const close = () => {
-    row.remove();
-    opener.focus();
-  };
+  const error = messageArea(`${id}-message`);
   const form = h('form', {class: 'confirm', novalidate: true}, h('p', {}, text), h('div', {class: 'actions'}, confirmButton, cancel), error);
-  const row = h('tr', {id: 'confirm-row', class: 'confirm-row'}, h('td', {colspan: width}, form));
   cancel.addEventListener('click', close);
   form.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       close();
     }
   });
+  return {form, confirmButton, error};
+}
+
+/**
+ * Opens a confirmation row under the row: the text, a button that runs the action and Cancel.
+ * One at a time on the page. Once the action is done, the message says so, refresh redraws the
+ * table and the focus goes to its heading.
+ */
+export function confirmRow(tr, opener, width, {text, button, run, done, message, heading, refresh}) {
+  document.getElementById('confirm-row')?.remove();
+  const close = () => {
+    row.remove();
+    opener.focus();
+  };
+  const {form, confirmButton, error} = confirmForm('confirm-row', text, button, close);
+  const row = h('tr', {id: 'confirm-row', class: 'confirm-row'}, h('td', {colspan: width}, form));
   const act = guarded(confirmButton, async () => {
     try {
       await run();
@@ -185,5 +194,30 @@ export function confirmRow(tr, opener, width, {text, button, run, done, message,
     act();
   });
   tr.after(row);
+  confirmButton.focus();
+}
+
+/**
+ * Opens a confirmation panel (id `confirm-panel`) after the element, for an action outside a
+ * table: the text, a button and Cancel. One at a time on the page. The button closes the panel
+ * and calls confirmed, which shows the outcome itself; Cancel and Escape close it and give the
+ * focus back to the opener.
+ */
+export function confirmPanel(element, opener, {text, button, confirmed}) {
+  document.getElementById('confirm-panel')?.remove();
+  const close = () => {
+    panel.remove();
+    opener.focus();
+  };
+  const {form, confirmButton} = confirmForm('confirm-panel', text, button, close);
+  const panel = h('div', {id: 'confirm-panel', class: 'confirm-panel', role: 'group', 'aria-label': 'Confirmation'}, form);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (panel.isConnected) {
+      panel.remove();
+      confirmed();
+    }
+  });
+  element.after(panel);
   confirmButton.focus();
 }

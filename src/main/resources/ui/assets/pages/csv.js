@@ -1,11 +1,13 @@
 // Lists and CSV files: a pasted list or a chosen file goes through BatchCreate (or BatchGet to
-// reveal) column by column, streamed in batches; the result is offered as a download.
+// reveal) column by column, streamed in batches; or, to withdraw consent, one column's values go
+// through BatchDelete or BatchAnonymize after a confirmation. The result is offered as a download.
 
 import * as api from '../api.js';
 import {can, canAny, denial} from '../session.js';
 import {CsvParser, guessDelimiter} from '../csv.js';
-import {processCsv, pseudonymizer, revealer, MAX_VALUES_PER_CALL} from '../batch.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber} from '../dom.js';
+import {processCsv, countValues, pseudonymizer, revealer, MAX_VALUES_PER_CALL} from '../batch.js';
+import {WAYS, MISSING, consequences, withdrawalDenial, withdrawer} from '../withdrawal.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, confirmPanel} from '../dom.js';
 
 const PREVIEW_BYTES = 64 * 1024;
 const PREVIEW_ROWS = 5;
@@ -34,7 +36,9 @@ export async function render(page, context) {
   // direction
   const pseudonymize = h('input', {type: 'radio', name: 'direction', id: 'direction-pseudonymize', value: 'pseudonymize', checked: true});
   const reveal = h('input', {type: 'radio', name: 'direction', id: 'direction-reveal', value: 'reveal', disabled: !mayReveal});
-  const direction = () => (reveal.checked ? 'reveal' : 'pseudonymize');
+  const withdrawDenied = withdrawalDenial(session);
+  const withdraw = h('input', {type: 'radio', name: 'direction', id: 'direction-withdraw', value: 'withdraw', disabled: Boolean(withdrawDenied)});
+  const direction = () => (reveal.checked ? 'reveal' : withdraw.checked ? 'withdraw' : 'pseudonymize');
 
   // source
   const sourcePaste = h('input', {type: 'radio', name: 'source', id: 'source-paste', value: 'paste', checked: true});
@@ -51,6 +55,7 @@ export async function render(page, context) {
   const placeholders = h('input', {id: 'placeholders', value: 'NA, NULL', autocomplete: 'off'});
 
   // columns
+  const columnsHint = h('p', {class: 'hint'});
   const columnsArea = h('div', {id: 'columns'}, h('p', {class: 'empty'}, 'Paste values or choose a file to see its columns.'));
   const previewArea = h('div', {id: 'preview', class: 'table-area'});
 
@@ -63,6 +68,7 @@ export async function render(page, context) {
   const result = h('div', {id: 'result'});
 
   let columns = []; // [{index, name, action, newColumn, namespace}] as the controls show them
+  const withdrawal = {column: 0, namespace: namespaces[0] ?? '', how: 'delete'}; // as its controls show it
   let downloadUrl = null;
   let running = null;
 
@@ -73,9 +79,23 @@ export async function render(page, context) {
     return pasteInput.value ? new Blob([pasteInput.value], {type: 'text/plain'}) : null;
   };
 
+  const drawn = () => {
+    const withdrawing = direction() === 'withdraw';
+    columnsHint.textContent = withdrawing
+      ? 'Choose the column that holds the original values, their namespace and what happens. Only the values of that column are sent; blank cells and placeholders are not.'
+      : 'Choose what happens to each column and the namespace of its pseudonyms. Columns you keep are never sent.';
+    if (withdrawing) {
+      drawWithdrawal(columnsArea, columns, namespaces, withdrawal);
+    } else {
+      drawColumns(columnsArea, columns, namespaces, direction());
+    }
+  };
+
   const updateDirection = () => {
-    start.textContent = direction() === 'reveal' ? 'Reveal original values' : 'Pseudonymize';
-    drawColumns(columnsArea, columns, namespaces, direction());
+    start.textContent = {reveal: 'Reveal original values', withdraw: 'Withdraw consent…', pseudonymize: 'Pseudonymize'}[direction()];
+    start.className = direction() === 'withdraw' ? 'danger' : 'primary';
+    document.getElementById('confirm-panel')?.remove();
+    drawn();
   };
 
   const updatePreview = async (guess) => {
@@ -119,7 +139,8 @@ export async function render(page, context) {
         },
       );
     }
-    drawColumns(columnsArea, columns, namespaces, direction());
+    withdrawal.column = Math.min(withdrawal.column, width - 1);
+    drawn();
     drawPreview(previewArea, header, data, width);
   };
 
@@ -145,6 +166,8 @@ export async function render(page, context) {
   hasHeader.addEventListener('change', () => updatePreview(false));
   pseudonymize.addEventListener('change', updateDirection);
   reveal.addEventListener('change', updateDirection);
+  withdraw.addEventListener('change', updateDirection);
+  drawn();
 
   const form = h(
     'form',
@@ -153,8 +176,15 @@ export async function render(page, context) {
       'fieldset',
       {class: 'card'},
       h('legend', {}, 'Direction'),
-      h('div', {class: 'choices'}, h('label', {for: 'direction-pseudonymize'}, pseudonymize, ' Pseudonymize'), h('label', {for: 'direction-reveal'}, reveal, ' Reveal original values')),
+      h(
+        'div',
+        {class: 'choices'},
+        h('label', {for: 'direction-pseudonymize'}, pseudonymize, ' Pseudonymize'),
+        h('label', {for: 'direction-reveal'}, reveal, ' Reveal original values'),
+        h('label', {for: 'direction-withdraw'}, withdraw, ' Withdraw consent'),
+      ),
       mayReveal ? null : h('p', {class: 'hint'}, denial(session, 'reverseLookup')),
+      withdrawDenied && mayReveal ? h('p', {class: 'hint'}, withdrawDenied) : null,
     ),
     h(
       'fieldset',
@@ -171,7 +201,7 @@ export async function render(page, context) {
         h('div', {class: 'field checkbox'}, hasHeader, h('label', {for: 'hasHeaderRow'}, 'The first row holds the column names')),
       ),
     ),
-    h('fieldset', {class: 'card'}, h('legend', {}, 'Columns'), h('p', {class: 'hint'}, 'Choose what happens to each column and the namespace of its pseudonyms. Columns you keep are never sent.'), columnsArea, previewArea),
+    h('fieldset', {class: 'card'}, h('legend', {}, 'Columns'), columnsHint, columnsArea, previewArea),
     h('div', {class: 'actions'}, start, cancel),
     progress,
     progressText,
@@ -179,24 +209,22 @@ export async function render(page, context) {
     result,
   );
 
-  const run = async () => {
-    if (running) {
-      return;
-    }
-    clearMessage(message);
-    replace(result);
-    const blob = source();
-    const mapped = columns.filter((c) => c.action !== 'keep');
-    const problem = validate(blob, mapped, direction(), session);
-    if (problem) {
-      showMessage(message, 'error', problem);
-      return;
-    }
+  const readOptions = () => ({
+    delimiter: delimiter.value,
+    hasHeader: hasHeader.checked,
+    placeholders: placeholders.value.split(',').map((p) => p.trim()).filter(Boolean),
+    maxRequestBytes: session.limits?.maxRequestBodyBytes,
+  });
+
+  /**
+   * Streams the source through the job ({lookup, suffix of the download's name, stopped: what a
+   * stop leaves behind, parts: what the progress line adds}) and offers the result.
+   */
+  const process = async (blob, options, mappings, job) => {
     if (downloadUrl) {
       URL.revokeObjectURL(downloadUrl);
       downloadUrl = null;
     }
-    const reverse = direction() === 'reveal';
     const controller = new AbortController();
     running = controller;
     const signal = AbortSignal.any([controller.signal, context.signal]);
@@ -206,9 +234,6 @@ export async function render(page, context) {
     progress.value = 0;
     progressText.textContent = 'Starting…';
     context.setLeaveWarning('Processing is still running. Leave the page and stop it?');
-    const lookup = reverse
-      ? revealer(api.batchGet, (name) => api.getNamespace(name).then(() => true, (e) => (e.notFound ? false : Promise.reject(e))))
-      : pseudonymizer(api.batchCreate);
     let lastDrawn = 0;
     const onProgress = (p) => {
       const now = performance.now();
@@ -217,30 +242,18 @@ export async function render(page, context) {
       }
       lastDrawn = now;
       progress.value = p.totalBytes ? p.bytesRead / p.totalBytes : 1;
-      progressText.textContent = describe(p, reverse);
+      progressText.textContent = describe(p, job.parts(p));
     };
     try {
-      const outcome = await processCsv(
-        blob,
-        {
-          delimiter: delimiter.value,
-          hasHeader: hasHeader.checked,
-          placeholders: placeholders.value.split(',').map((p) => p.trim()).filter(Boolean),
-          maxRequestBytes: session.limits?.maxRequestBodyBytes,
-          mappings: mapped.map((c) => ({column: c.index, newColumn: c.action === 'add' ? c.newColumn : '', namespace: c.namespace})),
-        },
-        lookup,
-        onProgress,
-        signal,
-      );
+      const outcome = await processCsv(blob, {...options, mappings}, job.lookup, onProgress, signal);
       progress.value = 1;
-      progressText.textContent = describe(outcome, reverse);
+      progressText.textContent = describe(outcome, job.parts(outcome));
       downloadUrl = URL.createObjectURL(outcome.blob);
-      await showResult(result, outcome, downloadUrl, sourceFile.checked ? fileInput.files[0].name : 'list.csv', reverse, sourcePaste.checked);
+      await showResult(result, outcome, downloadUrl, sourceFile.checked ? fileInput.files[0].name : 'list.csv', job.suffix, sourcePaste.checked);
       showMessage(message, 'success', 'Done.');
     } catch (e) {
       if (signal.aborted) {
-        showMessage(message, 'info', 'Stopped. Nothing was downloaded; the pseudonyms created so far are kept.');
+        showMessage(message, 'info', `Stopped. Nothing was downloaded; ${job.stopped}.`);
       } else {
         showMessage(message, 'error', e.message);
       }
@@ -250,6 +263,81 @@ export async function render(page, context) {
       cancel.hidden = true;
       context.setLeaveWarning(null);
     }
+  };
+
+  /** Counts the chosen column's values, then asks before withdrawing them. */
+  const confirmWithdrawal = async (blob) => {
+    const problem = validateWithdrawal(blob, columns, withdrawal, session);
+    if (problem) {
+      showMessage(message, 'error', problem);
+      return;
+    }
+    const options = readOptions();
+    const {column, namespace, how} = withdrawal;
+    const name = columns[column].name;
+    let count;
+    start.disabled = true;
+    progressText.textContent = 'Counting the values…';
+    try {
+      count = await countValues(blob, {...options, column}, context.signal);
+    } catch (e) {
+      showMessage(message, 'error', e.message);
+      return;
+    } finally {
+      start.disabled = false;
+      progressText.textContent = '';
+    }
+    if (count === 0) {
+      showMessage(message, 'error', `${name} holds no values to withdraw: its cells are blank or placeholders.`);
+      return;
+    }
+    confirmPanel(form, start, {
+      text: [`Withdraw consent for the ${formatNumber(count)} value${count === 1 ? '' : 's'} of `, h('strong', {}, name), ' in ', h('strong', {}, namespace), '? ', consequences(how, namespace, count)],
+      button: WAYS[how].button,
+      confirmed: () => {
+        const {lookup, tally} = withdrawer(api.batchWithdraw, how);
+        process(blob, options, [{column, newColumn: 'withdrawal', namespace, missing: MISSING}], {
+          lookup,
+          suffix: 'withdrawal',
+          stopped: 'the values withdrawn so far stay withdrawn',
+          parts: () => [`${formatNumber(tally.deleted + tally.anonymized)} ${how === 'delete' ? 'deleted' : 'anonymized'}`, `${formatNumber(tally['not found'])} not found`],
+        });
+      },
+    });
+  };
+
+  const run = async () => {
+    if (running) {
+      return;
+    }
+    clearMessage(message);
+    replace(result);
+    document.getElementById('confirm-panel')?.remove();
+    const blob = source();
+    if (direction() === 'withdraw') {
+      await confirmWithdrawal(blob);
+      return;
+    }
+    const mapped = columns.filter((c) => c.action !== 'keep');
+    const problem = validate(blob, mapped, direction(), session);
+    if (problem) {
+      showMessage(message, 'error', problem);
+      return;
+    }
+    const reverse = direction() === 'reveal';
+    await process(
+      blob,
+      readOptions(),
+      mapped.map((c) => ({column: c.index, newColumn: c.action === 'add' ? c.newColumn : '', namespace: c.namespace})),
+      {
+        lookup: reverse
+          ? revealer(api.batchGet, (name) => api.getNamespace(name).then(() => true, (e) => (e.notFound ? false : Promise.reject(e))))
+          : pseudonymizer(api.batchCreate),
+        suffix: reverse ? 'de-pseudonymized' : 'pseudonymized',
+        stopped: 'the pseudonyms created so far are kept',
+        parts: (p) => (reverse ? [`${formatNumber(p.unknown)} unknown pseudonyms kept`] : []),
+      },
+    );
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -264,7 +352,7 @@ export async function render(page, context) {
     h(
       'p',
       {class: 'lead'},
-      `Pseudonymize a list of values or columns of a CSV file, or reveal the original values again. The file is read in this browser: only the values of the columns you choose are sent to the service, in batches of up to ${formatNumber(MAX_VALUES_PER_CALL)}. Everything else never leaves this browser.`,
+      `Pseudonymize a list of values or columns of a CSV file, reveal the original values again, or withdraw consent for the values of a column. The file is read in this browser: only the values of the columns you choose are sent to the service, in batches of up to ${formatNumber(MAX_VALUES_PER_CALL)}. Everything else never leaves this browser.`,
     ),
     loadMessage,
     namespaces.length === 0 ? h('p', {class: 'message info'}, 'There are no namespaces yet. ', h('a', {href: '/ui/namespaces'}, 'Create one'), ' first.') : null,
@@ -294,21 +382,33 @@ function validate(blob, mapped, direction, session) {
   return null;
 }
 
-function describe(p, reverse) {
-  const rate = p.seconds > 0 ? Math.round(p.rows / p.seconds) : 0;
-  const parts = [`${formatNumber(p.rows)} rows`, `${formatNumber(rate)} rows/s`, `${formatNumber(p.sent)} distinct values sent`, `${formatNumber(p.kept)} blank or placeholder cells kept`];
-  if (reverse) {
-    parts.push(`${formatNumber(p.unknown)} unknown pseudonyms kept`);
+/** The progress line: the counters, then what the job adds (extra). */
+function validateWithdrawal(blob, columns, withdrawal, session) {
+  if (!blob) {
+    return 'Paste values or choose a file first.';
   }
+  if (!columns[withdrawal.column]) {
+    return 'Choose the column that holds the original values.';
+  }
+  if (!withdrawal.namespace) {
+    return 'Choose the namespace of the values.';
+  }
+  const reason = withdrawalDenial(session, withdrawal.namespace);
+  return reason ? `${withdrawal.namespace}: ${reason}` : null;
+}
+
+function describe(p, extra) {
+  const rate = p.seconds > 0 ? Math.round(p.rows / p.seconds) : 0;
+  const parts = [`${formatNumber(p.rows)} rows`, `${formatNumber(rate)} rows/s`, `${formatNumber(p.sent)} distinct values sent`, `${formatNumber(p.kept)} blank or placeholder cells kept`, ...extra];
   if (p.malformed > 0) {
     parts.push(`${formatNumber(p.malformed)} malformed rows (stray quotes, kept as read)`);
   }
   return parts.join(' · ');
 }
 
-async function showResult(area, outcome, url, inputName, reverse, pasted) {
+async function showResult(area, outcome, url, inputName, suffix, pasted) {
   const base = inputName.replace(/\.[^.]*$/, '') || 'result';
-  const fileName = `${base}-${reverse ? 'de-pseudonymized' : 'pseudonymized'}.csv`;
+  const fileName = `${base}-${suffix}.csv`;
   const link = h('a', {href: url, download: fileName, id: 'download', class: 'button primary'}, `Download ${fileName}`);
   const children = [h('p', {}, link, ` (${formatNumber(outcome.blob.size)} bytes)`)];
   if (pasted && outcome.blob.size <= SHOWN_OUTPUT_BYTES) {
@@ -360,6 +460,34 @@ function drawColumns(area, columns, namespaces, direction) {
       h('thead', {}, h('tr', {}, ['Column', 'Action', 'New column', 'Namespace'].map((t) => h('th', {scope: 'col'}, t)))),
       h('tbody', {}, rows),
     ),
+  );
+}
+
+/** The controls of a withdrawal: the column of original values, the namespace and the way. */
+function drawWithdrawal(area, columns, namespaces, withdrawal) {
+  if (columns.length === 0) {
+    return;
+  }
+  const column = h('select', {id: 'withdraw-column'}, columns.map((c) => h('option', {value: String(c.index)}, c.name)));
+  column.value = String(withdrawal.column);
+  const namespace = h('select', {id: 'withdraw-namespace'}, namespaces.map((n) => h('option', {value: n}, n)));
+  namespace.value = withdrawal.namespace;
+  const ways = Object.entries(WAYS).map(([how, {choice}]) => {
+    const radio = h('input', {type: 'radio', name: 'withdraw-how', id: `withdraw-${how}`, value: how, checked: withdrawal.how === how});
+    radio.addEventListener('change', () => (withdrawal.how = how));
+    return h('label', {for: `withdraw-${how}`}, radio, ` ${choice}`);
+  });
+  column.addEventListener('change', () => (withdrawal.column = Number(column.value)));
+  namespace.addEventListener('change', () => (withdrawal.namespace = namespace.value));
+  replace(
+    area,
+    h(
+      'div',
+      {class: 'form-grid'},
+      field('Column of original values', column, ['The report adds a last column, ', h('code', {}, 'withdrawal'), `: deleted, anonymized, not found, or ${MISSING} for a blank or placeholder cell.`]),
+      field('Namespace', namespace),
+    ),
+    h('fieldset', {class: 'choices-set'}, h('legend', {}, 'What happens'), h('div', {class: 'choices'}, ways)),
   );
 }
 

@@ -1,14 +1,16 @@
 // One namespace: its settings, parent and children; pseudonymize a value (with a count, in a
 // namespace that allows several pseudonyms per value), look a pseudonym's original value up or an
 // original value's pseudonyms, and page through the pseudonyms, 25 at a time, with each original
-// value behind a "Reveal" button. For admins, with authorization on, Configure access: the
-// namespace's grants, and what else gives rights in it.
+// value behind a "Reveal" button; withdraw a person's consent for an original value. For admins,
+// with authorization on, Configure access: the namespace's grants, and what else gives rights in
+// it.
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {methodLabel} from '../methods.js';
 import {configureAccess} from '../grants.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton} from '../dom.js';
+import {WAYS, consequences, withdrawalDenial} from '../withdrawal.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton, confirmPanel} from '../dom.js';
 
 const PAGE_SIZE = 25;
 
@@ -65,6 +67,7 @@ export async function render(page, context) {
     ),
     h('div', {class: 'two-columns'}, pseudonymizeSection(namespace.name, multiple, context, list.refresh), lookupSection(namespace.name, multiple, context)),
     list.section,
+    withdrawSection(namespace.name, context, list.refresh),
     access?.section,
   );
   await Promise.all([list.refresh(), showChildren(children, namespace.name, context), access?.load()]);
@@ -106,19 +109,21 @@ function showPseudonyms(result, table, pseudonyms, multiple, caption) {
   }
   const n = pseudonyms.length;
   replace(result, h('span', {class: 'label'}, `${formatNumber(n)} pseudonym${n === 1 ? '' : 's'}`), h('span', {}, 'of the value, listed below by sequence number.'));
-  replace(
-    table,
+  replace(table, pseudonymTable(pseudonyms, caption));
+}
+
+/** A table of pseudonyms: sequence number, value and a copy button each. */
+function pseudonymTable(pseudonyms, caption) {
+  return h(
+    'table',
+    {class: 'data'},
+    h('caption', {class: 'visually-hidden'}, caption),
+    h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'number'}, 'Sequence number'), h('th', {scope: 'col'}, 'Pseudonym'), h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Copy')))),
     h(
-      'table',
-      {class: 'data'},
-      h('caption', {class: 'visually-hidden'}, caption),
-      h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'number'}, 'Sequence number'), h('th', {scope: 'col'}, 'Pseudonym'), h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Copy')))),
-      h(
-        'tbody',
-        {},
-        pseudonyms.map((p) =>
-          h('tr', {}, h('td', {class: 'number sequence'}, String(p.sequenceNumber ?? 0)), h('td', {}, h('code', {}, p.pseudonymValue)), h('td', {}, copyButton(p.pseudonymValue, `Copy pseudonym ${p.sequenceNumber ?? 0}`))),
-        ),
+      'tbody',
+      {},
+      pseudonyms.map((p) =>
+        h('tr', {}, h('td', {class: 'number sequence'}, String(p.sequenceNumber ?? 0)), h('td', {}, h('code', {}, p.pseudonymValue)), h('td', {}, copyButton(p.pseudonymValue, `Copy pseudonym ${p.sequenceNumber ?? 0}`))),
       ),
     ),
   );
@@ -167,7 +172,7 @@ function pseudonymizeSection(name, multiple, context, refresh) {
     event.preventDefault();
     run();
   });
-  disableUnless(form, context.session, 'write', name, message);
+  disableFor(form, denial(context.session, 'write', name), message);
   return h('section', {'aria-labelledby': 'pseudonymize-heading'}, h('h2', {id: 'pseudonymize-heading'}, 'Pseudonymize a value'), form);
 }
 
@@ -264,6 +269,10 @@ function lookupSection(name, multiple, context) {
 }
 
 function lookupError(e, context, name, by = 'pseudonym') {
+  if (e.notFound && by === 'pseudonym' && /withdrawn/i.test(e.message)) {
+    // the pseudonym exists, but consent was withdrawn and its original value anonymized
+    return e.message;
+  }
   if (e.notFound) {
     return by === 'pseudonym' ? 'This pseudonym does not exist in this namespace.' : 'This value has no pseudonym in this namespace.';
   }
@@ -273,14 +282,85 @@ function lookupError(e, context, name, by = 'pseudonym') {
   return e.message;
 }
 
-function disableUnless(form, session, permission, name, message) {
-  const reason = denial(session, permission, name);
+/** Disables the form's controls and says why, when there is a reason. */
+function disableFor(form, reason, message) {
   if (reason) {
     for (const control of form.elements) {
       control.disabled = true;
     }
     showMessage(message, 'info', reason);
   }
+}
+
+/**
+ * Consent withdrawal for one original value: its pseudonyms deleted, or the value anonymized and
+ * its pseudonyms kept, after a confirmation that says which. Needs the write and the reverse
+ * lookup permission. The value stays in the field only until it is withdrawn.
+ */
+function withdrawSection(name, context, refresh) {
+  const heading = h('h2', {id: 'withdraw-heading', tabindex: -1}, 'Withdraw consent');
+  const input = h('input', {id: 'withdrawValue', autocomplete: 'off', spellcheck: 'false'});
+  const radios = {};
+  const choices = Object.entries(WAYS).map(([how, {choice}]) => {
+    radios[how] = h('input', {type: 'radio', name: 'withdraw-how', id: `withdraw-${how}`, value: how});
+    return h('label', {for: `withdraw-${how}`}, radios[how], ` ${choice}`);
+  });
+  radios.delete.checked = true;
+  const submit = h('button', {type: 'submit', class: 'danger'}, 'Withdraw…');
+  const message = messageArea('withdraw-message');
+  const result = h('output', {id: 'withdrawResult', for: 'withdrawValue', class: 'result', 'aria-live': 'polite'});
+  const table = h('div', {id: 'withdrawList', class: 'table-area result-list'});
+  const form = h(
+    'form',
+    {class: 'card', id: 'withdraw', novalidate: true},
+    field('Original value', input),
+    h('fieldset', {class: 'choices-set'}, h('legend', {}, 'What happens'), h('div', {class: 'choices'}, choices)),
+    h('div', {class: 'actions'}, submit),
+    message,
+    result,
+    table,
+  );
+  const withdraw = guarded(submit, async (how, value) => {
+    try {
+      const pseudonyms = await api.withdraw(name, how, value);
+      input.value = '';
+      const n = `${formatNumber(pseudonyms.length)} pseudonym${pseudonyms.length === 1 ? '' : 's'}`;
+      showMessage(message, 'success', how === 'delete' ? `Consent withdrawn: the value's ${n} deleted.` : `Consent withdrawn: the original value is anonymized, its ${n} kept.`);
+      replace(result, h('span', {class: 'label'}, how === 'delete' ? 'Deleted' : 'Kept'), h('span', {}, `${n}, listed below by sequence number.`));
+      replace(table, pseudonymTable(pseudonyms, how === 'delete' ? `The deleted pseudonyms of the value in ${name}` : `The kept pseudonyms of the anonymized value in ${name}`));
+      heading.focus();
+      await refresh();
+    } catch (e) {
+      showMessage(message, 'error', e.notFound ? 'This value has no pseudonym in the namespace.' : e.message);
+      input.focus();
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearMessage(message);
+    replace(result);
+    replace(table);
+    if (!input.value.trim()) {
+      showMessage(message, 'error', 'Enter the original value whose consent is withdrawn.');
+      input.focus();
+      return;
+    }
+    const how = radios.anonymize.checked ? 'anonymize' : 'delete';
+    const value = input.value;
+    confirmPanel(form, submit, {
+      text: ['Withdraw consent for ', h('strong', {}, value), ' in ', h('strong', {}, name), '? ', consequences(how, name)],
+      button: WAYS[how].button,
+      confirmed: () => withdraw(how, value),
+    });
+  });
+  disableFor(form, withdrawalDenial(context.session, name), message);
+  return h(
+    'section',
+    {'aria-labelledby': 'withdraw-heading'},
+    heading,
+    h('p', {}, 'When a person withdraws consent: either every pseudonym of their original value is deleted, or the original value is anonymized and its pseudonyms stay.'),
+    form,
+  );
 }
 
 /** The pseudonyms table with Previous/Next: a stack of the tokens of the pages before. */

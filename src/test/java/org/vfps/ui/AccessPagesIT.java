@@ -388,6 +388,56 @@ class AccessPagesIT {
   }
 
   @Test
+  void aSignedInWithdrawalGoesThroughAndOneTheServiceRefusesShowsItsMessage() {
+    String namespace = createNamespace("consent");
+    List<String> people = List.of(unique("patient"), unique("patient"));
+    for (String person : people) {
+      Response created =
+          http.send(
+              "POST",
+              "/v1/namespaces/" + namespace + "/pseudonyms",
+              admin,
+              new JsonObject().put("originalValue", person).encode());
+      assertThat(created.status()).as(created.body()).isEqualTo(200);
+    }
+    JsonObject grant =
+        createGrant(
+            new JsonObject()
+                .put("namespace", namespace)
+                .put("granteeType", "GRANTEE_TYPE_ROLE")
+                .put("grantee", "staff")
+                .put("canRead", true)
+                .put("canWrite", true)
+                .put("canReverseLookup", true));
+    signIn("/ui/namespaces/" + namespace + "/pseudonyms", USER);
+
+    // the session's cookie and CSRF token carry the POST under /x/v1/
+    browser.visible("#withdrawValue").sendKeys(people.get(0));
+    browser.click("#withdraw button[type=submit]");
+    browser.click("#confirm-panel-button");
+    browser.textContaining("#withdraw-message", "Consent withdrawn");
+
+    // the page was drawn with the grant; the service no longer has it
+    assertThat(
+            http.send("DELETE", "/x/v1/access/grants/" + grant.getString("id"), admin, null)
+                .status())
+        .isEqualTo(200);
+    Response refused =
+        http.send(
+            "POST",
+            "/x/v1/namespaces/" + namespace + "/pseudonyms:delete",
+            Map.of("authorization", "Bearer " + provider.token(USER, "staff")),
+            new JsonObject().put("originalValue", people.get(1)).encode());
+    assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+    String message = refused.json().getString("message");
+    browser.find("#withdrawValue").sendKeys(people.get(1));
+    browser.click("#withdraw button[type=submit]");
+    browser.click("#confirm-panel-button");
+    assertThat(browser.textContaining("#withdraw-message", message)).isEqualTo(message);
+    assertThat(browser.find("#withdraw-message").getAttribute("role")).isEqualTo("alert");
+  }
+
+  @Test
   void theAccessPagesMeetTheContrastMinimumInBothThemesAndLogNoError() {
     String namespace = createNamespace("shown");
     String account = unique("shown");

@@ -272,6 +272,32 @@ final class Browser implements AutoCloseable {
         Map.of("behavior", "allow", "downloadPath", directory.toAbsolutePath().toString()));
   }
 
+  /**
+   * Downloads as a user would, by clicking the link, into a new directory below {@code dir}, and
+   * returns the text of the file once it is complete.
+   */
+  String download(String css, Path dir) {
+    try {
+      Path downloads = Files.createTempDirectory(dir, "downloads");
+      downloadTo(downloads);
+      WebElement link = find(css);
+      Path downloaded = downloads.resolve(link.getAttribute("download"));
+      link.click();
+      until(d -> Files.exists(downloaded) && !hasPartialDownloads(downloads));
+      return Files.readString(downloaded, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean hasPartialDownloads(Path downloads) {
+    try (Stream<Path> files = Files.list(downloads)) {
+      return files.anyMatch(file -> file.toString().endsWith(".crdownload"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Saves a screenshot of the whole page under target/ui-screenshots. */
   Path screenshot(String name) {
     Map<String, Object> shot =

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.vfps.ClassResources;
@@ -81,17 +80,8 @@ class CsvRoundTripIT {
     assertThat(revealed).isEqualTo(original.toString());
   }
 
-  private static boolean hasPartialDownloads(Path downloads) {
-    try (var files = Files.list(downloads)) {
-      return files.anyMatch(file -> file.toString().endsWith(".crdownload"));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /** Runs the page on the file and returns the text of the download it offers. */
-  private static String run(Path file, boolean reveal, String namespace, Path dir)
-      throws IOException {
+  private static String run(Path file, boolean reveal, String namespace, Path dir) {
     browser.open("/ui/csv");
     browser.visible(reveal ? "#direction-reveal" : "#direction-pseudonymize").click();
     browser.click("#source-file");
@@ -107,13 +97,6 @@ class CsvRoundTripIT {
                 !d.findElements(By.id("download")).isEmpty()
                     || !d.findElements(By.cssSelector("#csv-message.error")).isEmpty());
     assertThat(browser.findAll("#csv-message.error")).isEmpty();
-    // downloaded as a user would: the link, into a directory of the test's
-    Path downloads = Files.createTempDirectory(dir, "downloads");
-    browser.downloadTo(downloads);
-    WebElement link = browser.find("#download");
-    Path downloaded = downloads.resolve(link.getAttribute("download"));
-    link.click();
-    browser.until(d -> Files.exists(downloaded) && !hasPartialDownloads(downloads));
-    return Files.readString(downloaded, StandardCharsets.UTF_8);
+    return browser.download("#download", dir);
   }
 }
