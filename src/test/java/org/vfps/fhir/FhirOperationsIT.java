@@ -297,7 +297,9 @@ class FhirOperationsIT {
             "resolve-pseudonym urn:vfps:OperationDefinition:resolve-pseudonym",
             "pseudonymize " + MII + "Pseudonymize",
             "get-pseudonym " + MII + "GetPseudonym",
-            "de-pseudonymize " + MII + "DePseudonymize");
+            "de-pseudonymize " + MII + "DePseudonymize",
+            "delete-pseudonym " + MII + "DeletePseudonym",
+            "anonymize-original " + MII + "AnonymizeOriginal");
   }
 
   /** What FTS-next asks for at start: only the operations, which must include create-pseudonym. */

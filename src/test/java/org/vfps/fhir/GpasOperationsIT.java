@@ -489,6 +489,9 @@ class GpasOperationsIT {
             "pseudonymizeAllowCreate https://ths-greifswald.de/fhir/OperationDefinition/gpas/pseudonymizeAllowCreate",
             "pseudonymize https://ths-greifswald.de/fhir/OperationDefinition/gpas/pseudonymize",
             "dePseudonymize https://ths-greifswald.de/fhir/OperationDefinition/gpas/dePseudonymize",
+            "deletePseudonyms https://ths-greifswald.de/fhir/OperationDefinition/gpas/deletePseudonyms",
+            "anonymizeOriginals"
+                + " https://ths-greifswald.de/fhir/OperationDefinition/gpas/anonymizeOriginals",
             "pseudonymize-allow-create urn:vfps:OperationDefinition:gpas-pseudonymize-allow-create",
             "de-pseudonymize urn:vfps:OperationDefinition:gpas-de-pseudonymize");
     assertThat(

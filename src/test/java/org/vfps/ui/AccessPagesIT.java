@@ -412,7 +412,13 @@ class AccessPagesIT {
     signIn("/ui/namespaces/" + namespace + "/pseudonyms", USER);
 
     // the session's cookie and CSRF token carry the POST under /x/v1/
-    browser.visible("#withdrawValue").sendKeys(people.get(0));
+    // the grant reaches the session with this replica's next read of the grants
+    browser.until(
+        d -> {
+          browser.driver().navigate().refresh();
+          return browser.visible("#withdrawValue").isEnabled();
+        });
+    browser.find("#withdrawValue").sendKeys(people.get(0));
     browser.click("#withdraw button[type=submit]");
     browser.click("#confirm-panel-button");
     browser.textContaining("#withdraw-message", "Consent withdrawn");
