@@ -228,7 +228,7 @@ final class AuthorizationSettings {
   }
 
   /** The values of the string array {@code array} ({@code array:0}, {@code array:1}, ...). */
-  private static List<String> strings(FlatSettings settings, String array) {
+  static List<String> strings(FlatSettings settings, String array) {
     List<String> strings = new ArrayList<>();
     for (int index : settings.indexes(array)) {
       String key = array + ":" + index;

@@ -37,7 +37,7 @@ public final class ConfigLoader {
    * Sections of the .NET service's configuration that vfps does not read: their keys are reported
    * as unread rather than dropped silently.
    */
-  private static final List<String> DOTNET_SECTIONS = List.of("Kestrel", "S3", "CsvProcessing");
+  private static final List<String> DOTNET_SECTIONS = List.of("Kestrel");
 
   private static final String CONNECTION_STRING = "ConnectionStrings:PostgreSQL";
   private static final String INIT_NAMESPACES = "Init:v1:Namespaces:";
@@ -114,7 +114,9 @@ public final class ConfigLoader {
             batch(settings),
             new GenerationConfig(bool(settings, "Pseudonymization:Sha256:IsEnabled")),
             connections(settings),
-            admission(settings));
+            admission(settings),
+            CsvJobSettings.s3(settings),
+            CsvJobSettings.csvProcessing(settings));
     return new LoadedConfig(config, settings.unreadKeys(), settings.readKeys());
   }
 
@@ -388,7 +390,7 @@ public final class ConfigLoader {
         fields.get("PseudonymSuffix"));
   }
 
-  private static int port(FlatSettings settings, String key) {
+  static int port(FlatSettings settings, String key) {
     String value = settings.required(key);
     String digits = value.strip();
     if (!digits.matches("[0-9]{1,5}") || Integer.parseInt(digits) > ServerConfig.MAX_PORT) {
@@ -397,8 +399,26 @@ public final class ConfigLoader {
     return Integer.parseInt(digits);
   }
 
-  private static int positiveInt(FlatSettings settings, String key) {
+  static int positiveInt(FlatSettings settings, String key) {
     return intFromOne(settings, key, Integer.MAX_VALUE, "a positive integer");
+  }
+
+  static int nonNegativeInt(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    String digits = value.strip();
+    if (!digits.matches("[0-9]{1,9}")) {
+      throw invalid(key, value, "is not an integer of 0 or more");
+    }
+    return Integer.parseInt(digits);
+  }
+
+  static long positiveLong(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    String digits = value.strip();
+    if (!digits.matches("[0-9]{1,18}") || Long.parseLong(digits) < 1) {
+      throw invalid(key, value, "is not a positive integer");
+    }
+    return Long.parseLong(digits);
   }
 
   /** An integer from 1 to {@code max}; else the error says it is not {@code what}. */
@@ -424,7 +444,7 @@ public final class ConfigLoader {
     throw invalid(key, value, "is not a boolean (true or false)");
   }
 
-  private static Duration positiveTimeSpan(FlatSettings settings, String key) {
+  static Duration positiveTimeSpan(FlatSettings settings, String key) {
     Duration duration = timeSpan(settings, key);
     if (duration.isZero()) {
       throw invalid(key, settings.required(key), "is not a positive duration");
@@ -433,7 +453,7 @@ public final class ConfigLoader {
   }
 
   /** A .NET TimeSpan of zero or more. */
-  private static Duration timeSpan(FlatSettings settings, String key) {
+  static Duration timeSpan(FlatSettings settings, String key) {
     String value = settings.required(key);
     Duration duration;
     try {
@@ -447,7 +467,7 @@ public final class ConfigLoader {
     return duration;
   }
 
-  private static Path path(FlatSettings settings, String key) {
+  static Path path(FlatSettings settings, String key) {
     return optionalPath(settings, key)
         .orElseThrow(
             () -> new ConfigException(FlatSettings.environmentName(key) + ": must not be blank"));

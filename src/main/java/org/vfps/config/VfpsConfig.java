@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param connections how the listeners treat their connections ({@code Http__*Timeout}, {@code
  *     Grpc__*})
  * @param admission the bounds of the replica's work in flight ({@code Admission__*})
+ * @param s3 the object store of CSV jobs ({@code S3__*})
+ * @param csvProcessing how this replica runs CSV jobs ({@code CsvProcessing__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -33,7 +35,9 @@ public record VfpsConfig(
     BatchConfig batch,
     GenerationConfig generation,
     ConnectionConfig connections,
-    AdmissionConfig admission) {
+    AdmissionConfig admission,
+    S3Config s3,
+    CsvProcessingConfig csvProcessing) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -50,5 +54,7 @@ public record VfpsConfig(
     Objects.requireNonNull(generation, "generation");
     Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(admission, "admission");
+    Objects.requireNonNull(s3, "s3");
+    Objects.requireNonNull(csvProcessing, "csvProcessing");
   }
 }

@@ -181,7 +181,7 @@ class AuthorizationSettingsTest {
                 "Authorization__NamespaceRules__0__ReadRole__0", "typo",
                 "Pseudonymization__Cachng__SizeLimit", "5",
                 "Kestrel__Endpoints__Http__Url", "http://0.0.0.0:1",
-                "S3__IsEnabled", "true",
+                "S3__IsEnabledd", "true",
                 "Http__Portx", "1",
                 "PATH", "/bin",
                 "Telemetry__IsEnabled", "true"),
@@ -194,7 +194,7 @@ class AuthorizationSettingsTest {
             "Http__Portx",
             "Kestrel__Endpoints__Http__Url",
             "Pseudonymization__Cachng__SizeLimit",
-            "S3__IsEnabled");
+            "S3__IsEnabledd");
   }
 
   @Test

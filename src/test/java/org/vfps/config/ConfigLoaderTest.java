@@ -619,4 +619,57 @@ class ConfigLoaderTest {
         .isThrownBy(() -> ConfigLoader.load(Map.of(), file))
         .withMessage(file + ": not a JSON object");
   }
+
+  @Test
+  void readsTheS3BucketAndTheCsvWorkersWithTheDotnetDefaults() {
+    VfpsConfig defaults = ConfigLoader.load(Map.of());
+    assertThat(defaults.s3().enabled()).isFalse();
+    assertThat(defaults.s3().region()).isEqualTo("us-east-1");
+    assertThat(defaults.s3().presignedUrlExpiry()).isEqualTo(java.time.Duration.ofMinutes(15));
+    assertThat(defaults.csvProcessing().batchSize()).isEqualTo(1000);
+    assertThat(defaults.csvProcessing().missingValuePlaceholders()).containsExactly("NA", "NULL");
+    assertThat(defaults.csvProcessing().orphanedJobRecoveryDelay())
+        .isEqualTo(java.time.Duration.ofMinutes(2));
+
+    VfpsConfig configured =
+        ConfigLoader.load(
+            Map.of(
+                "S3__IsEnabled", "true",
+                "S3__ServiceUrl", "http://minio:9000",
+                "S3__Bucket", "jobs",
+                "S3__AccessKey", "key",
+                "S3__SecretKey", "secret-value",
+                "S3__AllowedOrigins__0", "https://vfps.example.org",
+                "CsvProcessing__MissingValuePlaceholders__0", " n/a ",
+                "CsvProcessing__WorkerCount", "2"));
+    assertThat(configured.s3().serviceUrl()).hasValue(java.net.URI.create("http://minio:9000"));
+    assertThat(configured.s3().allowedOrigins()).containsExactly("https://vfps.example.org");
+    assertThat(configured.s3().toString()).doesNotContain("secret-value");
+    assertThat(configured.csvProcessing().missingValuePlaceholders())
+        .containsExactly("n/a", "NULL");
+    assertThat(configured.csvProcessing().workerCount()).isEqualTo(2);
+  }
+
+  @Test
+  void anS3BucketOrCsvSettingThatCannotBeHonouredStopsTheStartNamingTheKey() {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("S3__IsEnabled", "true")))
+        .withMessageStartingWith("S3__Bucket:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("S3__AccessKey", "key")))
+        .withMessageStartingWith("S3__SecretKey:")
+        .withMessageNotContaining("key'");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("S3__ServiceUrl", "minio:9000")))
+        .withMessageStartingWith("S3__ServiceUrl:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("S3__AllowedOrigins__0", "vfps.example.org")))
+        .withMessageStartingWith("S3__AllowedOrigins__0:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("CsvProcessing__CheckpointBytes", "1000")))
+        .withMessageStartingWith("CsvProcessing__CheckpointBytes:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("S3__PresignedUrlExpiry", "8.00:00:00")))
+        .withMessageStartingWith("S3__PresignedUrlExpiry:");
+  }
 }
