@@ -21,7 +21,7 @@
 #                   the shape of a JSON body are compared
 #   anything else   not run, not compared
 # Only fences at the start of a line count. Needs java, curl, grpcurl and jq, and the ports 8080,
-# 8081 and 8082.
+# 8081, 8082 and 8083 (the embedded S3 store of CSV jobs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jar=$(realpath "${1:-$root/target/vfps.jar}")
@@ -40,9 +40,9 @@ if [ -n "${JAVA_HOME:-}" ]; then java=$JAVA_HOME/bin/java; fi
 for tool in curl grpcurl jq; do
   command -v "$tool" >/dev/null || { echo "doc-examples: $tool is needed (see README)" >&2; exit 1; }
 done
-for port in 8080 8081 8082; do
+for port in 8080 8081 8082 8083; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "doc-examples: port $port is in use; the examples need 8080, 8081 and 8082" >&2
+    echo "doc-examples: port $port is in use; the examples need 8080, 8081, 8082 and 8083" >&2
     exit 1
   fi
 done
@@ -77,8 +77,9 @@ finish() {
 trap finish EXIT
 
 start_service() {
-  rm -rf "$work/postgres"
-  Database__Embedded__DataDirectory="$work/postgres" "$java" -jar "$jar" >"$work/vfps.log" 2>&1 &
+  rm -rf "$work/postgres" "$work/s3"
+  Database__Embedded__DataDirectory="$work/postgres" S3__Embedded__DataDirectory="$work/s3" \
+    "$java" -jar "$jar" >"$work/vfps.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 180); do
     if curl -fsS -o /dev/null localhost:8080/readyz 2>/dev/null \

@@ -46,17 +46,33 @@ class PackageRulesTest {
   private static final Map<String, Set<String>> MAY_USE =
       Map.ofEntries(
           Map.entry("error", Set.of()),
+          // CSV jobs: the runner reaches the pseudonym service's batch methods, the object store
+          // and the CSV format; storage implements their repository
+          Map.entry("job", union(DOMAIN, "access", "config", "csv", "objectstore")),
+          Map.entry("csv", Set.of()),
+          Map.entry("objectstore", Set.of("config")),
           Map.entry("config", Set.of("error")),
           Map.entry("namespace", Set.of("error", "access")),
           Map.entry("pseudonym", Set.of("namespace", "error", "access")),
           // the write queues are bounded, and calls' deadlines honoured, by admission control
           // it implements the access store of grants and tokens, as it does the repositories
-          Map.entry("storage", union(DOMAIN, "config", "admission", "access")),
+          Map.entry("storage", union(DOMAIN, "config", "admission", "access", "job")),
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
           // the edges
+          // (a CSV job's presigned URLs are the object store's records)
           Map.entry(
-              "grpc", union(DOMAIN, "api", "access", "auth", "connection", "admission", "log")),
+              "grpc",
+              union(
+                  DOMAIN,
+                  "api",
+                  "access",
+                  "auth",
+                  "connection",
+                  "admission",
+                  "log",
+                  "job",
+                  "objectstore")),
           // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
           Map.entry(
               "http",
@@ -65,6 +81,7 @@ class PackageRulesTest {
                   "api",
                   "grpc",
                   "fhir",
+                  "job",
                   "access",
                   "auth",
                   "connection",
@@ -101,13 +118,16 @@ class PackageRulesTest {
                   "cluster",
                   "config",
                   "connection",
+                  "csv",
                   "error",
                   "fhir",
                   "grpc",
                   "http",
+                  "job",
                   "log",
                   "metrics",
                   "namespace",
+                  "objectstore",
                   "pseudonym",
                   "storage",
                   "text",

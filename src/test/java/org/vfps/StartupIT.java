@@ -130,16 +130,20 @@ class StartupIT {
         GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
       assertThat(create(client)).isEqualTo(pseudonym);
     }
-    // each start says, once, that this is a development database, and where it lives; beside
-    // it, each warns that authorization is off (the tests' default), and nothing else is a warning
+    // each start says, once, that this is a development database, and where it lives, and that CSV
+    // jobs keep their files in a development store; beside them, each warns that authorization is
+    // off (the tests' default), and nothing else is a warning
     List<String> warnings =
         log.atLeast(Level.WARN).stream().map(ILoggingEvent::getFormattedMessage).toList();
     assertThat(warnings)
         .filteredOn(warning -> warning.contains("development database"))
         .hasSize(2)
         .allSatisfy(warning -> assertThat(warning).contains(data.toString()));
+    assertThat(warnings).filteredOn(warning -> warning.contains("development store")).hasSize(2);
     assertThat(warnings)
-        .filteredOn(warning -> !warning.contains("development database"))
+        .filteredOn(
+            warning ->
+                !warning.contains("development database") && !warning.contains("development store"))
         .hasSize(2)
         .allSatisfy(warning -> assertThat(warning).startsWith("Authorization is off"));
   }

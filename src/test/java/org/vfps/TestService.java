@@ -24,8 +24,22 @@ public final class TestService {
     env.put("Grpc__Port", Integer.toString(freePort()));
     env.put("Http__Port", Integer.toString(freePort()));
     env.put("MetricsPort", "0");
+    // with the embedded database, the embedded S3 store starts too: on a free port, in a directory
+    // of this start's own
+    env.put("S3__Embedded__Port", "0");
+    env.put("S3__Embedded__DataDirectory", scratchDirectory().toString());
     env.putAll(environment);
     return VfpsServer.start(ConfigLoader.load(env));
+  }
+
+  private static java.nio.file.Path scratchDirectory() {
+    try {
+      java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("vfps-test-s3");
+      directory.toFile().deleteOnExit();
+      return directory;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public static int freePort() {

@@ -59,6 +59,28 @@ public enum Operation {
   /** Anonymizing many original values of one namespace, checked once per call. */
   PSEUDONYM_BATCH_ANONYMIZE(
       "WithdrawalService/BatchAnonymizeOriginals", Permission.WRITE, Permission.REVERSE_LOOKUP),
+  /** A CSV job that pseudonymizes: write, checked on every mapped namespace. */
+  CSV_JOB_PSEUDONYMIZE("CsvJobService/CreateCsvJob", Permission.WRITE),
+  /** A CSV job that de-pseudonymizes: reverse lookup, checked on every mapped namespace. */
+  CSV_JOB_DEPSEUDONYMIZE("CsvJobService/CreateCsvJob", Permission.REVERSE_LOOKUP),
+  /**
+   * A CSV job that imports pairs: write on its namespace, or on every namespace (a global grant)
+   * when each row names its namespace.
+   */
+  CSV_JOB_IMPORT("CsvJobService/CreateCsvJob", Permission.WRITE),
+  /** A CSV job that exports a namespace's pairs, original values included: reverse lookup. */
+  CSV_JOB_EXPORT("CsvJobService/CreateCsvJob", Permission.REVERSE_LOOKUP),
+  /**
+   * Creating a CSV job: the service checks the permission of the job's direction ({@link
+   * #CSV_JOB_PSEUDONYMIZE} ...) on every namespace it maps.
+   */
+  CSV_JOB_CREATE("CsvJobService/CreateCsvJob"),
+  /** Starting, cancelling and reading a CSV job: its creator's, or an admin's. */
+  CSV_JOB_START("CsvJobService/StartCsvJob"),
+  CSV_JOB_CANCEL("CsvJobService/CancelCsvJob"),
+  CSV_JOB_GET("CsvJobService/GetCsvJob"),
+  /** Listing CSV jobs: the caller's own; an admin's, all. */
+  CSV_JOB_LIST("CsvJobService/ListCsvJobs"),
   ACCESS_LIST_GRANTS("AccessService/ListGrants", Permission.ADMIN),
   ACCESS_CREATE_GRANT("AccessService/CreateGrant", Permission.ADMIN),
   ACCESS_UPDATE_GRANT("AccessService/UpdateGrant", Permission.ADMIN),

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.pseudonym.Candidates;
+import org.vfps.pseudonym.ImportStatus;
+import org.vfps.pseudonym.ImportedPair;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -147,6 +149,13 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   public Future<Map<String, List<Pseudonym>>> withdraw(
       String namespace, List<String> originalValues, Withdrawal withdrawal) {
     return delegate.withdraw(namespace, originalValues, withdrawal);
+  }
+
+  /** Passed on: an import stores only pairs of values without a stored pseudonym to cache. */
+  @Override
+  public Future<List<ImportStatus>> importPairs(
+      String namespace, boolean multiple, List<ImportedPair> pairs) {
+    return delegate.importPairs(namespace, multiple, pairs);
   }
 
   @Override

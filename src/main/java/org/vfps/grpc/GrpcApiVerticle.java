@@ -23,6 +23,7 @@ import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
+import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -59,6 +60,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
   private final AccessAdmin accessAdmin;
+  private final CsvJobService csvJobs;
   private final Supplier<Future<Boolean>> ready;
   private final CallObserver observer;
   private final ServerTls tls;
@@ -81,6 +83,7 @@ public final class GrpcApiVerticle extends VerticleBase {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       AccessAdmin accessAdmin,
+      CsvJobService csvJobs,
       Supplier<Future<Boolean>> ready,
       CallObserver observer,
       ServerTls tls,
@@ -93,6 +96,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.accessAdmin = accessAdmin;
+    this.csvJobs = csvJobs;
     this.ready = ready;
     this.observer = observer;
     this.tls = tls;
@@ -118,6 +122,7 @@ public final class GrpcApiVerticle extends VerticleBase {
         WithdrawalGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
     grpc.addService(
         AccessGrpcService.of(accessAdmin, observer, authenticator, admission, warnings));
+    grpc.addService(CsvJobGrpcService.of(csvJobs, observer, authenticator, admission, warnings));
     grpc.addService(new HealthChecks(vertx, ready, warnings));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

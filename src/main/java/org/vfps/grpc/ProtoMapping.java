@@ -153,7 +153,7 @@ public final class ProtoMapping {
         .build();
   }
 
-  private static Timestamp timestamp(Instant instant) {
+  static Timestamp timestamp(Instant instant) {
     return Timestamp.newBuilder()
         .setSeconds(instant.getEpochSecond())
         .setNanos(instant.getNano())

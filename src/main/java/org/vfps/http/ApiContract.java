@@ -49,12 +49,27 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
    *       vnd.*+json}, so the FHIR replies' {@code application/fhir+json} is renamed {@code
    *       application/json}. The FHIR routes are not validated by the contract, so the router loses
    *       nothing; the document served keeps the true type.
+   *   <li>The parser refuses a path variable that a custom method follows in its segment ({@code
+   *       /v1/csv-jobs/{id}:start}), which the protos' HTTP rules write so: such a path is given to
+   *       it as {@code {id}/:start} ({@link #CUSTOM_METHOD_AFTER_VARIABLE}), and the router matches
+   *       the path as written ({@link RestRoutes#matchCustomMethodsLiterally}).
    * </ul>
    */
   private static JsonObject forParser(JsonObject contract) {
-    String json = ((JsonObject) withoutServiceChecks(contract)).encode();
+    JsonObject parsed = (JsonObject) withoutServiceChecks(contract);
+    JsonObject paths = new JsonObject();
+    parsed
+        .getJsonObject("paths")
+        .forEach(
+            path ->
+                paths.put(
+                    path.getKey().replace("}:", CUSTOM_METHOD_AFTER_VARIABLE), path.getValue()));
+    String json = parsed.put("paths", paths).encode();
     return new JsonObject(json.replace("\"" + FHIR_JSON + "\":", "\"application/json\":"));
   }
+
+  /** How a custom method after a path variable reaches the parser: in a segment of its own. */
+  static final String CUSTOM_METHOD_AFTER_VARIABLE = "}/:";
 
   /** A copy of the JSON value without the keywords each schema lists as checked by the service. */
   private static Object withoutServiceChecks(Object value) {

@@ -19,6 +19,7 @@ import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
+import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
@@ -51,6 +52,7 @@ public final class HttpApiVerticle extends VerticleBase {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       AccessAdmin accessAdmin,
+      CsvJobService csvJobs,
       FhirOperations fhir,
       Future<?> startup,
       Future<?> stopping,
@@ -87,6 +89,7 @@ public final class HttpApiVerticle extends VerticleBase {
             dependencies.namespaces(),
             dependencies.pseudonyms(),
             dependencies.accessAdmin(),
+            dependencies.csvJobs(),
             authentication)
         .bind(builder);
     new FhirRoutes(dependencies.fhir(), authentication).bind(builder);

@@ -36,13 +36,16 @@ import org.vfps.api.x.access.v1.DeleteAccessTokenResponse;
 import org.vfps.api.x.access.v1.DeleteGrantResponse;
 import org.vfps.api.x.access.v1.DeleteServiceAccountResponse;
 import org.vfps.api.x.access.v1.UpdateGrantRequest;
+import org.vfps.api.x.csvjobs.v1.CreateCsvJobRequest;
 import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
 import org.vfps.api.x.withdrawal.v1.BatchAnonymizeOriginalsRequest;
 import org.vfps.api.x.withdrawal.v1.BatchDeletePseudonymsRequest;
 import org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest;
 import org.vfps.grpc.AccessMapping;
+import org.vfps.grpc.CsvJobMapping;
 import org.vfps.grpc.ProtoMapping;
 import org.vfps.grpc.WithdrawalMapping;
+import org.vfps.job.CsvJobService;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.Withdrawal;
@@ -68,16 +71,19 @@ final class RestRoutes {
   private final NamespaceService namespaces;
   private final PseudonymService pseudonyms;
   private final AccessAdmin accessAdmin;
+  private final CsvJobService csvJobs;
   private final Authentication authentication;
 
   RestRoutes(
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       AccessAdmin accessAdmin,
+      CsvJobService csvJobs,
       Authentication authentication) {
     this.namespaces = namespaces;
     this.pseudonyms = pseudonyms;
     this.accessAdmin = accessAdmin;
+    this.csvJobs = csvJobs;
     this.authentication = authentication;
   }
 
@@ -237,6 +243,51 @@ final class RestRoutes {
         });
     bindWithdrawals(builder);
     bindAccess(builder);
+    bindCsvJobs(builder);
+  }
+
+  /** The five RPCs of {@code vfps.x.csvjobs.v1.CsvJobService}. */
+  private void bindCsvJobs(RouterBuilder builder) {
+    on(
+        builder,
+        "CsvJobService_CreateCsvJob",
+        Operation.CSV_JOB_CREATE,
+        (rc, caller) -> {
+          CreateCsvJobRequest request =
+              ProtoJson.read(body(rc), CreateCsvJobRequest.newBuilder()).build();
+          return csvJobs
+              .create(caller, CsvJobMapping.toNewJob(request))
+              .map(CsvJobMapping::toProto);
+        });
+    on(
+        builder,
+        "CsvJobService_StartCsvJob",
+        Operation.CSV_JOB_START,
+        (rc, caller) ->
+            csvJobs
+                .start(caller, CsvJobMapping.toId(rc.pathParam("id")))
+                .map(CsvJobMapping::toProto));
+    on(
+        builder,
+        "CsvJobService_CancelCsvJob",
+        Operation.CSV_JOB_CANCEL,
+        (rc, caller) ->
+            csvJobs
+                .cancel(caller, CsvJobMapping.toId(rc.pathParam("id")))
+                .map(CsvJobMapping::toProto));
+    on(
+        builder,
+        "CsvJobService_GetCsvJob",
+        Operation.CSV_JOB_GET,
+        (rc, caller) ->
+            csvJobs
+                .get(caller, CsvJobMapping.toId(rc.pathParam("id")))
+                .map(CsvJobMapping::toProto));
+    on(
+        builder,
+        "CsvJobService_ListCsvJobs",
+        Operation.CSV_JOB_LIST,
+        (rc, caller) -> csvJobs.list(caller).map(CsvJobMapping::toListResponse));
   }
 
   /** The four RPCs of {@code vfps.x.withdrawal.v1.WithdrawalService}. */
@@ -424,7 +475,11 @@ final class RestRoutes {
       io.vertx.openapi.contract.Operation operation =
           route.getMetadata(RouterBuilder.KEY_META_DATA_OPERATION);
       if (operation != null && operation.getOpenAPIPath().contains(":")) {
-        route.pathRegex(literalPathRegex(operation.getOpenAPIPath()));
+        route.pathRegex(
+            literalPathRegex(
+                operation
+                    .getOpenAPIPath()
+                    .replace(ApiContract.CUSTOM_METHOD_AFTER_VARIABLE, "}:")));
       }
     }
   }

@@ -92,6 +92,20 @@ public interface PseudonymRepository {
   Future<Map<String, List<Pseudonym>>> withdraw(
       String namespace, List<String> originalValues, Withdrawal withdrawal);
 
+  /**
+   * Stores the pairs that conflict with no stored one, and says what became of each, in order:
+   * {@link ImportStatus#IMPORTED}, {@link ImportStatus#ALREADY_PRESENT}, {@link
+   * ImportStatus#ORIGINAL_VALUE_CONFLICT} (only where {@code multiple} is false; else the pair is
+   * stored under the value's next sequence number) or {@link
+   * ImportStatus#PSEUDONYM_VALUE_CONFLICT}. Nothing stored is changed; a pair given twice is stored
+   * once. The values are valid (the caller checked them); the future completes after the rows are
+   * committed.
+   *
+   * @param multiple whether the namespace allows several pseudonyms per original value
+   */
+  Future<List<ImportStatus>> importPairs(
+      String namespace, boolean multiple, List<ImportedPair> pairs);
+
   /** Which of the distinct {@code values} are pseudonym values of the namespace. */
   Future<Set<String>> existingPseudonymValues(String namespace, List<String> values);
 

@@ -44,13 +44,16 @@ import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
+import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.namespace.NamespaceService;
+import org.vfps.objectstore.ObjectStore;
 import org.vfps.pseudonym.PageTokens;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.PseudonymTransfer;
 import org.vfps.storage.Database;
 import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
@@ -94,7 +97,8 @@ public final class VfpsServer implements AutoCloseable {
       Authenticator authenticator,
       NamespaceService namespaces,
       PseudonymService pseudonyms,
-      AccessAdmin accessAdmin) {}
+      AccessAdmin accessAdmin,
+      CsvJobService csvJobs) {}
 
   /** The keys the replicas share through the database; the UI's only with a sign-in client. */
   private record SharedKeys(byte[] pageTokens, Optional<byte[]> uiSessions) {}
@@ -125,6 +129,7 @@ public final class VfpsServer implements AutoCloseable {
     Teardown teardown = new Teardown();
     try {
       Storage storage = storage(config.database(), teardown);
+      Optional<ObjectStore> objectStore = CsvJobs.objectStore(config, teardown);
       Metrics metrics = Metrics.of(config);
       Tracing tracing =
           teardown.add("The tracer", Tracing.start(config.tracing(), version()), Tracing::close);
@@ -134,7 +139,7 @@ public final class VfpsServer implements AutoCloseable {
       Caches caches = Caches.of(config.caching());
       Lifecycle lifecycle = new Lifecycle(Promise.promise(), Promise.promise());
       Listening listening =
-          services(config, storage, metrics, tracing, runtime, caches, teardown)
+          services(config, storage, objectStore, metrics, tracing, runtime, caches, teardown)
               .compose(
                   services ->
                       caches.invalidate(runtime.vertx(), runtime.membership()).map(services))
@@ -150,7 +155,7 @@ public final class VfpsServer implements AutoCloseable {
       lifecycle.startup().complete();
       LOG.info(
           "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
-              + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}",
+              + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}, CSV jobs {}",
           version(),
           (System.nanoTime() - started) / 1_000_000,
           listening.grpc().get(0).actualPort(),
@@ -167,7 +172,8 @@ public final class VfpsServer implements AutoCloseable {
           describeCaches(config.caching()),
           Tracing.describe(config.tracing()),
           config.server().grpcReflectionEnabled() ? "on" : "off",
-          describeAuthorization(config.authorization()));
+          describeAuthorization(config.authorization()),
+          CsvJobs.describe(config, objectStore));
       return new VfpsServer(
           listening, lifecycle.stopping(), teardown, config.connections().shutdownTimeout());
     } catch (Exception e) {
@@ -224,6 +230,7 @@ public final class VfpsServer implements AutoCloseable {
   private static Future<Services> services(
       VfpsConfig config,
       Storage storage,
+      Optional<ObjectStore> objectStore,
       Metrics metrics,
       Tracing tracing,
       Runtime runtime,
@@ -285,13 +292,7 @@ public final class VfpsServer implements AutoCloseable {
                           snapshots,
                           accessStore),
                       Authenticator::close);
-              return new Services(
-                  database,
-                  admission,
-                  warnings,
-                  permissions,
-                  authenticator,
-                  namespaces,
+              PseudonymService pseudonyms =
                   new PseudonymService(
                       namespaces,
                       caches.pseudonyms(database.pseudonyms()),
@@ -300,14 +301,34 @@ public final class VfpsServer implements AutoCloseable {
                       access,
                       config.batch().maxSize(),
                       generation,
-                      events),
+                      events);
+              CsvJobService csvJobs =
+                  CsvJobs.start(
+                      config,
+                      vertx,
+                      objectStore,
+                      database.csvJobs(),
+                      access,
+                      namespaces,
+                      pseudonyms,
+                      new PseudonymTransfer(namespaces, database.pseudonyms(), access),
+                      teardown);
+              return new Services(
+                  database,
+                  admission,
+                  warnings,
+                  permissions,
+                  authenticator,
+                  namespaces,
+                  pseudonyms,
                   new AccessAdmin(
                       accessStore,
                       snapshots,
                       accessEvents.result(),
                       access,
                       authorization.accessTokens(),
-                      Clock.systemUTC()));
+                      Clock.systemUTC()),
+                  csvJobs);
             });
   }
 
@@ -453,6 +474,7 @@ public final class VfpsServer implements AutoCloseable {
                         services.namespaces(),
                         services.pseudonyms(),
                         services.accessAdmin(),
+                        services.csvJobs(),
                         ready,
                         observer,
                         edges.tls(),
@@ -484,6 +506,7 @@ public final class VfpsServer implements AutoCloseable {
             services.namespaces(),
             services.pseudonyms(),
             services.accessAdmin(),
+            services.csvJobs(),
             parts.fhir(),
             lifecycle.startup().future(),
             lifecycle.stopping().future(),

@@ -102,6 +102,11 @@ public final class Database implements AutoCloseable {
     return new PgNamespaceRepository(pool);
   }
 
+  /** The CSV jobs and their runs. */
+  public PgCsvJobRepository csvJobs() {
+    return new PgCsvJobRepository(pool);
+  }
+
   /** The grants, service accounts and access tokens. */
   public PgAccessStore access() {
     return new PgAccessStore(pool);

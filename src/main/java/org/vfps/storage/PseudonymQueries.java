@@ -162,4 +162,29 @@ final class PseudonymQueries {
       WHERE p.namespace_name = $1 AND p.original_value = w.original_value
       RETURNING w.original_value, p.pseudonym_value, p.sequence_number, p.created_at,
         p.last_updated_at""";
+
+  /**
+   * The stored rows an import of pairs meets: those of the original values of {@code $2} and those
+   * of the pseudonym values of {@code $3} (text arrays).
+   */
+  static final String IMPORT_EXISTING =
+      """
+      SELECT original_value, pseudonym_value, sequence_number FROM pseudonyms
+      WHERE namespace_name = $1
+        AND (original_value = ANY($2::text[]) OR pseudonym_value = ANY($3::text[]))""";
+
+  /**
+   * Stores imported pairs ({@code $2} original values, {@code $3} pseudonyms, {@code $4} sequence
+   * numbers), skipping any that meets a row stored meanwhile; returns the pairs stored.
+   */
+  static final String IMPORT_PAIRS =
+      """
+      INSERT INTO pseudonyms
+        (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+         last_updated_at)
+      SELECT $1, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(), now()
+      FROM unnest($2::text[], $3::text[], $4::bigint[])
+        AS pair (original_value, pseudonym_value, sequence_number)
+      ON CONFLICT DO NOTHING
+      RETURNING original_value, pseudonym_value""";
 }

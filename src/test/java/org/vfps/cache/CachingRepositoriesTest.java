@@ -398,6 +398,12 @@ class CachingRepositoriesTest {
       return Future.succeededFuture(Set.of());
     }
 
+    @Override
+    public Future<List<org.vfps.pseudonym.ImportStatus>> importPairs(
+        String namespace, boolean multiple, List<org.vfps.pseudonym.ImportedPair> pairs) {
+      return Future.failedFuture(new UnsupportedOperationException("no import here"));
+    }
+
     /** Deletes the rows of the values, whatever the withdrawal. */
     @Override
     public Future<Map<String, List<Pseudonym>>> withdraw(

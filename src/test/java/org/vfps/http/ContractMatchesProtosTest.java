@@ -31,6 +31,7 @@ import org.vfps.api.v1.ParentValidationMode;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.api.x.access.v1.AccessServiceGrpcService;
+import org.vfps.api.x.csvjobs.v1.CsvJobServiceGrpcService;
 import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcService;
 
 /**
@@ -45,7 +46,8 @@ class ContractMatchesProtosTest {
           NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
           PseudonymServiceGrpcService.SERVICE_DESCRIPTOR,
           WithdrawalServiceGrpcService.SERVICE_DESCRIPTOR,
-          AccessServiceGrpcService.SERVICE_DESCRIPTOR);
+          AccessServiceGrpcService.SERVICE_DESCRIPTOR,
+          CsvJobServiceGrpcService.SERVICE_DESCRIPTOR);
 
   /** An HTTP rule or a contract operation: method, path template, and whether it takes a body. */
   record Route(String method, String path, boolean body, String operationId) {}
@@ -116,7 +118,7 @@ class ContractMatchesProtosTest {
   void everyHttpRuleHasItsOperationInTheContractAndNoOperationLacksARule() throws IOException {
     Set<Route> rules = rules();
 
-    assertThat(rules).hasSize(26);
+    assertThat(rules).hasSize(31);
     assertThat(restOperations()).containsExactlyElementsOf(rules);
   }
 

@@ -1,0 +1,803 @@
+package org.vfps.job;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vfps.access.Caller;
+import org.vfps.config.CsvProcessingConfig;
+import org.vfps.csv.CsvFormatException;
+import org.vfps.csv.CsvReader;
+import org.vfps.csv.CsvRecord;
+import org.vfps.csv.CsvWriter;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.objectstore.ObjectStore;
+import org.vfps.objectstore.ObjectStoreException;
+import org.vfps.pseudonym.ImportStatus;
+import org.vfps.pseudonym.ImportedPair;
+import org.vfps.pseudonym.ListCursor;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.PseudonymTransfer;
+
+/**
+ * Runs one claimed job on the calling thread (a worker's, never an event loop), chunk by chunk:
+ * each chunk of {@code CsvProcessing__PseudonymizeBatchSize} rows reaches the pseudonym service's
+ * batch methods (one call per namespace), as {@code BatchCreate} does, and its output becomes a
+ * checkpoint: pending output in the database, or, once enough has gathered, a part of the output's
+ * multipart upload. A worker that takes the job over resumes after the last checkpoint and writes
+ * the same bytes an uninterrupted run writes.
+ */
+final class CsvJobRunner {
+
+  /** The longest row a job reads; longer is an error (often an unclosed quote). */
+  static final int MAX_RECORD_BYTES = 1 << 20;
+
+  /** The .NET vfps's error message of a job that failed for a reason of ours. */
+  static final String PROCESSING_FAILED = "Processing failed - see server logs for details.";
+
+  /** Rows per page of an export, as the .NET vfps pages. */
+  static final int EXPORT_PAGE = 1000;
+
+  private static final Logger LOG = LoggerFactory.getLogger(CsvJobRunner.class);
+  private static final String DEFAULT_LINE_BREAK = "\r\n";
+
+  /** How a run ended. */
+  enum Outcome {
+    /** Completed or failed. */
+    ENDED,
+    /** The job was cancelled or taken over: this worker no longer holds it. */
+    LOST,
+    /** Given back because the replica stops: any worker may resume it at once. */
+    RELEASED,
+    /** Paused by a failure that may pass (database or object store away). */
+    PAUSED
+  }
+
+  private final CsvJobRepository repository;
+  private final ObjectStore store;
+  private final PseudonymService pseudonyms;
+  private final PseudonymTransfer transfer;
+  private final CsvProcessingConfig config;
+  private final String worker;
+  private final Context context;
+
+  CsvJobRunner(
+      CsvJobRepository repository,
+      ObjectStore store,
+      PseudonymService pseudonyms,
+      PseudonymTransfer transfer,
+      CsvProcessingConfig config,
+      Vertx vertx,
+      String worker) {
+    this.repository = repository;
+    this.store = store;
+    this.pseudonyms = pseudonyms;
+    this.transfer = transfer;
+    this.config = config;
+    this.worker = worker;
+    this.context = vertx.getOrCreateContext();
+  }
+
+  /** Runs the job until it ends, is lost, pauses, or {@code stopping} says to give it back. */
+  Outcome run(CsvJobRepository.Run claimed, BooleanSupplier stopping) {
+    CsvJob job = claimed.job();
+    State state = null;
+    try {
+      state = state(claimed);
+      LOG.info(
+          "CSV job {} ({}) runs on worker {}, attempt {}{}",
+          job.id(),
+          job.direction(),
+          worker,
+          claimed.attempt(),
+          claimed.checkpoint() == null
+              ? ""
+              : ", resuming after row " + state.counters.rowsProcessed());
+      boolean finished =
+          job.direction() == JobDirection.EXPORT
+              ? export(state, stopping)
+              : transform(state, stopping);
+      if (!finished) {
+        return state.outcome;
+      }
+      return complete(state);
+    } catch (Lost e) {
+      return Outcome.LOST;
+    } catch (JobFailure | CsvFormatException e) {
+      return fail(
+          job,
+          state,
+          e instanceof CsvFormatException format ? formatMessage(format) : e.getMessage());
+    } catch (ServiceException e) {
+      if (e.code() == ErrorCode.UNAVAILABLE || e.code() == ErrorCode.OVERLOADED) {
+        return paused(job, e.getMessage());
+      }
+      return fail(job, state, e.getMessage());
+    } catch (ObjectStoreException e) {
+      if (e.unavailable()) {
+        return paused(job, e.getMessage());
+      }
+      LOG.error("CSV job {} failed in the object store: {}", job.id(), e.getMessage());
+      return fail(job, state, PROCESSING_FAILED);
+    } catch (IOException e) {
+      return paused(job, "the input could not be read (" + e.getClass().getSimpleName() + ")");
+    } catch (Interrupted e) {
+      return Outcome.PAUSED;
+    } catch (RuntimeException e) {
+      LOG.error("CSV job {} failed", job.id(), e);
+      return fail(job, state, PROCESSING_FAILED);
+    }
+  }
+
+  /** The run's state: from the checkpoint, or a new upload on the first run. */
+  private State state(CsvJobRepository.Run claimed) {
+    CsvJob job = claimed.job();
+    if (claimed.checkpoint() != null) {
+      State state =
+          new State(
+              job, Creators.decode(claimed.creator()), Checkpoint.decode(claimed.checkpoint()));
+      claimed.pendingOutput().forEach(state.output::append);
+      return state;
+    }
+    String uploadId = store.startUpload(CsvJob.outputKey(job.id()));
+    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0);
+    State state =
+        new State(job, Creators.decode(claimed.creator()), Checkpoint.start(counters, uploadId));
+    if (!await(
+        () ->
+            repository.checkpoint(
+                job.id(), worker, state.checkpoint().encode(), 0, null, counters))) {
+      store.abortUpload(CsvJob.outputKey(job.id()), uploadId);
+      throw new Lost();
+    }
+    return state;
+  }
+
+  // ---- pseudonymize, de-pseudonymize, import: the uploaded file, row by row
+
+  private boolean transform(State state, BooleanSupplier stopping) throws IOException {
+    CsvJob job = state.job;
+    Optional<Long> size = optional(store.size(job.inputKey()));
+    if (size.isEmpty() || size.get() != job.counters().totalBytes()) {
+      throw new JobFailure("The uploaded file changed or disappeared after the job started.");
+    }
+    CsvRecord first;
+    try (InputStream input = store.read(job.inputKey(), 0);
+        CsvReader reader = new CsvReader(input, 0, job.delimiter(), MAX_RECORD_BYTES)) {
+      first = reader.next();
+    }
+    if (first == null) {
+      throw new JobFailure("The file is empty.");
+    }
+    CsvLayout layout = CsvLayout.resolve(job, first.fields());
+    state.lineBreak = first.lineBreak().isEmpty() ? DEFAULT_LINE_BREAK : first.lineBreak();
+    long offset = state.offset;
+    StringBuilder text = new StringBuilder();
+    if (state.nothingWritten()) {
+      if (job.hasHeaderRow()) {
+        CsvWriter.append(text, layout.header(), job.delimiter(), state.lineBreak);
+        offset = first.endOffset();
+      } else {
+        offset = 0;
+      }
+    }
+    try (InputStream input = store.read(job.inputKey(), offset);
+        CsvReader reader = new CsvReader(input, offset, job.delimiter(), MAX_RECORD_BYTES)) {
+      while (true) {
+        if (stopping.getAsBoolean()) {
+          return release(state);
+        }
+        List<CsvRecord> records = new ArrayList<>(config.batchSize());
+        CsvRecord record;
+        while (records.size() < config.batchSize() && (record = reader.next()) != null) {
+          records.add(record);
+        }
+        if (records.isEmpty() && text.isEmpty()) {
+          return true;
+        }
+        if (job.direction() == JobDirection.IMPORT) {
+          importRows(state, layout, records, text);
+        } else {
+          transformRows(state, layout, records, text);
+        }
+        long next = records.isEmpty() ? offset : records.getLast().endOffset();
+        offset = next;
+        if (!commit(state, text, next, state.cursor)) {
+          return false;
+        }
+        text.setLength(0);
+        if (records.size() < config.batchSize()) {
+          return true;
+        }
+      }
+    }
+  }
+
+  private void transformRows(
+      State state, CsvLayout layout, List<CsvRecord> records, StringBuilder text) {
+    CsvJob job = state.job;
+    // the distinct values of each namespace, then what each becomes
+    Map<String, Set<String>> wanted = new LinkedHashMap<>();
+    for (CsvRecord record : records) {
+      if (record.malformed()) {
+        continue;
+      }
+      for (CsvLayout.Column column : layout.columns()) {
+        String cell = cell(record.fields(), column.source());
+        if (!missing(cell)) {
+          wanted
+              .computeIfAbsent(column.mapping().namespace(), ns -> new LinkedHashSet<>())
+              .add(cell);
+        }
+      }
+    }
+    Map<String, Map<String, String>> replaced = new HashMap<>();
+    for (Map.Entry<String, Set<String>> entry : wanted.entrySet()) {
+      replaced.put(
+          entry.getKey(),
+          resolve(state, entry.getKey(), List.copyOf(entry.getValue()), records, layout));
+    }
+    long row = state.counters.rowsProcessed();
+    for (CsvRecord record : records) {
+      row++;
+      if (record.malformed()) {
+        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
+        state.count(1, 0, 0);
+        continue;
+      }
+      List<String> fields = widened(record.fields(), layout.width());
+      long missingCells = 0;
+      long unresolved = 0;
+      for (CsvLayout.Column column : layout.columns()) {
+        String cell = cell(record.fields(), column.source());
+        if (missing(cell)) {
+          missingCells++;
+          fields.set(column.target(), cell == null ? "" : cell);
+          continue;
+        }
+        String value = replaced.get(column.mapping().namespace()).get(cell);
+        if (value == null) {
+          if (job.direction() == JobDirection.PSEUDONYMIZE) {
+            if (job.pseudonymizeMode() == PseudonymizeMode.FAIL_IF_MISSING) {
+              throw new JobFailure(
+                  "Row "
+                      + row
+                      + ", column '"
+                      + column.mapping().sourceColumn()
+                      + "': the value has no pseudonym in namespace '"
+                      + column.mapping().namespace()
+                      + "', and the job fails then (PSEUDONYMIZE_MODE_FAIL_IF_MISSING).");
+            }
+            unresolved++;
+            value = "";
+          } else {
+            value = cell;
+          }
+        }
+        fields.set(column.target(), value);
+      }
+      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+      state.count(0, missingCells, unresolved);
+    }
+    state.rows(records.size());
+  }
+
+  /** What each distinct value of a namespace becomes: null for one the namespace cannot answer. */
+  private Map<String, String> resolve(
+      State state,
+      String namespace,
+      List<String> values,
+      List<CsvRecord> records,
+      CsvLayout layout) {
+    Map<String, String> result = new HashMap<>(values.size() * 2);
+    for (int from = 0; from < values.size(); from += pseudonyms.maxBatchSize()) {
+      List<String> part =
+          values.subList(from, Math.min(values.size(), from + pseudonyms.maxBatchSize()));
+      Caller creator = state.creator;
+      if (state.job.direction() == JobDirection.DEPSEUDONYMIZE) {
+        List<Optional<Pseudonym>> found =
+            await(() -> pseudonyms.lookupAll(creator, namespace, part));
+        for (int i = 0; i < part.size(); i++) {
+          found
+              .get(i)
+              .filter(pseudonym -> !pseudonym.withdrawn())
+              .ifPresent(
+                  pseudonym -> result.put(pseudonym.pseudonymValue(), pseudonym.originalValue()));
+        }
+      } else if (state.job.pseudonymizeMode() == PseudonymizeMode.CREATE_IF_MISSING) {
+        List<Pseudonym> created;
+        try {
+          created = await(() -> pseudonyms.createAll(creator, namespace, part));
+        } catch (ServiceException e) {
+          throw refused(e, part, records, layout, state, namespace);
+        }
+        for (int i = 0; i < part.size(); i++) {
+          result.put(part.get(i), created.get(i).pseudonymValue());
+        }
+      } else {
+        List<Optional<Pseudonym>> found = await(() -> pseudonyms.findAll(creator, namespace, part));
+        for (int i = 0; i < part.size(); i++) {
+          int index = i;
+          found
+              .get(i)
+              .ifPresent(pseudonym -> result.put(part.get(index), pseudonym.pseudonymValue()));
+        }
+      }
+    }
+    return result;
+  }
+
+  /**
+   * A value Create refused, as a failure that names its row and column instead of the index in the
+   * batch; other failures as they are.
+   */
+  private static ServiceException refused(
+      ServiceException e,
+      List<String> part,
+      List<CsvRecord> records,
+      CsvLayout layout,
+      State state,
+      String namespace) {
+    String index = e.metadata().get("index");
+    if (index == null || !index.matches("[0-9]+") || Integer.parseInt(index) >= part.size()) {
+      return e;
+    }
+    String value = part.get(Integer.parseInt(index));
+    long row = state.counters.rowsProcessed();
+    for (CsvRecord record : records) {
+      row++;
+      if (record.malformed()) {
+        continue;
+      }
+      for (CsvLayout.Column column : layout.columns()) {
+        if (column.mapping().namespace().equals(namespace)
+            && value.equals(cell(record.fields(), column.source()))) {
+          String message = e.getMessage().replace(" at index " + index, "");
+          return new ServiceException(
+              e.code(),
+              "Row " + row + ", column '" + column.mapping().sourceColumn() + "': " + message);
+        }
+      }
+    }
+    return e;
+  }
+
+  private void importRows(
+      State state, CsvLayout layout, List<CsvRecord> records, StringBuilder text) {
+    CsvJob job = state.job;
+    CsvLayout.Column column = layout.columns().getFirst();
+    ImportStatus[] statuses = new ImportStatus[records.size()];
+    Map<String, List<Integer>> byNamespace = new LinkedHashMap<>();
+    for (int i = 0; i < records.size(); i++) {
+      CsvRecord record = records.get(i);
+      if (record.malformed()) {
+        continue;
+      }
+      String original = cell(record.fields(), column.source());
+      String pseudonym = cell(record.fields(), column.target());
+      String namespace =
+          column.namespaceField() < 0
+              ? column.mapping().namespace()
+              : cell(record.fields(), column.namespaceField());
+      if (missing(original) || missing(pseudonym) || missing(namespace)) {
+        statuses[i] = ImportStatus.MISSING_VALUE;
+        state.count(0, 1, 0);
+      } else {
+        byNamespace.computeIfAbsent(namespace.strip(), ns -> new ArrayList<>()).add(i);
+      }
+    }
+    Caller creator = state.creator;
+    for (Map.Entry<String, List<Integer>> entry : byNamespace.entrySet()) {
+      List<ImportedPair> pairs =
+          entry.getValue().stream()
+              .map(
+                  i ->
+                      new ImportedPair(
+                          cell(records.get(i).fields(), column.source()),
+                          cell(records.get(i).fields(), column.target())))
+              .toList();
+      List<ImportStatus> outcome;
+      try {
+        outcome = await(() -> transfer.importPairs(creator, entry.getKey(), pairs));
+      } catch (ServiceException e) {
+        if (e.code() != ErrorCode.NOT_FOUND) {
+          throw e;
+        }
+        outcome = Collections.nCopies(pairs.size(), ImportStatus.UNKNOWN_NAMESPACE);
+      }
+      for (int j = 0; j < pairs.size(); j++) {
+        statuses[entry.getValue().get(j)] = outcome.get(j);
+      }
+    }
+    for (int i = 0; i < records.size(); i++) {
+      CsvRecord record = records.get(i);
+      if (record.malformed()) {
+        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
+        state.count(1, 0, 0);
+        continue;
+      }
+      List<String> fields = new ArrayList<>(record.fields());
+      fields.add(statuses[i].label());
+      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+    }
+    state.rows(records.size());
+  }
+
+  // ---- export: the namespace's pairs, page by page
+
+  private boolean export(State state, BooleanSupplier stopping) {
+    CsvJob job = state.job;
+    ColumnMapping mapping = job.columnMappings().getFirst();
+    state.lineBreak = DEFAULT_LINE_BREAK;
+    StringBuilder text = new StringBuilder();
+    if (state.nothingWritten() && job.hasHeaderRow()) {
+      CsvWriter.append(
+          text,
+          List.of(mapping.sourceColumn(), mapping.targetColumn()),
+          job.delimiter(),
+          state.lineBreak);
+    }
+    Caller creator = state.creator;
+    boolean more = true;
+    while (more) {
+      if (stopping.getAsBoolean()) {
+        return release(state);
+      }
+      Optional<ListCursor> after = state.cursor;
+      PseudonymTransfer.ExportPage page =
+          await(() -> transfer.exportPage(creator, mapping.namespace(), after, EXPORT_PAGE));
+      for (Pseudonym pair : page.pairs()) {
+        CsvWriter.append(
+            text,
+            List.of(pair.originalValue(), pair.pseudonymValue()),
+            job.delimiter(),
+            state.lineBreak);
+      }
+      state.rows(page.pairs().size());
+      more = page.next().isPresent();
+      if (!commit(state, text, 0, page.next())) {
+        return false;
+      }
+      text.setLength(0);
+    }
+    return true;
+  }
+
+  // ---- checkpoints and the end
+
+  /** The chunk's output as the job's next checkpoint; false when the job was lost. */
+  private boolean commit(
+      State state, StringBuilder text, long offset, Optional<ListCursor> cursor) {
+    byte[] chunk = text.toString().getBytes(StandardCharsets.UTF_8);
+    state.output.append(chunk);
+    state.offset = offset;
+    state.cursor = cursor;
+    state.counters = state.counters.withBytesProcessed(offset);
+    byte[] pending = chunk;
+    long number = state.nextChunk;
+    if (state.output.size() >= config.checkpointBytes()) {
+      state.parts.add(
+          store.uploadPart(
+              CsvJob.outputKey(state.job.id()),
+              state.uploadId,
+              state.parts.size() + 1,
+              state.output.bytes(),
+              state.output.size()));
+      state.output.clear();
+      pending = null;
+    } else {
+      state.nextChunk++;
+    }
+    CsvJob.Counters published =
+        state.publishDue(config.progressUpdateInterval().toNanos()) ? state.counters : null;
+    String checkpoint = state.checkpoint().encode();
+    byte[] added = pending;
+    boolean held =
+        await(
+            () ->
+                repository.checkpoint(
+                    state.job.id(), worker, checkpoint, number, added, published));
+    if (!held) {
+      lost(state);
+      state.outcome = Outcome.LOST;
+    }
+    return held;
+  }
+
+  private Outcome complete(State state) {
+    CsvJob job = state.job;
+    String key = CsvJob.outputKey(job.id());
+    if (state.output.size() > 0 || state.parts.isEmpty()) {
+      state.parts.add(
+          store.uploadPart(
+              key,
+              state.uploadId,
+              state.parts.size() + 1,
+              state.output.bytes(),
+              state.output.size()));
+    }
+    try {
+      store.completeUpload(key, state.uploadId, state.parts);
+    } catch (ObjectStoreException e) {
+      // completed by an earlier attempt that stopped before it could say so
+      if (e.unavailable() || store.size(key).isEmpty()) {
+        throw e;
+      }
+    }
+    boolean held =
+        await(
+            () ->
+                repository.finish(
+                    job.id(), worker, JobStatus.COMPLETED, state.counters, key, null));
+    if (!held) {
+      store.delete(key);
+      return Outcome.LOST;
+    }
+    LOG.info(
+        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved",
+        job.id(),
+        state.counters.rowsProcessed(),
+        state.counters.badDataRows(),
+        state.counters.missingValues(),
+        state.counters.unresolvedValues());
+    return Outcome.ENDED;
+  }
+
+  private Outcome fail(CsvJob job, State state, String message) {
+    LOG.info("CSV job {} failed: {}", job.id(), message);
+    if (state != null) {
+      abort(state);
+    }
+    CsvJob.Counters counters = state == null ? job.counters() : state.counters;
+    try {
+      await(() -> repository.finish(job.id(), worker, JobStatus.FAILED, counters, null, message));
+    } catch (ServiceException | Interrupted e) {
+      LOG.warn("CSV job {} could not be marked failed: {}", job.id(), e.getMessage());
+    }
+    return Outcome.ENDED;
+  }
+
+  private Outcome paused(CsvJob job, String reason) {
+    LOG.warn(
+        "CSV job {} paused: {}; a worker resumes it from its checkpoint after"
+            + " CsvProcessing__OrphanedJobRecoveryDelay",
+        job.id(),
+        reason);
+    return Outcome.PAUSED;
+  }
+
+  private boolean release(State state) {
+    await(() -> repository.release(state.job.id(), worker));
+    LOG.info(
+        "CSV job {} given back at row {}: this replica stops",
+        state.job.id(),
+        state.counters.rowsProcessed());
+    state.outcome = Outcome.RELEASED;
+    return false;
+  }
+
+  /** A cancelled job's upload is dropped; a taken-over one's belongs to the new worker. */
+  private void lost(State state) {
+    try {
+      Optional<CsvJob> now = await(() -> repository.find(state.job.id()));
+      if (now.isPresent() && now.get().status() == JobStatus.CANCELLED) {
+        abort(state);
+        LOG.info("CSV job {} cancelled", state.job.id());
+      } else {
+        LOG.info("CSV job {} was taken over by another worker", state.job.id());
+      }
+    } catch (ServiceException | Interrupted e) {
+      LOG.info("CSV job {} is no longer this worker's", state.job.id());
+    }
+  }
+
+  private void abort(State state) {
+    try {
+      store.abortUpload(CsvJob.outputKey(state.job.id()), state.uploadId);
+    } catch (ObjectStoreException e) {
+      LOG.warn(
+          "CSV job {}: its output upload could not be aborted: {}", state.job.id(), e.getMessage());
+    }
+  }
+
+  // ---- helpers
+
+  private boolean missing(String cell) {
+    if (cell == null || cell.isBlank()) {
+      return true;
+    }
+    String stripped = cell.strip();
+    for (String placeholder : config.missingValuePlaceholders()) {
+      if (placeholder.equalsIgnoreCase(stripped)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String cell(List<String> fields, int index) {
+    return index < fields.size() ? fields.get(index) : null;
+  }
+
+  private static List<String> widened(List<String> fields, int width) {
+    List<String> copy = new ArrayList<>(Math.max(width, fields.size()));
+    copy.addAll(fields);
+    while (copy.size() < width) {
+      copy.add("");
+    }
+    return copy;
+  }
+
+  private static Optional<Long> optional(java.util.OptionalLong value) {
+    return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
+  }
+
+  static String formatMessage(CsvFormatException e) {
+    return e.getMessage();
+  }
+
+  /** The future's result, waited for on this (worker) thread; the call runs on an event loop. */
+  private <T> T await(Supplier<Future<T>> call) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    context.runOnContext(
+        ignored -> {
+          try {
+            call.get()
+                .onComplete(
+                    done -> {
+                      if (done.succeeded()) {
+                        result.complete(done.result());
+                      } else {
+                        result.completeExceptionally(done.cause());
+                      }
+                    });
+          } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+          }
+        });
+    try {
+      return result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Interrupted();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** A job that cannot complete, with a message for its creator that names no value. */
+  private static final class JobFailure extends RuntimeException {
+    JobFailure(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The worker's thread was interrupted: its replica stops at once. */
+  private static final class Interrupted extends RuntimeException {
+    Interrupted() {
+      super("interrupted", null, false, false);
+    }
+  }
+
+  /** The job was lost before it began. */
+  private static final class Lost extends RuntimeException {
+    Lost() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** What a run has done, from its checkpoint on. */
+  private static final class State {
+    final CsvJob job;
+    final Caller creator;
+    final String uploadId;
+    final List<String> parts;
+    final Output output = new Output();
+    long offset;
+    long nextChunk;
+    Optional<ListCursor> cursor;
+    CsvJob.Counters counters;
+    String lineBreak = DEFAULT_LINE_BREAK;
+    Outcome outcome = Outcome.ENDED;
+    private long lastPublished = System.nanoTime();
+
+    State(CsvJob job, Caller creator, Checkpoint checkpoint) {
+      this.job = job;
+      this.creator = creator;
+      this.uploadId = checkpoint.uploadId();
+      this.parts = new ArrayList<>(checkpoint.partETags());
+      this.offset = checkpoint.inputOffset();
+      this.nextChunk = checkpoint.nextChunk();
+      this.cursor = checkpoint.exportCursor();
+      this.counters = checkpoint.counters();
+    }
+
+    boolean nothingWritten() {
+      return parts.isEmpty() && nextChunk == 0 && output.size() == 0;
+    }
+
+    Checkpoint checkpoint() {
+      return new Checkpoint(offset, counters, uploadId, parts, nextChunk, cursor);
+    }
+
+    void count(long bad, long missing, long unresolved) {
+      counters =
+          new CsvJob.Counters(
+              counters.totalBytes(),
+              counters.bytesProcessed(),
+              counters.rowsProcessed(),
+              counters.badDataRows() + bad,
+              counters.missingValues() + missing,
+              counters.unresolvedValues() + unresolved);
+    }
+
+    void rows(int processed) {
+      counters =
+          new CsvJob.Counters(
+              counters.totalBytes(),
+              counters.bytesProcessed(),
+              counters.rowsProcessed() + processed,
+              counters.badDataRows(),
+              counters.missingValues(),
+              counters.unresolvedValues());
+    }
+
+    boolean publishDue(long intervalNanos) {
+      long now = System.nanoTime();
+      if (now - lastPublished >= intervalNanos || output.size() == 0) {
+        lastPublished = now;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /** The output since the last uploaded part. */
+  private static final class Output {
+    private byte[] bytes = new byte[64 * 1024];
+    private int size;
+
+    void append(byte[] chunk) {
+      if (size + chunk.length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + chunk.length));
+      }
+      System.arraycopy(chunk, 0, bytes, size, chunk.length);
+      size += chunk.length;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+
+    int size() {
+      return size;
+    }
+
+    void clear() {
+      size = 0;
+    }
+  }
+}

@@ -1,0 +1,404 @@
+package org.vfps.job;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.vfps.access.Access;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
+import org.vfps.config.CsvProcessingConfig;
+import org.vfps.csv.CsvFormatException;
+import org.vfps.csv.CsvReader;
+import org.vfps.csv.CsvRecord;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.namespace.TextLimits;
+import org.vfps.objectstore.ObjectStore;
+import org.vfps.objectstore.ObjectStoreException;
+
+/**
+ * CSV jobs for the edges: creating one (checked against its direction's permissions), starting it
+ * once its file is uploaded, cancelling, reading and listing jobs. A caller sees its own jobs, an
+ * admin every one; another caller's job is {@code NOT_FOUND}, as one that does not exist.
+ */
+public final class CsvJobService {
+
+  /** The most jobs a list answers, newest first. */
+  public static final int MAX_LISTED = 1000;
+
+  /** The CSV jobs off: no object store. */
+  static final String OFF =
+      "CSV jobs are off: no object store is configured (S3__IsEnabled, S3__ServiceUrl, S3__Bucket).";
+
+  private static final String CONTENT_TYPE = "text/csv";
+
+  private final CsvJobRepository repository;
+  private final Optional<ObjectStore> store;
+  private final Access access;
+  private final NamespaceService namespaces;
+  private final CsvProcessingConfig config;
+  private final Clock clock;
+  private final Vertx vertx;
+  private final Runnable queued;
+
+  /**
+   * @param store empty when CSV jobs are off
+   * @param queued told when a job was queued, so that a worker of this replica looks at once
+   */
+  public CsvJobService(
+      CsvJobRepository repository,
+      Optional<ObjectStore> store,
+      Access access,
+      NamespaceService namespaces,
+      CsvProcessingConfig config,
+      Clock clock,
+      Vertx vertx,
+      Runnable queued) {
+    this.repository = repository;
+    this.store = store;
+    this.access = access;
+    this.namespaces = namespaces;
+    this.config = config;
+    this.clock = clock;
+    this.vertx = vertx;
+    this.queued = queued;
+  }
+
+  /** Whether jobs can be created: an object store is configured. */
+  public boolean enabled() {
+    return store.isPresent();
+  }
+
+  /**
+   * Creates a job: awaiting its upload (answered with the upload URL), or queued at once for an
+   * export. Fails with {@code FAILED_PRECONDITION} when CSV jobs are off, {@code INVALID_ARGUMENT}
+   * for a request its direction cannot run, {@code PERMISSION_DENIED} without the direction's
+   * permission on every mapped namespace, {@code NOT_FOUND} for an unknown namespace.
+   */
+  public Future<JobView> create(Caller caller, NewJob request) {
+    if (store.isEmpty()) {
+      return Future.failedFuture(new ServiceException(ErrorCode.FAILED_PRECONDITION, OFF));
+    }
+    CsvJob job;
+    try {
+      job = validated(caller, request);
+    } catch (ServiceException e) {
+      return Future.failedFuture(e);
+    }
+    return permitted(caller, job)
+        .compose(allowed -> repository.insert(job, Creators.encode(caller)))
+        .map(
+            inserted -> {
+              if (!job.direction().hasInput()) {
+                queued.run();
+                return JobView.of(job);
+              }
+              return new JobView(
+                  job,
+                  Optional.of(store.get().presignUpload(job.inputKey(), CONTENT_TYPE)),
+                  Optional.empty());
+            });
+  }
+
+  private CsvJob validated(Caller caller, NewJob request) {
+    JobDirection direction =
+        request
+            .direction()
+            .orElseThrow(
+                () ->
+                    invalid(
+                        "direction: missing; CSV_JOB_DIRECTION_PSEUDONYMIZE, _DEPSEUDONYMIZE,"
+                            + " _IMPORT or _EXPORT"));
+    String delimiter = request.delimiter().isEmpty() ? "," : request.delimiter();
+    if (delimiter.length() != 1 || "\"\r\n".contains(delimiter)) {
+      throw invalid("delimiter: must be one character other than a quote or a line break.");
+    }
+    if (request.pseudonymizeMode().isPresent() && direction != JobDirection.PSEUDONYMIZE) {
+      throw invalid("pseudonymizeMode: only a pseudonymize job has one.");
+    }
+    if (!TextLimits.fits(request.fileName(), TextLimits.MAX_NAME_BYTES)
+        || request.fileName().chars().anyMatch(Character::isISOControl)) {
+      throw invalid(
+          "fileName: at most "
+              + TextLimits.MAX_NAME_BYTES
+              + " bytes in UTF-8, without control characters.");
+    }
+    List<ColumnMapping> mappings = request.columnMappings();
+    if (mappings.isEmpty()) {
+      throw invalid("columnMappings: at least one is needed.");
+    }
+    boolean transfer = direction == JobDirection.IMPORT || direction == JobDirection.EXPORT;
+    if (transfer && mappings.size() != 1) {
+      throw invalid(
+          "columnMappings: an import or export has exactly one (source column: original values,"
+              + " target column: pseudonyms).");
+    }
+    boolean header = request.hasHeaderRow().orElse(true);
+    List<ColumnMapping> checked = new ArrayList<>();
+    for (int i = 0; i < mappings.size(); i++) {
+      checked.add(checkMapping(mappings.get(i), i, direction, transfer, header));
+    }
+    UUID id = UUID.randomUUID();
+    Instant now = clock.instant();
+    return new CsvJob(
+        id,
+        direction,
+        direction.hasInput() ? JobStatus.AWAITING_UPLOAD : JobStatus.QUEUED,
+        caller.subject(),
+        direction.hasInput() ? CsvJob.inputKey(id) : null,
+        null,
+        request.fileName().isEmpty() ? null : request.fileName(),
+        delimiter.charAt(0),
+        header,
+        checked,
+        request.pseudonymizeMode().orElse(PseudonymizeMode.CREATE_IF_MISSING),
+        CsvJob.Counters.NONE,
+        null,
+        now,
+        now);
+  }
+
+  private static ColumnMapping checkMapping(
+      ColumnMapping mapping, int index, JobDirection direction, boolean transfer, boolean header) {
+    String at = "columnMappings[" + index + "].";
+    if (mapping.sourceColumn().isBlank()) {
+      throw invalid(at + "sourceColumn: missing.");
+    }
+    String target = mapping.targetColumn() == null ? "" : mapping.targetColumn();
+    if (transfer && target.isBlank()) {
+      throw invalid(at + "targetColumn: missing; it names the pseudonym column.");
+    }
+    String namespaceColumn = mapping.namespaceColumn() == null ? "" : mapping.namespaceColumn();
+    if (!namespaceColumn.isEmpty() && direction != JobDirection.IMPORT) {
+      throw invalid(at + "namespaceColumn: only an import reads each row's namespace.");
+    }
+    if (namespaceColumn.isEmpty() && mapping.namespace().isBlank()) {
+      throw invalid(at + "namespace: missing.");
+    }
+    if (!namespaceColumn.isEmpty() && !mapping.namespace().isEmpty()) {
+      throw invalid(at + "namespace: must be empty when namespaceColumn names each row's.");
+    }
+    if (!header) {
+      for (String column : List.of(mapping.sourceColumn(), target, namespaceColumn)) {
+        if (!column.isEmpty() && !column.strip().matches("[0-9]{1,9}")) {
+          throw invalid(
+              at
+                  + "'"
+                  + column
+                  + "' is no 0-based column index, which a file without a header row needs.");
+        }
+      }
+    }
+    return new ColumnMapping(
+        mapping.sourceColumn(),
+        target.isEmpty() ? null : target,
+        mapping.namespace(),
+        namespaceColumn.isEmpty() ? null : namespaceColumn);
+  }
+
+  /** The direction's permission on every mapped namespace, then that each exists. */
+  private Future<Void> permitted(Caller caller, CsvJob job) {
+    Operation operation =
+        switch (job.direction()) {
+          case PSEUDONYMIZE -> Operation.CSV_JOB_PSEUDONYMIZE;
+          case DEPSEUDONYMIZE -> Operation.CSV_JOB_DEPSEUDONYMIZE;
+          case IMPORT -> Operation.CSV_JOB_IMPORT;
+          case EXPORT -> Operation.CSV_JOB_EXPORT;
+        };
+    Set<String> named = new LinkedHashSet<>();
+    Future<Void> checked = Future.succeededFuture();
+    for (ColumnMapping mapping : job.columnMappings()) {
+      if (mapping.hasNamespaceColumn()) {
+        // every namespace: an admin or a grant of all namespaces
+        checked = checked.compose(allowed -> access.check(caller, operation, null));
+      } else if (named.add(mapping.namespace())) {
+        checked = checked.compose(allowed -> access.check(caller, operation, mapping.namespace()));
+      }
+    }
+    for (String namespace : named) {
+      checked = checked.compose(allowed -> namespaces.resolve(namespace).mapEmpty());
+    }
+    return checked;
+  }
+
+  /**
+   * Queues a job whose file is uploaded, after reading its first row (the columns must be there). A
+   * job queued or running already is answered as it is. Fails with {@code FAILED_PRECONDITION} when
+   * nothing was uploaded, when the job has ended, or when the file is larger than {@code
+   * CsvProcessing__MaxUploadBytes} (the job then fails and the file is deleted); with {@code
+   * INVALID_ARGUMENT} (the job then fails) for a file that is not UTF-8 CSV or lacks a column.
+   */
+  public Future<JobView> start(Caller caller, UUID id) {
+    return owned(caller, id)
+        .compose(
+            job -> {
+              if (job.status() != JobStatus.AWAITING_UPLOAD) {
+                if (job.status().ended()) {
+                  return Future.failedFuture(
+                      new ServiceException(
+                          ErrorCode.FAILED_PRECONDITION,
+                          "The job has ended (" + job.status() + "); create a new one."));
+                }
+                return Future.succeededFuture(JobView.of(job));
+              }
+              return blocking(() -> checkUpload(job))
+                  .compose(size -> repository.queue(id, size))
+                  .compose(
+                      queuedJob -> {
+                        queued.run();
+                        return queuedJob.isPresent()
+                            ? Future.succeededFuture(JobView.of(queuedJob.get()))
+                            : owned(caller, id).map(JobView::of);
+                      });
+            });
+  }
+
+  /** The file's size, after checking its size and its first row; blocking. */
+  private long checkUpload(CsvJob job) {
+    ObjectStore objects = store.orElseThrow();
+    OptionalLong size = objects.size(job.inputKey());
+    if (size.isEmpty()) {
+      throw new ServiceException(
+          ErrorCode.FAILED_PRECONDITION,
+          "No file was uploaded: PUT it to the job's upload URL first.");
+    }
+    if (size.getAsLong() > config.maxUploadBytes()) {
+      objects.delete(job.inputKey());
+      throw failAwaiting(
+          job,
+          ErrorCode.FAILED_PRECONDITION,
+          "The file has "
+              + size.getAsLong()
+              + " bytes, more than CsvProcessing__MaxUploadBytes allows ("
+              + config.maxUploadBytes()
+              + ").");
+    }
+    try (InputStream input = objects.read(job.inputKey(), 0);
+        CsvReader reader =
+            new CsvReader(input, 0, job.delimiter(), CsvJobRunner.MAX_RECORD_BYTES)) {
+      CsvRecord first = reader.next();
+      if (first == null) {
+        throw failAwaiting(job, ErrorCode.INVALID_ARGUMENT, "The file is empty.");
+      }
+      try {
+        CsvLayout.resolve(job, first.fields());
+      } catch (ServiceException e) {
+        throw failAwaiting(job, e.code(), e.getMessage());
+      }
+    } catch (CsvFormatException e) {
+      throw failAwaiting(job, ErrorCode.INVALID_ARGUMENT, CsvJobRunner.formatMessage(e));
+    } catch (IOException e) {
+      throw new ServiceException(
+          ErrorCode.UNAVAILABLE, "The uploaded file cannot be read from the object store.");
+    }
+    return size.getAsLong();
+  }
+
+  /**
+   * Fails the awaiting job with {@code message} (it cannot run) and returns the error to answer.
+   */
+  private ServiceException failAwaiting(CsvJob job, ErrorCode code, String message) {
+    repository.failAwaiting(job.id(), message).toCompletionStage().toCompletableFuture().join();
+    return new ServiceException(code, message);
+  }
+
+  /**
+   * Cancels a job that has not ended; a running one stops at its next chunk. A job that has ended
+   * is answered as it is.
+   */
+  public Future<JobView> cancel(Caller caller, UUID id) {
+    return owned(caller, id)
+        .compose(
+            job ->
+                job.status().ended()
+                    ? Future.succeededFuture(JobView.of(job))
+                    : repository.cancel(id).map(cancelled -> JobView.of(cancelled.orElse(job))));
+  }
+
+  /** The job, with its download URL once it is completed. */
+  public Future<JobView> get(Caller caller, UUID id) {
+    return owned(caller, id)
+        .map(
+            job ->
+                job.status() == JobStatus.COMPLETED && job.outputKey() != null && store.isPresent()
+                    ? new JobView(
+                        job,
+                        Optional.empty(),
+                        Optional.of(
+                            store.get().presignDownload(job.outputKey(), downloadName(job))))
+                    : JobView.of(job));
+  }
+
+  /** The caller's jobs (an admin's: all), newest first, at most {@value #MAX_LISTED}. */
+  public Future<List<CsvJob>> list(Caller caller) {
+    return access
+        .fresh()
+        .compose(
+            current ->
+                repository.list(
+                    access.isAdmin(caller) ? Optional.empty() : Optional.of(caller.subject()),
+                    MAX_LISTED));
+  }
+
+  private Future<CsvJob> owned(Caller caller, UUID id) {
+    return access
+        .fresh()
+        .compose(current -> repository.find(id))
+        .compose(
+            found -> {
+              if (found.isEmpty()
+                  || !(found.get().createdBy().equals(caller.subject())
+                      || access.isAdmin(caller))) {
+                return Future.failedFuture(
+                    new ServiceException(ErrorCode.NOT_FOUND, "No such CSV job: " + id + "."));
+              }
+              return Future.succeededFuture(found.get());
+            });
+  }
+
+  /** The result's name offered to a browser: the input's name with a suffix of its direction. */
+  static String downloadName(CsvJob job) {
+    String suffix =
+        switch (job.direction()) {
+          case PSEUDONYMIZE -> "pseudonymized";
+          case DEPSEUDONYMIZE -> "depseudonymized";
+          case IMPORT -> "import-report";
+          case EXPORT -> "export";
+        };
+    String name = job.fileName();
+    if (name == null || name.isBlank()) {
+      return job.id() + "-" + suffix + ".csv";
+    }
+    String stem = name.toLowerCase().endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+    return stem + "-" + suffix + ".csv";
+  }
+
+  private <T> Future<T> blocking(Callable<T> task) {
+    return vertx
+        .executeBlocking(task, false)
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    failure instanceof ObjectStoreException e
+                        ? new ServiceException(
+                            e.unavailable() ? ErrorCode.UNAVAILABLE : ErrorCode.INTERNAL,
+                            "The object store failed: " + e.getMessage())
+                        : failure));
+  }
+
+  private static ServiceException invalid(String message) {
+    return new ServiceException(ErrorCode.INVALID_ARGUMENT, message);
+  }
+}

@@ -1,0 +1,34 @@
+package org.vfps.job;
+
+/** What a job does; {@link #code()} is the .NET vfps's {@code direction} number. */
+public enum JobDirection {
+  PSEUDONYMIZE(0),
+  DEPSEUDONYMIZE(1),
+  IMPORT(2),
+  EXPORT(3);
+
+  private final int code;
+
+  JobDirection(int code) {
+    this.code = code;
+  }
+
+  public int code() {
+    return code;
+  }
+
+  /** The direction of a stored number; {@code IllegalArgumentException} for an unknown one. */
+  public static JobDirection of(int code) {
+    for (JobDirection direction : values()) {
+      if (direction.code == code) {
+        return direction;
+      }
+    }
+    throw new IllegalArgumentException("no job direction " + code);
+  }
+
+  /** Whether the job reads an uploaded file. */
+  public boolean hasInput() {
+    return this != EXPORT;
+  }
+}

@@ -1,0 +1,33 @@
+package org.vfps.job;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a client asks for when it creates a job, as it asked; {@link CsvJobService#create} checks
+ * it.
+ *
+ * @param direction empty when the client named none
+ * @param delimiter empty for the default {@code ,}
+ * @param hasHeaderRow empty for the default true
+ * @param fileName empty when the client named none
+ * @param pseudonymizeMode empty when the client named none
+ */
+public record NewJob(
+    Optional<JobDirection> direction,
+    String delimiter,
+    Optional<Boolean> hasHeaderRow,
+    String fileName,
+    List<ColumnMapping> columnMappings,
+    Optional<PseudonymizeMode> pseudonymizeMode) {
+
+  public NewJob {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(delimiter, "delimiter");
+    Objects.requireNonNull(hasHeaderRow, "hasHeaderRow");
+    Objects.requireNonNull(fileName, "fileName");
+    columnMappings = List.copyOf(columnMappings);
+    Objects.requireNonNull(pseudonymizeMode, "pseudonymizeMode");
+  }
+}

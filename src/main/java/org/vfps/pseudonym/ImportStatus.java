@@ -1,0 +1,37 @@
+package org.vfps.pseudonym;
+
+/**
+ * What importing one pair (an original value and its pseudonym) did; {@link #label()} is the .NET
+ * vfps's word for it in an import job's report.
+ */
+public enum ImportStatus {
+  /** Stored. */
+  IMPORTED("Imported"),
+  /** The namespace already holds the pair. */
+  ALREADY_PRESENT("AlreadyPresent"),
+  /**
+   * The original value has another pseudonym, in a namespace of one pseudonym per value; nothing is
+   * overwritten.
+   */
+  ORIGINAL_VALUE_CONFLICT("OriginalValueConflict"),
+  /** Another original value has the pseudonym. */
+  PSEUDONYM_VALUE_CONFLICT("PseudonymValueConflict"),
+  /** The original value could never be stored: too long, a NUL, or off the namespace's regex. */
+  INVALID_ORIGINAL_VALUE("InvalidOriginalValue"),
+  /** The namespace requires the original value as a pseudonym of its parent, which lacks it. */
+  PARENT_VALUE_MISSING("ParentValueMissing"),
+  /** The row's namespace does not exist. */
+  UNKNOWN_NAMESPACE("UnknownNamespace"),
+  /** The row's original value, pseudonym or namespace cell is blank or a placeholder. */
+  MISSING_VALUE("MissingValue");
+
+  private final String label;
+
+  ImportStatus(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+}

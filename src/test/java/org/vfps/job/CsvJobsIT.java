@@ -1,0 +1,408 @@
+package org.vfps.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.ClassResources;
+import org.vfps.HttpTestClient;
+import org.vfps.LogCapture;
+import org.vfps.TestPostgres;
+import org.vfps.TestService;
+import org.vfps.csv.CsvReader;
+import org.vfps.objectstore.TestObjectStore;
+import org.vfps.server.VfpsServer;
+
+/**
+ * CSV jobs through the REST API, as a script runs them: each direction end to end against a real S3
+ * server (s3proxy, which checks signatures) and the real database, the unknown-value modes,
+ * placeholders, quoted fields, malformed rows, every import status, an export of a namespace of
+ * several pseudonyms per value, and bad input.
+ */
+class CsvJobsIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @RegisterExtension static final ClassResources resources = new ClassResources();
+
+  @RegisterExtension final LogCapture logs = LogCapture.of(Logger.ROOT_LOGGER_NAME);
+
+  private static HttpTestClient http;
+  private static CsvJobClient jobs;
+
+  @BeforeAll
+  static void start() {
+    Map<String, String> environment = new HashMap<>(TestObjectStore.environment());
+    environment.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
+    environment.put("CsvProcessing__MaxUploadBytes", "1000000");
+    VfpsServer server = resources.own(TestService.start(environment));
+    http = resources.own(new HttpTestClient(server.httpPort()));
+    jobs = new CsvJobClient(http);
+  }
+
+  private static String namespace(String prefix, JsonObject settings) {
+    String name = prefix + "-" + UUID.randomUUID();
+    JsonObject request = settings.copy().put("name", name);
+    if (!request.containsKey("pseudonymGenerationMethod")) {
+      request.put(
+          "pseudonymGenerationMethod",
+          "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED");
+      request.put("pseudonymLength", 16);
+    }
+    HttpTestClient.Response created = http.postJson("/v1/namespaces", request.encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return name;
+  }
+
+  private static String namespace(String prefix) {
+    return namespace(prefix, new JsonObject());
+  }
+
+  private static String create(String namespace, String originalValue) {
+    HttpTestClient.Response created =
+        http.postJson(
+            "/v1/namespaces/" + namespace + "/pseudonyms",
+            new JsonObject().put("originalValue", originalValue).encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return created.json().getJsonObject("pseudonym").getString("pseudonymValue");
+  }
+
+  private static List<List<String>> rows(String csv, char delimiter) throws Exception {
+    List<List<String>> rows = new java.util.ArrayList<>();
+    try (CsvReader reader =
+        new CsvReader(
+            new java.io.ByteArrayInputStream(csv.getBytes(StandardCharsets.UTF_8)),
+            0,
+            delimiter,
+            1 << 20)) {
+      for (var record = reader.next(); record != null; record = reader.next()) {
+        rows.add(record.fields());
+      }
+    }
+    return rows;
+  }
+
+  private static JsonObject run(JsonObject request, String file) {
+    JsonObject started = jobs.submit(request, file.getBytes(StandardCharsets.UTF_8));
+    assertThat(started.getString("status"))
+        .isIn("CSV_JOB_STATUS_QUEUED", "CSV_JOB_STATUS_RUNNING", "CSV_JOB_STATUS_COMPLETED");
+    return jobs.awaitEnd(started.getString("id"), TIMEOUT);
+  }
+
+  @Test
+  void aPseudonymizeJobReplacesEachMappedColumnKeepingPlaceholdersQuotesAndMalformedRows()
+      throws Exception {
+    String patients = namespace("patients");
+    String cases = namespace("cases");
+    String known = create(patients, "p-1");
+    String file =
+        "patient,name,case\r\n"
+            + "p-1,\"Doe, Jane\",c-1\r\n"
+            + "p-2,\"two\r\nlines\",NA\r\n"
+            + "p-1,plain,\r\n"
+            + "  null ,\"said \"\"hi\"\"\",c-2\r\n"
+            + "p-3,bro\"ken,c-3\r\n";
+
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "PSEUDONYMIZE",
+                Map.of("fileName", "patients.csv"),
+                CsvJobClient.mapping("patient", null, patients),
+                CsvJobClient.mapping("case", "case_pseudonym", cases)),
+            file);
+
+    List<List<String>> output = rows(CsvJobClient.download(done), ',');
+    assertThat(output.getFirst()).containsExactly("patient", "name", "case", "case_pseudonym");
+    assertThat(output.get(1)).containsExactly(known, "Doe, Jane", "c-1", create(cases, "c-1"));
+    assertThat(output.get(2)).containsExactly(create(patients, "p-2"), "two\r\nlines", "NA", "NA");
+    assertThat(output.get(3)).containsExactly(known, "plain", "", "");
+    assertThat(output.get(4))
+        .containsExactly("  null ", "said \"hi\"", "c-2", create(cases, "c-2"));
+    assertThat(output).hasSize(6);
+    assertThat(CsvJobClient.download(done)).endsWith("p-3,bro\"ken,c-3\r\n");
+    assertThat(done.getLong("rowsProcessed")).isEqualTo(5);
+    assertThat(done.getLong("badDataRowCount")).isEqualTo(1);
+    assertThat(done.getLong("missingValueCount")).isEqualTo(3);
+    assertThat(done.getLong("unresolvedValueCount")).isZero();
+    assertThat(done.getLong("bytesProcessed"))
+        .isEqualTo(file.getBytes(StandardCharsets.UTF_8).length);
+    assertThat(done.getString("downloadUrl")).contains("patients-pseudonymized.csv");
+    assertThat(TestPostgres.pseudonymCount(patients)).isEqualTo(2);
+  }
+
+  @Test
+  void aFailIfMissingJobFailsNamingTheRowAndColumnButNeverTheValue() {
+    String ns = namespace("fail");
+    create(ns, "known-1");
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "PSEUDONYMIZE",
+                Map.of("pseudonymizeMode", "PSEUDONYMIZE_MODE_FAIL_IF_MISSING", "delimiter", ";"),
+                CsvJobClient.mapping("id", null, ns)),
+            "id;x\nknown-1;a\nsecret-unknown-42;b\n");
+
+    assertThat(done.getString("status")).isEqualTo("CSV_JOB_STATUS_FAILED");
+    assertThat(done.getString("errorMessage"))
+        .contains("Row 2", "column 'id'", ns)
+        .doesNotContain("secret-unknown-42");
+    assertThat(done.getString("downloadUrl")).isEmpty();
+    assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(1);
+    for (ILoggingEvent event : logs.atLeast(ch.qos.logback.classic.Level.TRACE)) {
+      assertThat(event.getFormattedMessage()).doesNotContain("secret-unknown-42");
+    }
+  }
+
+  @Test
+  void aBlankIfMissingJobLeavesUnknownValuesEmptyAndCountsThem() throws Exception {
+    String ns = namespace("blank");
+    String known = create(ns, "k");
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "PSEUDONYMIZE",
+                Map.of("pseudonymizeMode", "PSEUDONYMIZE_MODE_BLANK_IF_MISSING"),
+                CsvJobClient.mapping("id", null, ns)),
+            "id\nk\nu1\nu2\nk\n");
+
+    assertThat(rows(CsvJobClient.download(done), ','))
+        .containsExactly(List.of("id"), List.of(known), List.of(""), List.of(""), List.of(known));
+    assertThat(done.getLong("unresolvedValueCount")).isEqualTo(2);
+    assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(1);
+  }
+
+  @Test
+  void aDepseudonymizeJobRevealsKnownPseudonymsAndLeavesOthers() throws Exception {
+    String ns = namespace("reveal");
+    String first = create(ns, "original-1");
+    String second = create(ns, "original-2");
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "DEPSEUDONYMIZE",
+                Map.of("hasHeaderRow", false),
+                CsvJobClient.mapping("1", null, ns)),
+            "a," + first + "\nb,not-a-pseudonym\nc," + second);
+
+    assertThat(rows(CsvJobClient.download(done), ','))
+        .containsExactly(
+            List.of("a", "original-1"),
+            List.of("b", "not-a-pseudonym"),
+            List.of("c", "original-2"));
+    assertThat(done.getLong("rowsProcessed")).isEqualTo(3);
+  }
+
+  @Test
+  void anImportReportsEveryStatusAndOverwritesNothing() throws Exception {
+    String plain =
+        namespace("import", new JsonObject().put("originalValueValidationRegex", "^[a-z0-9-]+$"));
+    String parent = namespace("parent");
+    // the child's original values must be pseudonyms of its parent
+    String inParent = create(parent, "parent-value");
+    String child =
+        namespace(
+            "child",
+            new JsonObject()
+                .put("parentName", parent)
+                .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS"));
+    String existing = create(plain, "existing");
+    String file =
+        String.join(
+                "\n",
+                "original,pseudonym,namespace",
+                "new-1,P-NEW-1," + plain,
+                "existing," + existing + "," + plain,
+                "existing,P-OTHER," + plain,
+                "new-2," + existing + "," + plain,
+                "NOT VALID,P-X," + plain,
+                "not-in-parent,P-Y," + child,
+                inParent + ",P-Z," + child,
+                "v,P-W,no-such-namespace-" + UUID.randomUUID(),
+                ",P-V," + plain,
+                "new-3,NULL," + plain,
+                "new-1,P-NEW-1," + plain)
+            + "\n";
+
+    JsonObject request =
+        CsvJobClient.request(
+            "IMPORT",
+            Map.of(),
+            new JsonObject()
+                .put("sourceColumn", "original")
+                .put("targetColumn", "pseudonym")
+                .put("namespaceColumn", "namespace"));
+    JsonObject done = run(request, file);
+
+    List<List<String>> report = rows(CsvJobClient.download(done), ',');
+    assertThat(report.getFirst()).containsExactly("original", "pseudonym", "namespace", "status");
+    assertThat(report.stream().skip(1).map(List::getLast))
+        .containsExactly(
+            "Imported",
+            "AlreadyPresent",
+            "OriginalValueConflict",
+            "PseudonymValueConflict",
+            "InvalidOriginalValue",
+            "ParentValueMissing",
+            "Imported",
+            "UnknownNamespace",
+            "MissingValue",
+            "MissingValue",
+            "AlreadyPresent");
+    assertThat(report.get(1).subList(0, 3)).containsExactly("new-1", "P-NEW-1", plain);
+    assertThat(create(plain, "new-1")).isEqualTo("P-NEW-1");
+    assertThat(create(plain, "existing")).isEqualTo(existing);
+    assertThat(create(child, inParent)).isEqualTo("P-Z");
+    assertThat(TestPostgres.pseudonymCount(plain)).isEqualTo(2);
+    assertThat(done.getLong("missingValueCount")).isEqualTo(2);
+  }
+
+  @Test
+  void anImportIntoANamespaceOfSeveralPseudonymsAddsOneThenAnExportWritesEveryPair()
+      throws Exception {
+    String ns = namespace("multi", new JsonObject().put("allowsMultiplePseudonyms", true));
+    String first = create(ns, "person-1");
+    JsonObject imported =
+        run(
+            CsvJobClient.request("IMPORT", Map.of(), CsvJobClient.mapping("o", "p", ns)),
+            "o,p\nperson-1,SECOND-PSEUDONYM\nperson-2,ONLY-ONE\n");
+    assertThat(rows(CsvJobClient.download(imported), ','))
+        .extracting(List::getLast)
+        .containsExactly("status", "Imported", "Imported");
+
+    JsonObject export =
+        jobs.create(
+            CsvJobClient.request(
+                "EXPORT",
+                Map.of("delimiter", ";"),
+                CsvJobClient.mapping("original_value", "pseudonym_value", ns)));
+    assertThat(export.getString("status")).isEqualTo("CSV_JOB_STATUS_QUEUED");
+    assertThat(export.getString("uploadUrl")).isEmpty();
+    JsonObject done = jobs.awaitEnd(export.getString("id"), TIMEOUT);
+
+    List<List<String>> pairs = rows(CsvJobClient.download(done), ';');
+    assertThat(pairs.getFirst()).containsExactly("original_value", "pseudonym_value");
+    assertThat(pairs.subList(1, pairs.size()))
+        .containsExactlyInAnyOrder(
+            List.of("person-1", first),
+            List.of("person-1", "SECOND-PSEUDONYM"),
+            List.of("person-2", "ONLY-ONE"));
+    assertThat(done.getLong("rowsProcessed")).isEqualTo(3);
+  }
+
+  @Test
+  void badInputGetsAClearErrorAndNeverA500() {
+    String ns = namespace("bad");
+    JsonObject twoCharacters =
+        CsvJobClient.request(
+            "PSEUDONYMIZE", Map.of("delimiter", ";;"), CsvJobClient.mapping("id", null, ns));
+    HttpTestClient.Response refused = http.postJson("/v1/csv-jobs", twoCharacters.encode());
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.json().getString("message")).contains("delimiter");
+
+    HttpTestClient.Response noMapping =
+        http.postJson(
+            "/v1/csv-jobs",
+            new JsonObject().put("direction", "CSV_JOB_DIRECTION_PSEUDONYMIZE").encode());
+    assertThat(noMapping.status()).isEqualTo(400);
+
+    HttpTestClient.Response modeOfAnother =
+        http.postJson(
+            "/v1/csv-jobs",
+            CsvJobClient.request(
+                    "DEPSEUDONYMIZE",
+                    Map.of("pseudonymizeMode", "PSEUDONYMIZE_MODE_FAIL_IF_MISSING"),
+                    CsvJobClient.mapping("id", null, ns))
+                .encode());
+    assertThat(modeOfAnother.status()).isEqualTo(400);
+
+    HttpTestClient.Response unknownNamespace =
+        http.postJson(
+            "/v1/csv-jobs",
+            CsvJobClient.request(
+                    "PSEUDONYMIZE",
+                    Map.of(),
+                    CsvJobClient.mapping("id", null, "no-such-" + UUID.randomUUID()))
+                .encode());
+    assertThat(unknownNamespace.status()).isEqualTo(404);
+
+    // an unknown column: refused at start, and the job fails
+    JsonObject unknownColumn =
+        jobs.create(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("nope", null, ns)));
+    assertThat(CsvJobClient.upload(unknownColumn, "id\n1\n".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(200);
+    HttpTestClient.Response startedWithoutColumn = jobs.start(unknownColumn.getString("id"));
+    assertThat(startedWithoutColumn.status()).isEqualTo(400);
+    assertThat(startedWithoutColumn.json().getString("message")).contains("no column 'nope'");
+    assertThat(jobs.get(unknownColumn.getString("id")).getString("status"))
+        .isEqualTo("CSV_JOB_STATUS_FAILED");
+
+    // a file that is not UTF-8 (ISO-8859-1 ä in the header)
+    JsonObject latin1 =
+        jobs.create(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)));
+    assertThat(CsvJobClient.upload(latin1, new byte[] {'i', 'd', (byte) 0xE4, '\n', '1', '\n'}))
+        .isEqualTo(200);
+    HttpTestClient.Response notUtf8 = jobs.start(latin1.getString("id"));
+    assertThat(notUtf8.status()).isEqualTo(400);
+    assertThat(notUtf8.json().getString("message")).contains("UTF-8");
+
+    // over CsvProcessing__MaxUploadBytes
+    JsonObject large =
+        jobs.create(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)));
+    assertThat(
+            CsvJobClient.upload(
+                large, ("id\n" + "1\n".repeat(600_000)).getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(200);
+    HttpTestClient.Response tooLarge = jobs.start(large.getString("id"));
+    assertThat(tooLarge.status()).isEqualTo(400);
+    assertThat(tooLarge.json().getString("message")).contains("CsvProcessing__MaxUploadBytes");
+
+    // nothing uploaded yet; an upload that tampers with the signature
+    JsonObject empty =
+        jobs.create(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)));
+    assertThat(jobs.start(empty.getString("id")).status()).isEqualTo(400);
+    JsonObject tampered =
+        empty
+            .copy()
+            .put("uploadUrl", empty.getString("uploadUrl").replace("Signature=", "Signature=0"));
+    assertThat(CsvJobClient.upload(tampered, "id\n1\n".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(403);
+
+    assertThat(http.get("/v1/csv-jobs/not-a-uuid").status()).isEqualTo(400);
+    assertThat(http.get("/v1/csv-jobs/" + UUID.randomUUID()).status()).isEqualTo(404);
+    assertThat(logs.atLeast(ch.qos.logback.classic.Level.ERROR)).isEmpty();
+  }
+
+  @Test
+  void cancellingARunningOrQueuedJobStopsItAndTheListShowsTheCallersJobs() {
+    String ns = namespace("cancel");
+    JsonObject job =
+        jobs.create(
+            CsvJobClient.request(
+                "PSEUDONYMIZE", Map.of("fileName", "c.csv"), CsvJobClient.mapping("id", null, ns)));
+    HttpTestClient.Response cancelled =
+        http.postJson("/v1/csv-jobs/" + job.getString("id") + ":cancel", "{}");
+    assertThat(cancelled.status()).isEqualTo(200);
+    assertThat(cancelled.json().getString("status")).isEqualTo("CSV_JOB_STATUS_CANCELLED");
+    assertThat(jobs.start(job.getString("id")).status()).isEqualTo(400);
+
+    JsonArray listed = http.get("/v1/csv-jobs").json().getJsonArray("jobs");
+    assertThat(listed.stream().map(o -> ((JsonObject) o).getString("id")))
+        .contains(job.getString("id"));
+  }
+}
