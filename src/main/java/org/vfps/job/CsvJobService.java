@@ -190,7 +190,7 @@ public final class CsvJobService {
     if (!namespaceColumn.isEmpty() && !mapping.namespace().isEmpty()) {
       throw invalid(at + "namespace: must be empty when namespaceColumn names each row's.");
     }
-    if (!header) {
+    if (!header && direction.hasInput()) {
       for (String column : List.of(mapping.sourceColumn(), target, namespaceColumn)) {
         if (!column.isEmpty() && !column.strip().matches("[0-9]{1,9}")) {
           throw invalid(

@@ -35,7 +35,10 @@ public final class LogbackConfiguration extends ContextAwareBase implements Conf
           "com.hazelcast.cp.CPSubsystem", Level.ERROR,
           // Vert.x registers some gauges once per client; the repeated registration shares the
           // first gauge's value, and Micrometer's warning about it says nothing to an operator
-          "io.micrometer.core.instrument.MeterRegistry", Level.ERROR);
+          "io.micrometer.core.instrument.MeterRegistry", Level.ERROR,
+          // the embedded development store of CSV jobs (s3proxy and its shaded Jetty) logs each
+          // request it refuses, which the client is told of anyway
+          "org.gaul", Level.WARN);
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {

@@ -99,9 +99,13 @@ public final class EmbeddedObjectStore implements AutoCloseable {
             List.of(),
             directory,
             proxy.getPort());
-    EmbeddedObjectStore store = new EmbeddedObjectStore(proxy, directory, config);
-    S3ObjectStore.connectCreatingBucket(config).close();
-    return store;
+    try {
+      S3ObjectStore.connectCreatingBucket(config).close();
+    } catch (RuntimeException e) {
+      stopQuietly(proxy);
+      throw e;
+    }
+    return new EmbeddedObjectStore(proxy, directory, config);
   }
 
   private static void waitUntilStarted(S3Proxy proxy) throws InterruptedException {

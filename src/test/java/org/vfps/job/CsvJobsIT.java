@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.GrpcStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -16,10 +17,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.ClassResources;
+import org.vfps.GrpcTestClient;
 import org.vfps.HttpTestClient;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
+import org.vfps.api.x.csvjobs.v1.ColumnMapping;
+import org.vfps.api.x.csvjobs.v1.CreateCsvJobRequest;
+import org.vfps.api.x.csvjobs.v1.CsvJob;
+import org.vfps.api.x.csvjobs.v1.CsvJobDirection;
+import org.vfps.api.x.csvjobs.v1.CsvJobServiceGrpcClient;
+import org.vfps.api.x.csvjobs.v1.CsvJobStatus;
+import org.vfps.api.x.csvjobs.v1.GetCsvJobRequest;
 import org.vfps.csv.CsvReader;
 import org.vfps.objectstore.TestObjectStore;
 import org.vfps.server.VfpsServer;
@@ -38,6 +47,7 @@ class CsvJobsIT {
 
   @RegisterExtension final LogCapture logs = LogCapture.of(Logger.ROOT_LOGGER_NAME);
 
+  private static VfpsServer server;
   private static HttpTestClient http;
   private static CsvJobClient jobs;
 
@@ -46,7 +56,7 @@ class CsvJobsIT {
     Map<String, String> environment = new HashMap<>(TestObjectStore.environment());
     environment.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
     environment.put("CsvProcessing__MaxUploadBytes", "1000000");
-    VfpsServer server = resources.own(TestService.start(environment));
+    server = resources.own(TestService.start(environment));
     http = resources.own(new HttpTestClient(server.httpPort()));
     jobs = new CsvJobClient(http);
   }
@@ -386,6 +396,89 @@ class CsvJobsIT {
     assertThat(http.get("/v1/csv-jobs/not-a-uuid").status()).isEqualTo(400);
     assertThat(http.get("/v1/csv-jobs/" + UUID.randomUUID()).status()).isEqualTo(404);
     assertThat(logs.atLeast(ch.qos.logback.classic.Level.ERROR)).isEmpty();
+  }
+
+  @Test
+  void gRpcClientsRunJobsAsRestClientsDo() throws Exception {
+    String ns = namespace("grpc");
+    String pseudonym = create(ns, "via-grpc");
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      CsvJob created =
+          grpc.ok(
+              CsvJobServiceGrpcClient.CreateCsvJob,
+              CreateCsvJobRequest.newBuilder()
+                  .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_EXPORT)
+                  .setHasHeaderRow(false)
+                  .addColumnMappings(
+                      ColumnMapping.newBuilder()
+                          .setSourceColumn("o")
+                          .setTargetColumn("p")
+                          .setNamespace(ns))
+                  .build());
+      assertThat(created.getStatus()).isEqualTo(CsvJobStatus.CSV_JOB_STATUS_QUEUED);
+      JsonObject done = jobs.awaitEnd(created.getId(), TIMEOUT);
+      assertThat(rows(CsvJobClient.download(done), ','))
+          .containsExactly(List.of("via-grpc", pseudonym));
+      CsvJob got =
+          grpc.ok(
+              CsvJobServiceGrpcClient.GetCsvJob,
+              GetCsvJobRequest.newBuilder().setId(created.getId()).build());
+      assertThat(got.getStatus()).isEqualTo(CsvJobStatus.CSV_JOB_STATUS_COMPLETED);
+      assertThat(got.getDownloadUrl()).isNotEmpty();
+      assertThat(
+              grpc.call(
+                      CsvJobServiceGrpcClient.GetCsvJob,
+                      GetCsvJobRequest.newBuilder().setId("nope").build())
+                  .status())
+          .isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+    }
+  }
+
+  @Test
+  void aJobTheDotnetServiceStoredShowsUpAsItWasStored() {
+    String id = UUID.randomUUID().toString();
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "INSERT INTO pseudonymization_jobs (id, status, created_by, input_object_key,"
+            + " output_object_key, encoding, delimiter, has_header_row, column_mappings,"
+            + " total_bytes, bytes_processed, rows_processed, error_message, hangfire_job_id,"
+            + " created_at, last_updated_at, direction, bad_data_row_count, original_file_name,"
+            + " missing_value_count, pseudonymize_mode, unresolved_value_count) VALUES ('"
+            + id
+            + "', 3, 'anonymous', 'csv-jobs/"
+            + id
+            + "/input.csv', 'csv-jobs/"
+            + id
+            + "/output.csv', 'utf-8', ';', true,"
+            + " '[{\"SourceColumn\":\"pid\",\"TargetColumn\":null,\"Namespace\":\"legacy\"}]',"
+            + " 100, 100, 4, NULL, '17', now(), now(), 2, 1, 'legacy.csv', 2, 0, 0)");
+
+    JsonObject job = jobs.get(id);
+    assertThat(job.getString("direction")).isEqualTo("CSV_JOB_DIRECTION_IMPORT");
+    assertThat(job.getString("status")).isEqualTo("CSV_JOB_STATUS_COMPLETED");
+    assertThat(job.getString("delimiter")).isEqualTo(";");
+    assertThat(job.getJsonArray("columnMappings").getJsonObject(0).getString("sourceColumn"))
+        .isEqualTo("pid");
+    assertThat(job.getLong("rowsProcessed")).isEqualTo(4);
+    assertThat(job.getLong("badDataRowCount")).isEqualTo(1);
+    assertThat(job.getString("fileName")).isEqualTo("legacy.csv");
+  }
+
+  @Test
+  void withADatabaseButNoBucketJobsAreOffAndSaySo() {
+    try (VfpsServer off =
+            TestService.start(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri()));
+        HttpTestClient client = new HttpTestClient(off.httpPort())) {
+      HttpTestClient.Response refused =
+          client.postJson(
+              "/v1/csv-jobs",
+              CsvJobClient.request(
+                      "EXPORT", Map.of(), CsvJobClient.mapping("o", "p", namespace("off")))
+                  .encode());
+      assertThat(refused.status()).isEqualTo(400);
+      assertThat(refused.json().getInteger("code")).isEqualTo(9);
+      assertThat(refused.json().getString("message")).startsWith("CSV jobs are off");
+    }
   }
 
   @Test

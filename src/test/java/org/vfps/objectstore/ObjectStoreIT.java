@@ -134,6 +134,26 @@ class ObjectStoreIT {
   }
 
   @Test
+  void browserMayUploadFromAnAllowedOrigin() throws Exception {
+    PresignedRequest upload = store.presignUpload(newKey(), "text/csv");
+
+    HttpResponse<String> preflight =
+        http.send(
+            HttpRequest.newBuilder(upload.url())
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "http://localhost:8080")
+                .header("Access-Control-Request-Method", "PUT")
+                .header("Access-Control-Request-Headers", "content-type")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(preflight.statusCode()).isEqualTo(200);
+    assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).isPresent();
+    assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods").orElse(""))
+        .contains("PUT");
+  }
+
+  @Test
   void presignedDownloadReturnsTheBytesAsAnAttachment() throws Exception {
     String key = newKey();
     putObject(key, "x,y\n".getBytes(StandardCharsets.UTF_8));
@@ -278,6 +298,16 @@ class ObjectStoreIT {
         .hasMessageContaining("S3__ServiceUrl")
         .hasMessageNotContaining(config.secretKey())
         .satisfies(e -> assertThat(((ObjectStoreException) e).unavailable()).isTrue());
+  }
+
+  @Test
+  void embeddedStoreOnATakenPortFailsNamingTheSetting() {
+    assertThatThrownBy(
+            () ->
+                EmbeddedObjectStore.start(
+                    directory.resolve("second"), embedded.port(), List.of(), embedded.config()))
+        .isInstanceOf(ObjectStoreException.class)
+        .hasMessageContaining("S3__Embedded__Port");
   }
 
   @Test
