@@ -302,3 +302,72 @@ export function batchWithdraw(namespace, how, originalValues, signal) {
     signal,
   ).then((reply) => reply.results ?? []);
 }
+
+// CSV jobs (/v1/csv-jobs): a file processed by the service. The browser uploads the file straight
+// to the object store at the job's presigned address, then starts the job and reads its progress.
+// A job's address holds only its id, never a value of the file.
+
+/**
+ * draft: direction ('CSV_JOB_DIRECTION_PSEUDONYMIZE', '..._DEPSEUDONYMIZE', '..._IMPORT',
+ * '..._EXPORT'), delimiter, hasHeaderRow, fileName, columnMappings [{sourceColumn, targetColumn,
+ * namespace, namespaceColumn}], and for a pseudonymization pseudonymizeMode. The job awaits its
+ * upload (with uploadUrl and uploadHeaders), or for an export is queued at once. Fails with
+ * failedPrecondition when CSV jobs are off.
+ */
+export function createCsvJob(draft) {
+  return request('POST', '/v1/csv-jobs', draft);
+}
+
+/** Queues a job whose file is uploaded; the service checks the file's first row first. */
+export function startCsvJob(id) {
+  return request('POST', `/v1/csv-jobs/${segment(id)}:start`, {});
+}
+
+export function cancelCsvJob(id) {
+  return request('POST', `/v1/csv-jobs/${segment(id)}:cancel`, {});
+}
+
+/** The job with its counters; with downloadUrl once completed. */
+export function getCsvJob(id, signal) {
+  return request('GET', `/v1/csv-jobs/${segment(id)}`, undefined, signal);
+}
+
+/** The caller's jobs (an admin's: everyone's), newest first. */
+export function listCsvJobs(signal) {
+  return request('GET', '/v1/csv-jobs', undefined, signal).then((reply) => reply.jobs ?? []);
+}
+
+/**
+ * PUTs the file to a job's presigned upload address, with the headers the job names and without
+ * the session (no cookie, no CSRF token: the address is the permission). onProgress(sent, total)
+ * follows the upload. An XMLHttpRequest, since fetch reports no upload progress.
+ */
+export function uploadCsvFile(url, headers, file, onProgress, signal) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      xhr.setRequestHeader(name, value);
+    }
+    xhr.upload.addEventListener('progress', (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size));
+    xhr.addEventListener('load', () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve();
+      } else {
+        reject(new ApiError(xhr.status, 2, `The object store refused the upload (${xhr.status} ${xhr.statusText}).`));
+      }
+    });
+    // the browser tells the page nothing of why (a CORS rule, an address it cannot reach): its
+    // console does
+    xhr.addEventListener('error', () =>
+      reject(new ApiError(0, 14, 'The upload to the object store failed: the browser could not reach it, or its CORS rule does not allow this page. The browser console says which.')),
+    );
+    xhr.addEventListener('abort', () => reject(new DOMException('The upload was stopped.', 'AbortError')));
+    if (signal?.aborted) {
+      reject(new DOMException('The upload was stopped.', 'AbortError'));
+      return;
+    }
+    signal?.addEventListener('abort', () => xhr.abort(), {once: true});
+    xhr.send(file);
+  });
+}

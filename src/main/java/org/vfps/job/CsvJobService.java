@@ -82,6 +82,19 @@ public final class CsvJobService {
   }
 
   /**
+   * The origin ({@code scheme://host[:port]}) clients upload files to and download results from:
+   * that of the presigned URLs; empty when CSV jobs are off.
+   */
+  public Optional<String> transferOrigin() {
+    return store.map(
+        objects -> {
+          java.net.URI url =
+              objects.presignUpload(CsvJob.KEY_PREFIX + "origin", CONTENT_TYPE).url();
+          return url.getScheme() + "://" + url.getRawAuthority();
+        });
+  }
+
+  /**
    * Creates a job: awaiting its upload (answered with the upload URL), or queued at once for an
    * export. Fails with {@code FAILED_PRECONDITION} when CSV jobs are off, {@code INVALID_ARGUMENT}
    * for a request its direction cannot run, {@code PERMISSION_DENIED} without the direction's

@@ -524,7 +524,8 @@ public final class VfpsServer implements AutoCloseable {
                         new UiRoutes.AccessTokenSettings(
                             authorization.accessTokens().enabled(),
                             authorization.accessTokens().defaultLifetime(),
-                            authorization.accessTokens().maximumLifetime())))
+                            authorization.accessTokens().maximumLifetime()),
+                        services.csvJobs().transferOrigin()))
                 ::mount,
             httpConnections(config.connections()),
             services.admission(),

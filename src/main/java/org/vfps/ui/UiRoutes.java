@@ -45,9 +45,13 @@ public final class UiRoutes {
           "/ui/service-accounts",
           "/ui/service-accounts/:account");
 
+  /**
+   * The pages' policy: everything from this origin only, but for the uploads of CSV jobs, which go
+   * straight to the object store ({@code %s}: its origin, or nothing).
+   */
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-          + " connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+          + " connect-src 'self'%s; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
   private static final String PAGE = "ui/index.html";
   private static final String ASSETS = "ui/assets";
@@ -62,6 +66,8 @@ public final class UiRoutes {
    * @param permissions the rules, for what the pages show a user may do
    * @param namespaces the namespaces, for the Access control page
    * @param accessTokens whether access tokens are on and their lifetimes, for the token forms
+   * @param objectStoreOrigin where the CSV page uploads the files of server-side jobs to ({@code
+   *     scheme://host[:port]}); empty when CSV jobs are off
    */
   public record Dependencies(
       String version,
@@ -70,9 +76,11 @@ public final class UiRoutes {
       Optional<SignIn> signIn,
       Permissions permissions,
       NamespaceService namespaces,
-      AccessTokenSettings accessTokens) {
+      AccessTokenSettings accessTokens,
+      Optional<String> objectStoreOrigin) {
 
     public Dependencies {
+      Objects.requireNonNull(objectStoreOrigin, "objectStoreOrigin");
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(signIn, "signIn");
       Objects.requireNonNull(permissions, "permissions");
@@ -101,8 +109,12 @@ public final class UiRoutes {
   private final NamespaceService namespaces;
   private final SessionRoutes sessions;
   private final SignInRoutes signInRoutes;
+  private final String contentSecurityPolicy;
 
   public UiRoutes(Dependencies dependencies) {
+    this.contentSecurityPolicy =
+        CONTENT_SECURITY_POLICY.formatted(
+            dependencies.objectStoreOrigin().map(origin -> " " + origin).orElse(""));
     this.signIn = dependencies.signIn();
     this.namespaces = dependencies.namespaces();
     this.sessions =
@@ -134,7 +146,7 @@ public final class UiRoutes {
 
   /** Adds the UI's routes to the router. */
   public void mount(Router router) {
-    router.route("/ui/*").handler(UiRoutes::secure);
+    router.route("/ui/*").handler(this::secure);
     // the route "/ui" matches "/ui/" too, which is the app itself
     router
         .get("/ui")
@@ -182,9 +194,9 @@ public final class UiRoutes {
     sendPage(rc.response().setStatusCode(404), rc);
   }
 
-  private static void secure(RoutingContext rc) {
+  private void secure(RoutingContext rc) {
     rc.response()
-        .putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        .putHeader("Content-Security-Policy", contentSecurityPolicy)
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("X-Frame-Options", "DENY")
         .putHeader("Referrer-Policy", "same-origin")

@@ -1,12 +1,16 @@
 // Lists and CSV files: a pasted list or a chosen file goes through BatchCreate (or BatchGet to
 // reveal) column by column, streamed in batches; or, to withdraw consent, one column's values go
 // through BatchDelete or BatchAnonymize after a confirmation. The result is offered as a download.
+// On the server instead, the same choices become a CSV job: the file goes straight to the object
+// store, the service processes it, and the page follows the job to its download. Import and export
+// always run as jobs.
 
 import * as api from '../api.js';
 import {can, canAny, denial} from '../session.js';
 import {CsvParser, guessDelimiter} from '../csv.js';
 import {processCsv, countValues, pseudonymizer, revealer, MAX_VALUES_PER_CALL} from '../batch.js';
 import {WAYS, MISSING, consequences, withdrawalDenial, withdrawer} from '../withdrawal.js';
+import {jobPanel, jobsList, jobsOff} from '../csv-jobs.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, confirmPanel} from '../dom.js';
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -38,7 +42,26 @@ export async function render(page, context) {
   const reveal = h('input', {type: 'radio', name: 'direction', id: 'direction-reveal', value: 'reveal', disabled: !mayReveal});
   const withdrawDenied = withdrawalDenial(session);
   const withdraw = h('input', {type: 'radio', name: 'direction', id: 'direction-withdraw', value: 'withdraw', disabled: Boolean(withdrawDenied)});
-  const direction = () => (reveal.checked ? 'reveal' : withdraw.checked ? 'withdraw' : 'pseudonymize');
+  const mayImport = canAny(session, 'write');
+  const importPairs = h('input', {type: 'radio', name: 'direction', id: 'direction-import', value: 'import', disabled: !mayImport});
+  const exportPairs = h('input', {type: 'radio', name: 'direction', id: 'direction-export', value: 'export', disabled: !mayReveal});
+  const direction = () =>
+    reveal.checked ? 'reveal' : withdraw.checked ? 'withdraw' : importPairs.checked ? 'import' : exportPairs.checked ? 'export' : 'pseudonymize';
+
+  // where: pseudonymize and reveal run in this browser or as a job; withdraw only here, import and
+  // export only as jobs
+  const whereBrowser = h('input', {type: 'radio', name: 'where', id: 'where-browser', value: 'browser', checked: true});
+  const whereServer = h('input', {type: 'radio', name: 'where', id: 'where-server', value: 'server'});
+  const whereChoices = h('div', {class: 'choices'}, h('label', {for: 'where-browser'}, whereBrowser, ' In this browser'), h('label', {for: 'where-server'}, whereServer, ' On the server'));
+  const whereHint = h('p', {class: 'hint', id: 'where-hint'});
+  const jobsOffNote = h(
+    'div',
+    {class: 'message info', id: 'jobs-off', role: 'note', hidden: true},
+    h('p', {}, h('strong', {}, 'CSV jobs are off on this service.'), ' It has no object store (S3) to keep their files, so On the server, Import and Export are not available.'),
+    h('p', {}, 'An administrator must configure S3 (', h('code', {}, 'S3__IsEnabled'), ', ', h('code', {}, 'S3__ServiceUrl'), ', ', h('code', {}, 'S3__Bucket'), ') to turn them on. Processing in this browser works as before.'),
+  );
+  let jobsAreOff = false;
+  const onServer = () => direction() === 'import' || direction() === 'export' || (direction() !== 'withdraw' && whereServer.checked);
 
   // source
   const sourcePaste = h('input', {type: 'radio', name: 'source', id: 'source-paste', value: 'paste', checked: true});
@@ -46,13 +69,19 @@ export async function render(page, context) {
   const pasteInput = h('textarea', {id: 'pasteInput', rows: 8, spellcheck: 'false', placeholder: 'one value per line'});
   const fileInput = h('input', {type: 'file', id: 'csvFileInput', accept: '.csv,.tsv,.txt,text/csv,text/plain'});
   const pasteField = field('Values, one per line', pasteInput, 'A pasted list is read like a CSV file: one column, no header, unless you choose otherwise below.');
-  const fileField = field('CSV file', fileInput, 'UTF-8 text. The file is read in this browser, piece by piece; files of millions of rows work.');
+  const FILE_HINT = 'UTF-8 text. The file is read in this browser, piece by piece; files of millions of rows work.';
+  const fileField = field('CSV file', fileInput, FILE_HINT);
+  const fileHint = fileField.querySelector('.hint');
   fileField.hidden = true;
 
   // format
   const delimiter = h('select', {id: 'delimiter'}, DELIMITERS.map((d) => h('option', {value: d.value}, d.label)));
   const hasHeader = h('input', {type: 'checkbox', id: 'hasHeaderRow'});
   const placeholders = h('input', {id: 'placeholders', value: 'NA, NULL', autocomplete: 'off'});
+  const placeholdersField = field('Kept as they are', placeholders, 'Blank cells and these placeholders, comma-separated, ignoring case and spaces around them.');
+  const serverPlaceholders = h('p', {class: 'hint', id: 'server-placeholders', hidden: true}, 'On the server, blank cells and the placeholders the service is configured with are kept as they are.');
+  const sourceChoice = h('div', {class: 'choices'}, h('label', {for: 'source-paste'}, sourcePaste, ' Paste a list'), h('label', {for: 'source-file'}, sourceFile, ' Choose a CSV file'));
+  const inputLegend = h('legend', {}, 'Input');
 
   // columns
   const columnsHint = h('p', {class: 'hint'});
@@ -69,6 +98,11 @@ export async function render(page, context) {
 
   let columns = []; // [{index, name, action, newColumn, namespace}] as the controls show them
   const withdrawal = {column: 0, namespace: namespaces[0] ?? '', how: 'delete'}; // as its controls show it
+  // as their controls show them: an import's columns (indexes) and namespace, an export's
+  const transfer = {original: 0, pseudonym: 1, fromColumn: false, namespace: namespaces[0] ?? '', namespaceColumn: 2};
+  const exported = {namespace: namespaces[0] ?? '', original: 'original', pseudonym: 'pseudonym'};
+  const jobs = jobsList(context.signal, (job) => panel.follow(job, true));
+  const panel = jobPanel(context.signal, () => jobs.refresh());
   let downloadUrl = null;
   let running = null;
 
@@ -80,22 +114,71 @@ export async function render(page, context) {
   };
 
   const drawn = () => {
-    const withdrawing = direction() === 'withdraw';
-    columnsHint.textContent = withdrawing
-      ? 'Choose the column that holds the original values, their namespace and what happens. Only the values of that column are sent; blank cells and placeholders are not.'
-      : 'Choose what happens to each column and the namespace of its pseudonyms. Columns you keep are never sent.';
-    if (withdrawing) {
+    const chosen = direction();
+    columnsHint.textContent = {
+      withdraw: 'Choose the column that holds the original values, their namespace and what happens. Only the values of that column are sent; blank cells and placeholders are not.',
+      import: 'Choose the column of original values, the column of their pseudonyms and the namespace (one for all rows, or a column naming each row’s). The report adds a last column, status.',
+      export: 'Choose the namespace and the names of the two columns. The export holds every original value of the namespace with its pseudonym.',
+    }[chosen] ?? (onServer()
+      ? 'Choose what happens to each column and the namespace of its pseudonyms. The whole file goes to the server; the result keeps the columns you keep as they are.'
+      : 'Choose what happens to each column and the namespace of its pseudonyms. Columns you keep are never sent.');
+    if (chosen === 'export') {
+      drawExport(columnsArea, namespaces, exported);
+    } else if (columns.length === 0) {
+      replace(columnsArea, h('p', {class: 'empty'}, 'Paste values or choose a file to see its columns.'));
+    } else if (chosen === 'withdraw') {
       drawWithdrawal(columnsArea, columns, namespaces, withdrawal);
+    } else if (chosen === 'import') {
+      drawImport(columnsArea, columns, namespaces, transfer);
     } else {
-      drawColumns(columnsArea, columns, namespaces, direction());
+      drawColumns(columnsArea, columns, namespaces, chosen);
     }
   };
 
   const updateDirection = () => {
-    start.textContent = {reveal: 'Reveal original values', withdraw: 'Withdraw consent…', pseudonymize: 'Pseudonymize'}[direction()];
-    start.className = direction() === 'withdraw' ? 'danger' : 'primary';
+    const chosen = direction();
+    const server = onServer();
+    const suffix = server && (chosen === 'pseudonymize' || chosen === 'reveal') ? ' on the server' : '';
+    start.textContent = {reveal: 'Reveal original values', withdraw: 'Withdraw consent…', pseudonymize: 'Pseudonymize', import: 'Import', export: 'Export'}[chosen] + suffix;
+    start.className = chosen === 'withdraw' ? 'danger' : 'primary';
+    const fixed = chosen !== 'pseudonymize' && chosen !== 'reveal';
+    whereBrowser.disabled = fixed;
+    whereServer.disabled = fixed || jobsAreOff;
+    whereChoices.hidden = fixed;
+    whereHint.textContent = {
+      withdraw: 'Withdrawing consent runs in this browser only.',
+      import: 'An import always runs on the server.',
+      export: 'An export always runs on the server.',
+    }[chosen] ?? (jobsAreOff
+      ? 'On the server is not available: CSV jobs are off until an administrator configures S3.'
+      : server
+        ? 'The whole file goes straight from this browser to the service’s object store (S3); the service processes it there and offers the result for download. It keeps running when you leave this page.'
+        : 'The file is read in this browser; only the values of the chosen columns are sent, in batches.');
+    const exporting = chosen === 'export';
+    inputLegend.textContent = exporting ? 'Format' : 'Input';
+    sourceChoice.hidden = exporting;
+    pasteField.hidden = exporting || !sourcePaste.checked;
+    fileField.hidden = exporting || !sourceFile.checked;
+    fileHint.textContent = server ? 'UTF-8 text. The whole file is uploaded to the service’s object store and processed there.' : FILE_HINT;
+    placeholdersField.hidden = server;
+    serverPlaceholders.hidden = !server || exporting;
+    previewArea.hidden = exporting;
     document.getElementById('confirm-panel')?.remove();
     drawn();
+  };
+
+  /** Jobs are off: the server's options go, the page says why, the browser's stay. */
+  const turnJobsOff = () => {
+    jobsAreOff = true;
+    jobsOffNote.hidden = false;
+    importPairs.disabled = true;
+    exportPairs.disabled = true;
+    whereServer.checked = false;
+    whereBrowser.checked = true;
+    if (importPairs.checked || exportPairs.checked) {
+      pseudonymize.checked = true;
+    }
+    updateDirection();
   };
 
   const updatePreview = async (guess) => {
@@ -103,7 +186,7 @@ export async function render(page, context) {
     if (!blob) {
       columns = [];
       replace(previewArea);
-      replace(columnsArea, h('p', {class: 'empty'}, 'Paste values or choose a file to see its columns.'));
+      drawn();
       return;
     }
     const sample = await blob.slice(0, PREVIEW_BYTES).text();
@@ -140,6 +223,9 @@ export async function render(page, context) {
       );
     }
     withdrawal.column = Math.min(withdrawal.column, width - 1);
+    transfer.original = Math.min(transfer.original, width - 1);
+    transfer.pseudonym = Math.min(transfer.pseudonym, width - 1);
+    transfer.namespaceColumn = Math.min(transfer.namespaceColumn, width - 1);
     drawn();
     drawPreview(previewArea, header, data, width);
   };
@@ -156,6 +242,15 @@ export async function render(page, context) {
     hasHeader.checked = true;
     updatePreview(true);
   });
+  whereBrowser.addEventListener('change', updateDirection);
+  whereServer.addEventListener('change', updateDirection);
+  importPairs.addEventListener('change', updateDirection);
+  exportPairs.addEventListener('change', () => {
+    // an export's header row names its columns
+    hasHeader.checked = true;
+    updateDirection();
+    updatePreview(false);
+  });
   let typing = null;
   pasteInput.addEventListener('input', () => {
     clearTimeout(typing);
@@ -167,7 +262,7 @@ export async function render(page, context) {
   pseudonymize.addEventListener('change', updateDirection);
   reveal.addEventListener('change', updateDirection);
   withdraw.addEventListener('change', updateDirection);
-  drawn();
+  updateDirection();
 
   const form = h(
     'form',
@@ -182,24 +277,36 @@ export async function render(page, context) {
         h('label', {for: 'direction-pseudonymize'}, pseudonymize, ' Pseudonymize'),
         h('label', {for: 'direction-reveal'}, reveal, ' Reveal original values'),
         h('label', {for: 'direction-withdraw'}, withdraw, ' Withdraw consent'),
+        h('label', {for: 'direction-import'}, importPairs, ' Import pairs'),
+        h('label', {for: 'direction-export'}, exportPairs, ' Export a namespace'),
       ),
       mayReveal ? null : h('p', {class: 'hint'}, denial(session, 'reverseLookup')),
       withdrawDenied && mayReveal ? h('p', {class: 'hint'}, withdrawDenied) : null,
+      mayImport ? null : h('p', {class: 'hint'}, 'You may not import: that needs the permission to create pseudonyms.'),
+    ),
+    h(
+      'fieldset',
+      {class: 'card', id: 'where'},
+      h('legend', {}, 'Where'),
+      whereChoices,
+      whereHint,
+      jobsOffNote,
     ),
     h(
       'fieldset',
       {class: 'card'},
-      h('legend', {}, 'Input'),
-      h('div', {class: 'choices'}, h('label', {for: 'source-paste'}, sourcePaste, ' Paste a list'), h('label', {for: 'source-file'}, sourceFile, ' Choose a CSV file')),
+      inputLegend,
+      sourceChoice,
       pasteField,
       fileField,
       h(
         'div',
         {class: 'form-grid'},
         field('Delimiter', delimiter),
-        field('Kept as they are', placeholders, 'Blank cells and these placeholders, comma-separated, ignoring case and spaces around them.'),
+        placeholdersField,
         h('div', {class: 'field checkbox'}, hasHeader, h('label', {for: 'hasHeaderRow'}, 'The first row holds the column names')),
       ),
+      serverPlaceholders,
     ),
     h('fieldset', {class: 'card'}, h('legend', {}, 'Columns'), columnsHint, columnsArea, previewArea),
     h('div', {class: 'actions'}, start, cancel),
@@ -208,6 +315,122 @@ export async function render(page, context) {
     message,
     result,
   );
+
+  /**
+   * Creates the job, uploads the blob to it (none for an export) and starts it, then follows it.
+   * Fails with a message on the page; when jobs are off, the page turns their options off.
+   */
+  const submitJob = async (draft, blob) => {
+    start.disabled = true;
+    let job;
+    try {
+      job = await api.createCsvJob(draft);
+    } catch (e) {
+      start.disabled = false;
+      if (jobsOff(e)) {
+        turnJobsOff();
+        showMessage(message, 'error', 'CSV jobs are off on this service, so nothing was started. Choose In this browser to process the file here.');
+      } else {
+        showMessage(message, 'error', e.message);
+      }
+      return;
+    }
+    if (!blob) {
+      start.disabled = false;
+      panel.follow(job, true);
+      jobs.refresh();
+      showMessage(message, 'success', 'The export is queued; it runs on the server even if you leave this page.');
+      return;
+    }
+    const controller = new AbortController();
+    running = controller;
+    const signal = AbortSignal.any([controller.signal, context.signal]);
+    cancel.hidden = false;
+    context.setLeaveWarning('The file is still being uploaded. Leave the page and stop it?');
+    jobs.refresh();
+    try {
+      panel.uploading(job, 0, blob.size);
+      await api.uploadCsvFile(job.uploadUrl, job.uploadHeaders, blob, (sent, total) => panel.uploading(job, sent, total), signal);
+      context.setLeaveWarning(null);
+      cancel.hidden = true;
+      job = await api.startCsvJob(job.id);
+      panel.follow(job, true);
+      showMessage(message, 'success', 'Uploaded. The job runs on the server even if you leave this page; you find it under Your jobs.');
+    } catch (e) {
+      if (signal.aborted) {
+        showMessage(message, 'info', 'Stopped. The upload was cancelled and nothing was processed.');
+      } else {
+        showMessage(message, 'error', e.message);
+      }
+      // the job did not start: cancel it if it still waits for its file, and show how it ended
+      const ended = await api.cancelCsvJob(job.id).catch(() => null);
+      if (ended && !context.signal.aborted) {
+        panel.follow(ended, false);
+      }
+    } finally {
+      running = null;
+      start.disabled = false;
+      cancel.hidden = true;
+      context.setLeaveWarning(null);
+      jobs.refresh();
+    }
+  };
+
+  /** The job of the page's choices: its draft and the blob to upload (none for an export). */
+  const runOnServer = async (blob) => {
+    const chosen = direction();
+    const header = hasHeader.checked;
+    // a job names columns by their header name, or by 0-based index in a file without a header
+    const column = (index) => (header ? columns[index].name : String(index));
+    const base = {delimiter: delimiter.value, hasHeaderRow: header, fileName: sourceFile.checked ? fileInput.files[0]?.name ?? '' : 'list.csv'};
+    let problem;
+    let draft;
+    if (chosen === 'export') {
+      problem = validateExport(exported, session);
+      draft = {
+        direction: 'CSV_JOB_DIRECTION_EXPORT',
+        delimiter: delimiter.value,
+        hasHeaderRow: header,
+        fileName: `${exported.namespace}.csv`,
+        columnMappings: [{sourceColumn: exported.original.trim(), targetColumn: exported.pseudonym.trim(), namespace: exported.namespace}],
+      };
+      blob = null;
+    } else if (chosen === 'import') {
+      problem = validateImport(blob, columns, transfer, session);
+      if (!problem) {
+        const mapping = {sourceColumn: column(transfer.original), targetColumn: column(transfer.pseudonym)};
+        if (transfer.fromColumn) {
+          mapping.namespaceColumn = column(transfer.namespaceColumn);
+        } else {
+          mapping.namespace = transfer.namespace;
+        }
+        draft = {...base, direction: 'CSV_JOB_DIRECTION_IMPORT', columnMappings: [mapping]};
+      }
+    } else {
+      const mapped = columns.filter((c) => c.action !== 'keep');
+      problem = validate(blob, mapped, chosen, session);
+      if (!problem && !header && mapped.some((c) => c.action === 'add')) {
+        problem = 'Without a header row, a job can only replace columns: choose Replace, or run it in this browser.';
+      }
+      if (!problem) {
+        const reverse = chosen === 'reveal';
+        draft = {
+          ...base,
+          direction: reverse ? 'CSV_JOB_DIRECTION_DEPSEUDONYMIZE' : 'CSV_JOB_DIRECTION_PSEUDONYMIZE',
+          columnMappings: mapped.map((c) => ({sourceColumn: column(c.index), targetColumn: c.action === 'add' ? c.newColumn.trim() : '', namespace: c.namespace})),
+        };
+        if (!reverse) {
+          // as in this browser: a value without a pseudonym gets one
+          draft.pseudonymizeMode = 'PSEUDONYMIZE_MODE_CREATE_IF_MISSING';
+        }
+      }
+    }
+    if (problem) {
+      showMessage(message, 'error', problem);
+      return;
+    }
+    await submitJob(draft, blob);
+  };
 
   const readOptions = () => ({
     delimiter: delimiter.value,
@@ -318,6 +541,10 @@ export async function render(page, context) {
       await confirmWithdrawal(blob);
       return;
     }
+    if (onServer()) {
+      await runOnServer(blob);
+      return;
+    }
     const mapped = columns.filter((c) => c.action !== 'keep');
     const problem = validate(blob, mapped, direction(), session);
     if (problem) {
@@ -352,12 +579,15 @@ export async function render(page, context) {
     h(
       'p',
       {class: 'lead'},
-      `Pseudonymize a list of values or columns of a CSV file, reveal the original values again, or withdraw consent for the values of a column. The file is read in this browser: only the values of the columns you choose are sent to the service, in batches of up to ${formatNumber(MAX_VALUES_PER_CALL)}. Everything else never leaves this browser.`,
+      `Pseudonymize a list of values or columns of a CSV file, reveal the original values again, or withdraw consent for the values of a column. In this browser, the file is read here: only the values of the columns you choose are sent to the service, in batches of up to ${formatNumber(MAX_VALUES_PER_CALL)}, and everything else never leaves this browser. On the server, the whole file is uploaded and processed there as a job, as are imports and exports of pairs.`,
     ),
     loadMessage,
     namespaces.length === 0 ? h('p', {class: 'message info'}, 'There are no namespaces yet. ', h('a', {href: '/ui/namespaces'}, 'Create one'), ' first.') : null,
     form,
+    panel.panel,
+    jobs.section,
   );
+  jobs.refresh();
 }
 
 function validate(blob, mapped, direction, session) {
@@ -382,7 +612,6 @@ function validate(blob, mapped, direction, session) {
   return null;
 }
 
-/** The progress line: the counters, then what the job adds (extra). */
 function validateWithdrawal(blob, columns, withdrawal, session) {
   if (!blob) {
     return 'Paste values or choose a file first.';
@@ -397,6 +626,44 @@ function validateWithdrawal(blob, columns, withdrawal, session) {
   return reason ? `${withdrawal.namespace}: ${reason}` : null;
 }
 
+/** What keeps an import from being created; null when nothing does. */
+function validateImport(blob, columns, transfer, session) {
+  if (!blob) {
+    return 'Paste pairs or choose a file first.';
+  }
+  if (!columns[transfer.original] || !columns[transfer.pseudonym]) {
+    return 'Choose the column of original values and the column of pseudonyms.';
+  }
+  if (transfer.original === transfer.pseudonym) {
+    return 'The original values and the pseudonyms must be in different columns.';
+  }
+  if (transfer.fromColumn) {
+    if (!columns[transfer.namespaceColumn] || [transfer.original, transfer.pseudonym].includes(transfer.namespaceColumn)) {
+      return 'Choose the column that names each row’s namespace, other than the values’ columns.';
+    }
+    return can(session, 'write', '*') ? null : 'Reading each row’s namespace from a column needs the permission to create pseudonyms in every namespace.';
+  }
+  if (!transfer.namespace) {
+    return 'Choose the namespace of the pairs.';
+  }
+  return can(session, 'write', transfer.namespace) ? null : `${transfer.namespace}: ${denial(session, 'write', transfer.namespace)}`;
+}
+
+/** What keeps an export from being created; null when nothing does. */
+function validateExport(exported, session) {
+  if (!exported.namespace) {
+    return 'Choose the namespace to export.';
+  }
+  if (!exported.original.trim() || !exported.pseudonym.trim()) {
+    return 'Name both columns of the export.';
+  }
+  if (exported.original.trim() === exported.pseudonym.trim()) {
+    return 'The two columns of the export need different names.';
+  }
+  return can(session, 'reverseLookup', exported.namespace) ? null : `${exported.namespace}: ${denial(session, 'reverseLookup', exported.namespace)}`;
+}
+
+/** The progress line: the counters, then what the job adds (extra). */
 function describe(p, extra) {
   const rate = p.seconds > 0 ? Math.round(p.rows / p.seconds) : 0;
   const parts = [`${formatNumber(p.rows)} rows`, `${formatNumber(rate)} rows/s`, `${formatNumber(p.sent)} distinct values sent`, `${formatNumber(p.kept)} blank or placeholder cells kept`, ...extra];
@@ -488,6 +755,72 @@ function drawWithdrawal(area, columns, namespaces, withdrawal) {
       field('Namespace', namespace),
     ),
     h('fieldset', {class: 'choices-set'}, h('legend', {}, 'What happens'), h('div', {class: 'choices'}, ways)),
+  );
+}
+
+/** The controls of an import: the two columns of each pair, and the namespace or its column. */
+function drawImport(area, columns, namespaces, transfer) {
+  if (columns.length === 0) {
+    return;
+  }
+  const columnSelect = (id, key) => {
+    const select = h('select', {id}, columns.map((c) => h('option', {value: String(c.index)}, c.name)));
+    select.value = String(transfer[key]);
+    select.addEventListener('change', () => (transfer[key] = Number(select.value)));
+    return select;
+  };
+  const namespace = h('select', {id: 'import-namespace', disabled: transfer.fromColumn}, namespaces.map((n) => h('option', {value: n}, n)));
+  namespace.value = transfer.namespace;
+  namespace.addEventListener('change', () => (transfer.namespace = namespace.value));
+  const namespaceColumn = columnSelect('import-namespace-column', 'namespaceColumn');
+  namespaceColumn.disabled = !transfer.fromColumn;
+  const one = h('input', {type: 'radio', name: 'import-namespace-from', id: 'import-namespace-one', checked: !transfer.fromColumn});
+  const each = h('input', {type: 'radio', name: 'import-namespace-from', id: 'import-namespace-each', checked: transfer.fromColumn});
+  const choose = () => {
+    transfer.fromColumn = each.checked;
+    namespace.disabled = transfer.fromColumn;
+    namespaceColumn.disabled = !transfer.fromColumn;
+  };
+  one.addEventListener('change', choose);
+  each.addEventListener('change', choose);
+  replace(
+    area,
+    h(
+      'div',
+      {class: 'form-grid'},
+      field('Column of original values', columnSelect('import-original', 'original')),
+      field('Column of pseudonyms', columnSelect('import-pseudonym', 'pseudonym')),
+    ),
+    h(
+      'fieldset',
+      {class: 'choices-set'},
+      h('legend', {}, 'Namespace'),
+      h('div', {class: 'choices'}, h('label', {for: 'import-namespace-one'}, one, ' One namespace for all rows'), h('label', {for: 'import-namespace-each'}, each, ' A column names each row’s namespace')),
+      h('div', {class: 'form-grid'}, field('Namespace', namespace), field('Column of namespaces', namespaceColumn)),
+    ),
+    h('p', {class: 'hint'}, 'The report is the file with a last column, ', h('code', {}, 'status'), ': Imported, AlreadyPresent, OriginalValueConflict, PseudonymValueConflict, InvalidOriginalValue, ParentValueMissing, UnknownNamespace or MissingValue.'),
+  );
+}
+
+/** The controls of an export: the namespace and the names of its two columns. */
+function drawExport(area, namespaces, exported) {
+  const namespace = h('select', {id: 'export-namespace'}, namespaces.map((n) => h('option', {value: n}, n)));
+  namespace.value = exported.namespace;
+  namespace.addEventListener('change', () => (exported.namespace = namespace.value));
+  const name = (id, key) => {
+    const input = h('input', {id, value: exported[key], autocomplete: 'off'});
+    input.addEventListener('input', () => (exported[key] = input.value));
+    return input;
+  };
+  replace(
+    area,
+    h(
+      'div',
+      {class: 'form-grid'},
+      field('Namespace', namespace),
+      field('Column of original values', name('export-original', 'original'), 'Its name in the header row.'),
+      field('Column of pseudonyms', name('export-pseudonym', 'pseudonym'), 'Its name in the header row.'),
+    ),
   );
 }
 
