@@ -64,8 +64,15 @@ final class JsonRequests implements RequestExtractor {
       RoutingContext rc, Operation operation) {
     rc.put(RestRoutes.OPERATION_KEY, operation.getOperationId());
     Buffer body = rc.body().buffer();
-    if (operation.getRequestBody() != null) {
-      Optional<String> problem = problem(rc.request().getHeader(HttpHeaders.CONTENT_TYPE), body);
+    String contentType = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
+    // an operation whose body is optional (starting a CSV job) may come without one
+    boolean withoutOptionalBody =
+        operation.getRequestBody() != null
+            && !operation.getRequestBody().isRequired()
+            && contentType == null
+            && (body == null || body.length() == 0);
+    if (operation.getRequestBody() != null && !withoutOptionalBody) {
+      Optional<String> problem = problem(contentType, body);
       if (problem.isPresent()) {
         return Future.failedFuture(new ServiceException(ErrorCode.INVALID_ARGUMENT, problem.get()));
       }
@@ -86,7 +93,7 @@ final class JsonRequests implements RequestExtractor {
             query,
             () -> body,
             // the validator knows only the media type the contract names
-            operation.getRequestBody() == null ? null : JSON));
+            operation.getRequestBody() == null || withoutOptionalBody ? null : JSON));
   }
 
   /**

@@ -6,9 +6,11 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +57,12 @@ final class CsvJobRunner {
 
   /** The .NET vfps's error message of a job that failed for a reason of ours. */
   static final String PROCESSING_FAILED = "Processing failed - see server logs for details.";
+
+  /**
+   * Chunks whose calls are under way at once (but for an import): enough that the database works on
+   * the next ones while a chunk is written and checkpointed.
+   */
+  static final int PIPELINE_DEPTH = 3;
 
   /** Rows per page of an export, as the .NET vfps pages. */
   static final int EXPORT_PAGE = 1000;
@@ -155,14 +164,21 @@ final class CsvJobRunner {
     if (claimed.checkpoint() != null) {
       State state =
           new State(
-              job, Creators.decode(claimed.creator()), Checkpoint.decode(claimed.checkpoint()));
+              job,
+              Creators.decode(claimed.creator()),
+              Checkpoint.decode(claimed.checkpoint()),
+              config.checkpointBytes());
       claimed.pendingOutput().forEach(state.output::append);
       return state;
     }
     String uploadId = store.startUpload(CsvJob.outputKey(job.id()));
     CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0);
     State state =
-        new State(job, Creators.decode(claimed.creator()), Checkpoint.start(counters, uploadId));
+        new State(
+            job,
+            Creators.decode(claimed.creator()),
+            Checkpoint.start(counters, uploadId),
+            config.checkpointBytes());
     if (!await(
         () ->
             repository.checkpoint(
@@ -203,40 +219,70 @@ final class CsvJobRunner {
     }
     try (InputStream input = store.read(job.inputKey(), offset);
         CsvReader reader = new CsvReader(input, offset, job.delimiter(), MAX_RECORD_BYTES)) {
+      // an import decides each pair against the pairs before it: one chunk at a time
+      int depth = job.direction() == JobDirection.IMPORT ? 1 : PIPELINE_DEPTH;
+      Deque<Chunk> window = new ArrayDeque<>();
+      long rowsRead = state.counters.rowsProcessed();
+      boolean end = false;
       while (true) {
         if (stopping.getAsBoolean()) {
           return release(state);
         }
-        List<CsvRecord> records = new ArrayList<>(config.batchSize());
-        CsvRecord record;
-        while (records.size() < config.batchSize() && (record = reader.next()) != null) {
-          records.add(record);
+        while (!end && window.size() < depth) {
+          List<CsvRecord> records = new ArrayList<>(config.batchSize());
+          CsvRecord record;
+          while (records.size() < config.batchSize() && (record = reader.next()) != null) {
+            records.add(record);
+          }
+          end = records.size() < config.batchSize();
+          if (!records.isEmpty()) {
+            window.add(
+                new Chunk(
+                    records,
+                    rowsRead,
+                    job.direction() == JobDirection.IMPORT
+                        ? null
+                        : prepare(state, layout, records, rowsRead)));
+            rowsRead += records.size();
+          }
         }
-        if (records.isEmpty() && text.isEmpty()) {
-          return true;
+        Chunk chunk = window.poll();
+        if (chunk == null) {
+          // a file of a header row only: its output is that row
+          return text.isEmpty() || commit(state, text, offset, state.cursor);
         }
         if (job.direction() == JobDirection.IMPORT) {
-          importRows(state, layout, records, text);
+          importRows(state, layout, chunk.records(), text);
         } else {
-          transformRows(state, layout, records, text);
+          transformRows(state, layout, chunk, text);
         }
-        long next = records.isEmpty() ? offset : records.getLast().endOffset();
-        offset = next;
-        if (!commit(state, text, next, state.cursor)) {
+        offset = chunk.records().getLast().endOffset();
+        if (!commit(state, text, offset, state.cursor)) {
           return false;
         }
         text.setLength(0);
-        if (records.size() < config.batchSize()) {
+        if (end && window.isEmpty()) {
           return true;
         }
       }
     }
   }
 
-  private void transformRows(
-      State state, CsvLayout layout, List<CsvRecord> records, StringBuilder text) {
-    CsvJob job = state.job;
-    // the distinct values of each namespace, then what each becomes
+  /**
+   * Rows read and, but for an import, the calls that resolve their values, already sent: while a
+   * chunk is written and checkpointed, the calls of the next ones are under way.
+   *
+   * @param firstRow the rows of the file before this chunk's
+   * @param resolution what each distinct value of each namespace becomes, once the calls return
+   */
+  private record Chunk(
+      List<CsvRecord> records,
+      long firstRow,
+      Map<String, CompletableFuture<Map<String, String>>> resolution) {}
+
+  /** Sends the calls that resolve the chunk's distinct values, one batch call per namespace. */
+  private Map<String, CompletableFuture<Map<String, String>>> prepare(
+      State state, CsvLayout layout, List<CsvRecord> records, long firstRow) {
     Map<String, Set<String>> wanted = new LinkedHashMap<>();
     for (CsvRecord record : records) {
       if (record.malformed()) {
@@ -251,13 +297,21 @@ final class CsvJobRunner {
         }
       }
     }
+    Map<String, CompletableFuture<Map<String, String>>> resolution = new HashMap<>();
+    wanted.forEach(
+        (namespace, values) ->
+            resolution.put(
+                namespace,
+                resolve(state, namespace, List.copyOf(values), records, layout, firstRow)));
+    return resolution;
+  }
+
+  private void transformRows(State state, CsvLayout layout, Chunk chunk, StringBuilder text) {
+    CsvJob job = state.job;
+    List<CsvRecord> records = chunk.records();
     Map<String, Map<String, String>> replaced = new HashMap<>();
-    for (Map.Entry<String, Set<String>> entry : wanted.entrySet()) {
-      replaced.put(
-          entry.getKey(),
-          resolve(state, entry.getKey(), List.copyOf(entry.getValue()), records, layout));
-    }
-    long row = state.counters.rowsProcessed();
+    chunk.resolution().forEach((namespace, values) -> replaced.put(namespace, join(values)));
+    long row = chunk.firstRow();
     for (CsvRecord record : records) {
       row++;
       if (record.malformed()) {
@@ -302,47 +356,89 @@ final class CsvJobRunner {
     state.rows(records.size());
   }
 
-  /** What each distinct value of a namespace becomes: null for one the namespace cannot answer. */
-  private Map<String, String> resolve(
+  /**
+   * What each distinct value of a namespace becomes, once the calls sent here return: absent for
+   * one the namespace cannot answer.
+   */
+  private CompletableFuture<Map<String, String>> resolve(
       State state,
       String namespace,
       List<String> values,
       List<CsvRecord> records,
-      CsvLayout layout) {
-    Map<String, String> result = new HashMap<>(values.size() * 2);
+      CsvLayout layout,
+      long firstRow) {
+    Caller creator = state.creator;
+    List<CompletableFuture<Map<String, String>>> parts = new ArrayList<>();
     for (int from = 0; from < values.size(); from += pseudonyms.maxBatchSize()) {
       List<String> part =
           values.subList(from, Math.min(values.size(), from + pseudonyms.maxBatchSize()));
-      Caller creator = state.creator;
       if (state.job.direction() == JobDirection.DEPSEUDONYMIZE) {
-        List<Optional<Pseudonym>> found =
-            await(() -> pseudonyms.lookupAll(creator, namespace, part));
-        for (int i = 0; i < part.size(); i++) {
-          found
-              .get(i)
-              .filter(pseudonym -> !pseudonym.withdrawn())
-              .ifPresent(
-                  pseudonym -> result.put(pseudonym.pseudonymValue(), pseudonym.originalValue()));
-        }
+        parts.add(
+            submit(
+                () ->
+                    pseudonyms
+                        .lookupAll(creator, namespace, part)
+                        .map(
+                            found -> {
+                              Map<String, String> revealed = new HashMap<>();
+                              for (Optional<Pseudonym> pseudonym : found) {
+                                pseudonym
+                                    .filter(known -> !known.withdrawn())
+                                    .ifPresent(
+                                        known ->
+                                            revealed.put(
+                                                known.pseudonymValue(), known.originalValue()));
+                              }
+                              return revealed;
+                            })));
       } else if (state.job.pseudonymizeMode() == PseudonymizeMode.CREATE_IF_MISSING) {
-        List<Pseudonym> created;
-        try {
-          created = await(() -> pseudonyms.createAll(creator, namespace, part));
-        } catch (ServiceException e) {
-          throw refused(e, part, records, layout, state, namespace);
-        }
-        for (int i = 0; i < part.size(); i++) {
-          result.put(part.get(i), created.get(i).pseudonymValue());
-        }
+        parts.add(
+            submit(
+                () ->
+                    pseudonyms
+                        .createAll(creator, namespace, part)
+                        .recover(
+                            failure ->
+                                Future.failedFuture(
+                                    failure instanceof ServiceException e
+                                        ? refused(e, part, records, layout, firstRow, namespace)
+                                        : failure))
+                        .map(created -> byValue(part, created, Pseudonym::pseudonymValue))));
       } else {
-        List<Optional<Pseudonym>> found = await(() -> pseudonyms.findAll(creator, namespace, part));
-        for (int i = 0; i < part.size(); i++) {
-          int index = i;
-          found
-              .get(i)
-              .ifPresent(pseudonym -> result.put(part.get(index), pseudonym.pseudonymValue()));
-        }
+        parts.add(
+            submit(
+                () ->
+                    pseudonyms
+                        .findAll(creator, namespace, part)
+                        .map(
+                            found -> {
+                              Map<String, String> known = new HashMap<>();
+                              for (int i = 0; i < part.size(); i++) {
+                                int index = i;
+                                found
+                                    .get(i)
+                                    .ifPresent(
+                                        pseudonym ->
+                                            known.put(part.get(index), pseudonym.pseudonymValue()));
+                              }
+                              return known;
+                            })));
       }
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              Map<String, String> result = new HashMap<>(values.size() * 2);
+              parts.forEach(part -> result.putAll(part.join()));
+              return result;
+            });
+  }
+
+  private static <T> Map<String, String> byValue(
+      List<String> values, List<T> answers, Function<T, String> value) {
+    Map<String, String> result = new HashMap<>(values.size() * 2);
+    for (int i = 0; i < values.size(); i++) {
+      result.put(values.get(i), value.apply(answers.get(i)));
     }
     return result;
   }
@@ -356,14 +452,14 @@ final class CsvJobRunner {
       List<String> part,
       List<CsvRecord> records,
       CsvLayout layout,
-      State state,
+      long firstRow,
       String namespace) {
     String index = e.metadata().get("index");
     if (index == null || !index.matches("[0-9]+") || Integer.parseInt(index) >= part.size()) {
       return e;
     }
     String value = part.get(Integer.parseInt(index));
-    long row = state.counters.rowsProcessed();
+    long row = firstRow;
     for (CsvRecord record : records) {
       row++;
       if (record.malformed()) {
@@ -553,6 +649,7 @@ final class CsvJobRunner {
       store.delete(key);
       return Outcome.LOST;
     }
+    dropInput(job);
     LOG.info(
         "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved",
         job.id(),
@@ -570,7 +667,10 @@ final class CsvJobRunner {
     }
     CsvJob.Counters counters = state == null ? job.counters() : state.counters;
     try {
-      await(() -> repository.finish(job.id(), worker, JobStatus.FAILED, counters, null, message));
+      if (await(
+          () -> repository.finish(job.id(), worker, JobStatus.FAILED, counters, null, message))) {
+        dropInput(job);
+      }
     } catch (ServiceException | Interrupted e) {
       LOG.warn("CSV job {} could not be marked failed: {}", job.id(), e.getMessage());
     }
@@ -608,6 +708,25 @@ final class CsvJobRunner {
       }
     } catch (ServiceException | Interrupted e) {
       LOG.info("CSV job {} is no longer this worker's", state.job.id());
+    }
+  }
+
+  /**
+   * Deletes the uploaded file of a job that ended: it holds the values the job read (original
+   * values, for a pseudonymize job), which no one needs once the result is written.
+   */
+  private void dropInput(CsvJob job) {
+    if (job.inputKey() == null) {
+      return;
+    }
+    try {
+      store.delete(job.inputKey());
+    } catch (ObjectStoreException e) {
+      LOG.warn(
+          "CSV job {}: its uploaded file could not be deleted ({}); the bucket's lifecycle rule"
+              + " expires it",
+          job.id(),
+          e.getMessage());
     }
   }
 
@@ -658,6 +777,11 @@ final class CsvJobRunner {
 
   /** The future's result, waited for on this (worker) thread; the call runs on an event loop. */
   private <T> T await(Supplier<Future<T>> call) {
+    return join(submit(call));
+  }
+
+  /** Sends the call on the runner's event loop; its result arrives there. */
+  private <T> CompletableFuture<T> submit(Supplier<Future<T>> call) {
     CompletableFuture<T> result = new CompletableFuture<>();
     context.runOnContext(
         ignored -> {
@@ -675,16 +799,26 @@ final class CsvJobRunner {
             result.completeExceptionally(e);
           }
         });
+    return result;
+  }
+
+  /** The result, waited for on this thread; a failure is rethrown as it was. */
+  private static <T> T join(CompletableFuture<T> result) {
     try {
       return result.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Interrupted();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
+      Throwable cause = e.getCause();
+      while (cause instanceof java.util.concurrent.CompletionException
+          && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause instanceof RuntimeException runtime) {
         throw runtime;
       }
-      throw new IllegalStateException(e.getCause());
+      throw new IllegalStateException(cause);
     }
   }
 
@@ -715,7 +849,7 @@ final class CsvJobRunner {
     final Caller creator;
     final String uploadId;
     final List<String> parts;
-    final Output output = new Output();
+    final Output output;
     long offset;
     long nextChunk;
     Optional<ListCursor> cursor;
@@ -724,8 +858,9 @@ final class CsvJobRunner {
     Outcome outcome = Outcome.ENDED;
     private long lastPublished = System.nanoTime();
 
-    State(CsvJob job, Caller creator, Checkpoint checkpoint) {
+    State(CsvJob job, Caller creator, Checkpoint checkpoint, int partBytes) {
       this.job = job;
+      this.output = new Output(partBytes);
       this.creator = creator;
       this.uploadId = checkpoint.uploadId();
       this.parts = new ArrayList<>(checkpoint.partETags());
@@ -775,14 +910,23 @@ final class CsvJobRunner {
     }
   }
 
-  /** The output since the last uploaded part. */
+  /**
+   * The output since the last uploaded part: it grows by doubling up to about a part's size, so a
+   * job holds little more than {@code CsvProcessing__CheckpointBytes} and a chunk.
+   */
   private static final class Output {
+    private final int partBytes;
     private byte[] bytes = new byte[64 * 1024];
     private int size;
 
+    Output(int partBytes) {
+      this.partBytes = partBytes;
+    }
+
     void append(byte[] chunk) {
       if (size + chunk.length > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + chunk.length));
+        int doubled = (int) Math.min((long) bytes.length * 2, partBytes + (long) 64 * 1024);
+        bytes = Arrays.copyOf(bytes, Math.max(doubled, size + chunk.length));
       }
       System.arraycopy(chunk, 0, bytes, size, chunk.length);
       size += chunk.length;

@@ -150,6 +150,15 @@ class CsvJobsIT {
         .isEqualTo(file.getBytes(StandardCharsets.UTF_8).length);
     assertThat(done.getString("downloadUrl")).contains("patients-pseudonymized.csv");
     assertThat(TestPostgres.pseudonymCount(patients)).isEqualTo(2);
+    // the uploaded file, with its original values, is gone; the result stays for its download
+    assertThat(
+            TestObjectStore.client()
+                .size(org.vfps.job.CsvJob.inputKey(UUID.fromString(done.getString("id")))))
+        .isEmpty();
+    assertThat(
+            TestObjectStore.client()
+                .size(org.vfps.job.CsvJob.outputKey(UUID.fromString(done.getString("id")))))
+        .isPresent();
   }
 
   @Test
@@ -488,8 +497,9 @@ class CsvJobsIT {
         jobs.create(
             CsvJobClient.request(
                 "PSEUDONYMIZE", Map.of("fileName", "c.csv"), CsvJobClient.mapping("id", null, ns)));
+    // without a body, as curl -X POST sends it
     HttpTestClient.Response cancelled =
-        http.postJson("/v1/csv-jobs/" + job.getString("id") + ":cancel", "{}");
+        http.send("POST", "/v1/csv-jobs/" + job.getString("id") + ":cancel", Map.of(), null);
     assertThat(cancelled.status()).isEqualTo(200);
     assertThat(cancelled.json().getString("status")).isEqualTo("CSV_JOB_STATUS_CANCELLED");
     assertThat(jobs.start(job.getString("id")).status()).isEqualTo(400);
