@@ -22,7 +22,18 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.api.x.csvjobs.v1.ColumnMapping;
+import org.vfps.api.x.csvjobs.v1.CreateCsvJobRequest;
+import org.vfps.api.x.csvjobs.v1.CsvJob;
+import org.vfps.api.x.csvjobs.v1.CsvJobDirection;
+import org.vfps.api.x.csvjobs.v1.CsvJobServiceGrpcClient;
+import org.vfps.api.x.csvjobs.v1.CsvJobStatus;
+import org.vfps.api.x.csvjobs.v1.GetCsvJobRequest;
+import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
+import org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest;
+import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcClient;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.objectstore.TestObjectStore;
 import org.vfps.server.VfpsServer;
 import org.vfps.storage.Migrations;
 
@@ -41,7 +52,10 @@ class DatabasePrivilegesIT {
           "GRANT CONNECT ON DATABASE %2$s TO %1$s",
           "GRANT USAGE ON SCHEMA public TO %1$s",
           "GRANT SELECT, INSERT, DELETE ON namespaces TO %1$s",
-          "GRANT SELECT, INSERT ON pseudonyms, vfps_secrets TO %1$s");
+          "GRANT SELECT, INSERT ON pseudonyms, vfps_secrets TO %1$s",
+          "GRANT UPDATE, DELETE ON pseudonyms TO %1$s",
+          "GRANT SELECT, INSERT, UPDATE ON pseudonymization_jobs, vfps_csv_job_runs TO %1$s",
+          "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_csv_job_pending_output TO %1$s");
 
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
@@ -78,13 +92,10 @@ class DatabasePrivilegesIT {
       assertThatThrownBy(() -> Migrations.migrate(service))
           .as("the service's role cannot change the schema")
           .isNotNull();
-      try (VfpsServer server =
-              TestService.start(
-                  Map.of(
-                      "ConnectionStrings__PostgreSQL",
-                      TestPostgres.uri(service),
-                      "MetricsPort",
-                      Integer.toString(TestService.freePort())));
+      Map<String, String> env = new java.util.HashMap<>(TestObjectStore.environment());
+      env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri(service));
+      env.put("MetricsPort", Integer.toString(TestService.freePort()));
+      try (VfpsServer server = TestService.start(env);
           GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
         everyCallWorks(client);
       }
@@ -148,6 +159,51 @@ class DatabasePrivilegesIT {
                         .build())
                 .getPseudonymsCount())
         .isEqualTo(5);
+
+    // consent withdrawal deletes and updates rows
+    client.ok(
+        WithdrawalServiceGrpcClient.DeletePseudonyms,
+        DeletePseudonymsRequest.newBuilder()
+            .setNamespace("study")
+            .setOriginalValue("patient-1")
+            .build());
+    client.ok(
+        WithdrawalServiceGrpcClient.AnonymizeOriginal,
+        AnonymizeOriginalRequest.newBuilder()
+            .setNamespace("study")
+            .setOriginalValue("patient-2")
+            .build());
+    // a CSV job: its row, its run and checkpoint, its pending output
+    CsvJob export =
+        client.ok(
+            CsvJobServiceGrpcClient.CreateCsvJob,
+            CreateCsvJobRequest.newBuilder()
+                .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_EXPORT)
+                .addColumnMappings(
+                    ColumnMapping.newBuilder()
+                        .setSourceColumn("original")
+                        .setTargetColumn("pseudonym")
+                        .setNamespace("study"))
+                .build());
+    CsvJob ended = export;
+    for (int i = 0;
+        i < 300 && ended.getStatusValue() < CsvJobStatus.CSV_JOB_STATUS_COMPLETED_VALUE;
+        i++) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+      ended =
+          client.ok(
+              CsvJobServiceGrpcClient.GetCsvJob,
+              GetCsvJobRequest.newBuilder().setId(export.getId()).build());
+    }
+    assertThat(ended.getStatus())
+        .as(ended.toString())
+        .isEqualTo(CsvJobStatus.CSV_JOB_STATUS_COMPLETED);
+    assertThat(ended.getRowsProcessed()).isEqualTo(18);
 
     client.ok(
         NamespaceServiceGrpcClient.Delete,
