@@ -88,6 +88,7 @@ final class CsvJobRunner {
   private final PseudonymTransfer transfer;
   private final CsvProcessingConfig config;
   private final String worker;
+  private final JobPhases phases;
   private final Context context;
 
   CsvJobRunner(
@@ -97,7 +98,9 @@ final class CsvJobRunner {
       PseudonymTransfer transfer,
       CsvProcessingConfig config,
       Vertx vertx,
-      String worker) {
+      String worker,
+      JobPhases phases) {
+    this.phases = phases;
     this.repository = repository;
     this.store = store;
     this.pseudonyms = pseudonyms;
@@ -229,11 +232,13 @@ final class CsvJobRunner {
           return release(state);
         }
         while (!end && window.size() < depth) {
+          long reading = System.nanoTime();
           List<CsvRecord> records = new ArrayList<>(config.batchSize());
           CsvRecord record;
           while (records.size() < config.batchSize() && (record = reader.next()) != null) {
             records.add(record);
           }
+          took(job, JobPhases.Phase.READ_INPUT, reading);
           end = records.size() < config.batchSize();
           if (!records.isEmpty()) {
             window.add(
@@ -251,11 +256,13 @@ final class CsvJobRunner {
           // a file of a header row only: its output is that row
           return text.isEmpty() || commit(state, text, offset, state.cursor);
         }
-        if (job.direction() == JobDirection.IMPORT) {
-          importRows(state, layout, chunk.records(), text);
-        } else {
-          transformRows(state, layout, chunk, text);
-        }
+        long writing = System.nanoTime();
+        long waited =
+            job.direction() == JobDirection.IMPORT
+                ? importRows(state, layout, chunk.records(), text)
+                : transformRows(state, layout, chunk, text);
+        phases.took(
+            job.direction(), JobPhases.Phase.WRITE_OUTPUT, System.nanoTime() - writing - waited);
         offset = chunk.records().getLast().endOffset();
         if (!commit(state, text, offset, state.cursor)) {
           return false;
@@ -306,11 +313,14 @@ final class CsvJobRunner {
     return resolution;
   }
 
-  private void transformRows(State state, CsvLayout layout, Chunk chunk, StringBuilder text) {
+  /** Writes the chunk's rows; returns the nanoseconds it waited for their resolution. */
+  private long transformRows(State state, CsvLayout layout, Chunk chunk, StringBuilder text) {
     CsvJob job = state.job;
     List<CsvRecord> records = chunk.records();
     Map<String, Map<String, String>> replaced = new HashMap<>();
+    long waiting = System.nanoTime();
     chunk.resolution().forEach((namespace, values) -> replaced.put(namespace, join(values)));
+    long waited = took(job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
     long row = chunk.firstRow();
     for (CsvRecord record : records) {
       row++;
@@ -354,6 +364,7 @@ final class CsvJobRunner {
       state.count(0, missingCells, unresolved);
     }
     state.rows(records.size());
+    return waited;
   }
 
   /**
@@ -478,7 +489,8 @@ final class CsvJobRunner {
     return e;
   }
 
-  private void importRows(
+  /** Imports the chunk's pairs and writes its report; returns the nanoseconds of the imports. */
+  private long importRows(
       State state, CsvLayout layout, List<CsvRecord> records, StringBuilder text) {
     CsvJob job = state.job;
     CsvLayout.Column column = layout.columns().getFirst();
@@ -503,6 +515,7 @@ final class CsvJobRunner {
       }
     }
     Caller creator = state.creator;
+    long waiting = System.nanoTime();
     for (Map.Entry<String, List<Integer>> entry : byNamespace.entrySet()) {
       List<ImportedPair> pairs =
           entry.getValue().stream()
@@ -525,6 +538,7 @@ final class CsvJobRunner {
         statuses[entry.getValue().get(j)] = outcome.get(j);
       }
     }
+    long waited = took(state.job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
     for (int i = 0; i < records.size(); i++) {
       CsvRecord record = records.get(i);
       if (record.malformed()) {
@@ -537,6 +551,7 @@ final class CsvJobRunner {
       CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
     }
     state.rows(records.size());
+    return waited;
   }
 
   // ---- export: the namespace's pairs, page by page
@@ -560,8 +575,10 @@ final class CsvJobRunner {
         return release(state);
       }
       Optional<ListCursor> after = state.cursor;
+      long waiting = System.nanoTime();
       PseudonymTransfer.ExportPage page =
           await(() -> transfer.exportPage(creator, mapping.namespace(), after, EXPORT_PAGE));
+      took(job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
       for (Pseudonym pair : page.pairs()) {
         CsvWriter.append(
             text,
@@ -592,6 +609,7 @@ final class CsvJobRunner {
     byte[] pending = chunk;
     long number = state.nextChunk;
     if (state.output.size() >= config.checkpointBytes()) {
+      long uploading = System.nanoTime();
       state.parts.add(
           store.uploadPart(
               CsvJob.outputKey(state.job.id()),
@@ -600,6 +618,7 @@ final class CsvJobRunner {
               state.output.bytes(),
               state.output.size()));
       state.output.clear();
+      took(state.job, JobPhases.Phase.WRITE_OUTPUT, uploading);
       pending = null;
     } else {
       state.nextChunk++;
@@ -608,11 +627,13 @@ final class CsvJobRunner {
         state.publishDue(config.progressUpdateInterval().toNanos()) ? state.counters : null;
     String checkpoint = state.checkpoint().encode();
     byte[] added = pending;
+    long reporting = System.nanoTime();
     boolean held =
         await(
             () ->
                 repository.checkpoint(
                     state.job.id(), worker, checkpoint, number, added, published));
+    took(state.job, JobPhases.Phase.REPORT_PROGRESS, reporting);
     if (!held) {
       lost(state);
       state.outcome = Outcome.LOST;
@@ -740,6 +761,13 @@ final class CsvJobRunner {
   }
 
   // ---- helpers
+
+  /** Adds the time since {@code since} to the phase; returns it. */
+  private long took(CsvJob job, JobPhases.Phase phase, long since) {
+    long nanos = System.nanoTime() - since;
+    phases.took(job.direction(), phase, nanos);
+    return nanos;
+  }
 
   private boolean missing(String cell) {
     if (cell == null || cell.isBlank()) {

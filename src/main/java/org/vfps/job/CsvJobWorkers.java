@@ -51,12 +51,14 @@ public final class CsvJobWorkers implements AutoCloseable {
       PseudonymService pseudonyms,
       PseudonymTransfer transfer,
       CsvProcessingConfig config,
-      String worker) {
+      String worker,
+      JobPhases phases) {
     this.vertx = vertx;
     this.repository = repository;
     this.config = config;
     this.worker = worker;
-    this.runner = new CsvJobRunner(repository, store, pseudonyms, transfer, config, vertx, worker);
+    this.runner =
+        new CsvJobRunner(repository, store, pseudonyms, transfer, config, vertx, worker, phases);
     AtomicInteger number = new AtomicInteger();
     this.threads =
         Executors.newFixedThreadPool(
@@ -81,6 +83,7 @@ public final class CsvJobWorkers implements AutoCloseable {
    * Starts the workers of this replica.
    *
    * @param worker this replica's name among the workers, unique in the cluster
+   * @param phases where the time of the jobs' phases is added up
    */
   public static CsvJobWorkers start(
       Vertx vertx,
@@ -89,9 +92,10 @@ public final class CsvJobWorkers implements AutoCloseable {
       PseudonymService pseudonyms,
       PseudonymTransfer transfer,
       CsvProcessingConfig config,
-      String worker) {
+      String worker,
+      JobPhases phases) {
     CsvJobWorkers workers =
-        new CsvJobWorkers(vertx, repository, store, pseudonyms, transfer, config, worker);
+        new CsvJobWorkers(vertx, repository, store, pseudonyms, transfer, config, worker, phases);
     LOG.info("CSV job workers: {} on this replica, as '{}'", config.workerCount(), worker);
     vertx.runOnContext(ignored -> workers.claim());
     return workers;

@@ -27,6 +27,11 @@ public enum JobDirection {
     throw new IllegalArgumentException("no job direction " + code);
   }
 
+  /** The direction's label in metrics: {@code pseudonymize}, {@code export}, ... */
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** Whether the job reads an uploaded file. */
   public boolean hasInput() {
     return this != EXPORT;

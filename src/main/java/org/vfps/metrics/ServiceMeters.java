@@ -173,6 +173,24 @@ public final class ServiceMeters {
         limit);
   }
 
+  /**
+   * The seconds CSV jobs spend in one phase ({@code
+   * vfps_csv_job_phase_duration_seconds_total{phase,direction}}), registered now so that it is
+   * exported from 0.
+   *
+   * @return what adds nanoseconds to it
+   */
+  public java.util.function.LongConsumer csvJobPhase(String phase, String direction) {
+    Counter counter =
+        Counter.builder("vfps.csv.job.phase.duration")
+            .baseUnit("seconds")
+            .description("Seconds the workers of CSV jobs spent in a phase")
+            .tag("phase", phase)
+            .tag("direction", direction)
+            .register(registry);
+    return nanos -> counter.increment(nanos / 1e9);
+  }
+
   /** A counter of one label, registered now; returns what counts one. */
   private Runnable counter(String name, String description, String label, String value) {
     Counter counter =

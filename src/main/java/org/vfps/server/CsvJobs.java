@@ -16,6 +16,7 @@ import org.vfps.config.VfpsConfig;
 import org.vfps.job.CsvJobRepository;
 import org.vfps.job.CsvJobService;
 import org.vfps.job.CsvJobWorkers;
+import org.vfps.job.JobPhases;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.objectstore.EmbeddedObjectStore;
 import org.vfps.objectstore.ObjectStore;
@@ -89,6 +90,7 @@ final class CsvJobs {
       NamespaceService namespaces,
       PseudonymService pseudonyms,
       PseudonymTransfer transfer,
+      JobPhases phases,
       Teardown teardown) {
     AtomicReference<CsvJobWorkers> workers = new AtomicReference<>();
     CsvJobService service =
@@ -117,7 +119,8 @@ final class CsvJobs {
                   pseudonyms,
                   transfer,
                   config.csvProcessing(),
-                  workerName()),
+                  workerName(),
+                  phases),
               CsvJobWorkers::close));
     }
     return service;

@@ -16,6 +16,8 @@ import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.cache.VfpsCache;
 import org.vfps.config.VfpsConfig;
 import org.vfps.grpc.CallObserver;
+import org.vfps.job.JobDirection;
+import org.vfps.job.JobPhases;
 import org.vfps.metrics.CacheStatistics;
 import org.vfps.metrics.MetricsVerticle;
 import org.vfps.metrics.ServiceMeters;
@@ -56,6 +58,9 @@ sealed interface Metrics {
   /** Counts gRPC calls. */
   CallObserver callObserver();
 
+  /** Adds up the time CSV jobs spend in each phase. */
+  JobPhases csvJobPhases();
+
   /** Serves {@code /metrics}; yields the port it listens on, 0 when metrics are off. */
   Future<Integer> listen(Vertx vertx, VfpsConfig config, Database database);
 
@@ -91,6 +96,11 @@ sealed interface Metrics {
     @Override
     public CallObserver callObserver() {
       return CallObserver.NONE;
+    }
+
+    @Override
+    public JobPhases csvJobPhases() {
+      return JobPhases.NONE;
     }
 
     @Override
@@ -155,6 +165,20 @@ sealed interface Metrics {
             VfpsCache.Counts counts = cache.counts();
             return new CacheStatistics(counts.entries(), counts.hits(), counts.misses());
           });
+    }
+
+    @Override
+    public JobPhases csvJobPhases() {
+      Map<String, java.util.function.LongConsumer> counters = new java.util.HashMap<>();
+      for (JobDirection direction : JobDirection.values()) {
+        for (JobPhases.Phase phase : JobPhases.Phase.values()) {
+          counters.put(
+              phase.label() + "/" + direction.label(),
+              meters.csvJobPhase(phase.label(), direction.label()));
+        }
+      }
+      return (direction, phase, nanos) ->
+          counters.get(phase.label() + "/" + direction.label()).accept(nanos);
     }
 
     @Override

@@ -312,6 +312,7 @@ public final class VfpsServer implements AutoCloseable {
                       namespaces,
                       pseudonyms,
                       new PseudonymTransfer(namespaces, database.pseudonyms(), access),
+                      metrics.csvJobPhases(),
                       teardown);
               return new Services(
                   database,

@@ -474,6 +474,42 @@ class CsvJobsIT {
   }
 
   @Test
+  void theTimeOfEachPhaseIsExportedAsTheDotnetServiceExportsIt() throws Exception {
+    Map<String, String> environment = new HashMap<>(TestObjectStore.environment());
+    environment.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
+    int metricsPort = TestService.freePort();
+    environment.put("MetricsPort", Integer.toString(metricsPort));
+    try (VfpsServer measured = TestService.start(environment);
+        HttpTestClient client = new HttpTestClient(measured.httpPort());
+        HttpTestClient metrics = new HttpTestClient(metricsPort)) {
+      CsvJobClient measuredJobs = new CsvJobClient(client);
+      String ns = namespace("metrics");
+      JsonObject done =
+          jobs.awaitEnd(
+              measuredJobs
+                  .submit(
+                      CsvJobClient.request(
+                          "PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)),
+                      "id\na\nb\n".getBytes(StandardCharsets.UTF_8))
+                  .getString("id"),
+              TIMEOUT);
+      assertThat(done.getString("status")).isEqualTo("CSV_JOB_STATUS_COMPLETED");
+
+      String scraped = metrics.get("/metrics").body();
+      assertThat(scraped)
+          .contains(
+              "vfps_csv_job_phase_duration_seconds_total{direction=\"export\",phase=\"read_input\"} 0.0");
+      java.util.regex.Matcher resolved =
+          java.util.regex.Pattern.compile(
+                  "vfps_csv_job_phase_duration_seconds_total\\{direction=\"pseudonymize\","
+                      + "phase=\"resolve_database\"\\} ([0-9.eE-]+)")
+              .matcher(scraped);
+      assertThat(resolved.find()).as(scraped).isTrue();
+      assertThat(Double.parseDouble(resolved.group(1))).isPositive();
+    }
+  }
+
+  @Test
   void withADatabaseButNoBucketJobsAreOffAndSaySo() {
     try (VfpsServer off =
             TestService.start(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri()));
