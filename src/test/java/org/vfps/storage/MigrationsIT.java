@@ -62,13 +62,15 @@ class MigrationsIT {
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
     assertThat(Migrations.migrate(database)).isEqualTo(8);
-    // back to the schema of version 6: no EF migration history
+    // back to the schema of version 6: no EF migration history (7), no CSV job runs (8)
     TestPostgres.execute(
         database,
         "DROP TABLE \"__EFMigrationsHistory\"",
-        "DELETE FROM flyway_schema_history WHERE version = '" + Migrations.NEWEST_VERSION + "'");
+        "DROP TABLE vfps_csv_job_pending_output",
+        "DROP TABLE vfps_csv_job_runs",
+        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8')");
 
-    assertThat(Migrations.migrate(database)).isEqualTo(1);
+    assertThat(Migrations.migrate(database)).isEqualTo(2);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
         .isEqualTo(18);
   }
