@@ -21,8 +21,11 @@ public final class TestService {
   /** The service with these settings, on free ports unless they name ports. */
   public static VfpsServer start(Map<String, String> environment) {
     Map<String, String> env = new HashMap<>();
-    env.put("Grpc__Port", Integer.toString(freePort()));
-    env.put("Http__Port", Integer.toString(freePort()));
+    // never a cluster member's port: this replica's listener there would hold that member's join
+    // (a port freePort returns is free again at once, so another test's reserved port may recur)
+    java.util.Set<Integer> members = memberPorts(environment);
+    env.put("Grpc__Port", Integer.toString(freePortBut(members)));
+    env.put("Http__Port", Integer.toString(freePortBut(members)));
     env.put("MetricsPort", "0");
     // with the embedded database, the embedded S3 store starts too: on a free port, in a directory
     // of this start's own
@@ -40,6 +43,26 @@ public final class TestService {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static java.util.Set<Integer> memberPorts(Map<String, String> environment) {
+    java.util.Set<Integer> ports = new java.util.HashSet<>();
+    String members = environment.getOrDefault("Cluster__Members", "");
+    for (String member : members.split(",")) {
+      int colon = member.lastIndexOf(':');
+      if (colon > 0) {
+        ports.add(Integer.parseInt(member.substring(colon + 1).strip()));
+      }
+    }
+    return ports;
+  }
+
+  private static int freePortBut(java.util.Set<Integer> taken) {
+    int port = freePort();
+    while (taken.contains(port)) {
+      port = freePort();
+    }
+    return port;
   }
 
   public static int freePort() {
