@@ -15,8 +15,26 @@ final class AllowedMethods {
 
   private AllowedMethods() {}
 
-  /** The methods the routes of {@code path} answer, comma-separated, in alphabetical order. */
+  /**
+   * The methods the routes of {@code path} answer, comma-separated, in alphabetical order. A path
+   * of a custom method ({@code /v1/csv-jobs/{id}:start}) is that method's alone, though its last
+   * segment would also fill the variable of a plainer route.
+   */
   static String of(Router router, String path) {
+    Set<String> custom = new TreeSet<>();
+    for (Route route : router.getRoutes()) {
+      io.vertx.openapi.contract.Operation operation =
+          route.getMetadata(io.vertx.ext.web.openapi.router.RouterBuilder.KEY_META_DATA_OPERATION);
+      if (operation != null
+          && operation.getOpenAPIPath().contains(":")
+          && route.methods() != null
+          && path.matches(RestRoutes.customMethodRegex(operation.getOpenAPIPath()))) {
+        route.methods().stream().map(HttpMethod::name).forEach(custom::add);
+      }
+    }
+    if (!custom.isEmpty()) {
+      return String.join(", ", custom);
+    }
     Set<String> methods = new TreeSet<>();
     for (Route route : router.getRoutes()) {
       // a route of every method has none (null) and never causes a 405

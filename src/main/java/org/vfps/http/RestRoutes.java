@@ -471,17 +471,45 @@ final class RestRoutes {
    * {@code :batchCreate} route; these routes match a regex with the suffix as literal text instead.
    */
   static void matchCustomMethodsLiterally(Router router) {
+    java.util.Map<String, java.util.Set<String>> methodsByPath = new java.util.TreeMap<>();
     for (Route route : router.getRoutes()) {
       io.vertx.openapi.contract.Operation operation =
           route.getMetadata(RouterBuilder.KEY_META_DATA_OPERATION);
       if (operation != null && operation.getOpenAPIPath().contains(":")) {
-        route.pathRegex(
-            literalPathRegex(
-                operation
-                    .getOpenAPIPath()
-                    .replace(ApiContract.CUSTOM_METHOD_AFTER_VARIABLE, "}:")));
+        String regex = customMethodRegex(operation.getOpenAPIPath());
+        route.pathRegex(regex);
+        route
+            .methods()
+            .forEach(
+                method ->
+                    methodsByPath
+                        .computeIfAbsent(regex, r -> new java.util.TreeSet<>())
+                        .add(method.name()));
       }
     }
+    // a custom method's path is its own: another method there is a 405, though the path's last
+    // segment would also fill the variable of a plainer route (GET /v1/csv-jobs/{id})
+    methodsByPath.forEach(
+        (regex, methods) ->
+            router
+                .routeWithRegex(regex)
+                .order(-1)
+                .handler(
+                    rc -> {
+                      if (methods.contains(rc.request().method().name())) {
+                        rc.next();
+                      } else {
+                        rc.response()
+                            .putHeader(
+                                io.vertx.core.http.HttpHeaders.ALLOW, String.join(", ", methods));
+                        rc.fail(405);
+                      }
+                    }));
+  }
+
+  /** The regex of the path of a custom method's operation as the parser read it. */
+  static String customMethodRegex(String parsedPath) {
+    return literalPathRegex(parsedPath.replace(ApiContract.CUSTOM_METHOD_AFTER_VARIABLE, "}:"));
   }
 
   /**

@@ -201,7 +201,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     if (candidates.distinct() > 1 && collisions.seen < collisions.limit) {
       return upsert(namespace, originalValue, candidates, candidates.get(), attempt, collisions);
     }
-    if (candidates.distinct() <= 1 || collisions.counted) {
+    if (candidates.distinct() <= 1) {
+      return Future.failedFuture(derivedPseudonymTaken(namespace));
+    }
+    if (collisions.counted) {
       return Future.failedFuture(collisions.exhausted(namespace, failure));
     }
     return count(namespace)
@@ -213,6 +216,19 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                       namespace, originalValue, candidates, candidates.get(), attempt, collisions)
                   : Future.failedFuture(collisions.exhausted(namespace, failure));
             });
+  }
+
+  /**
+   * A deterministic method's one pseudonym for a value is another row's: that of the same value
+   * before it was anonymized (consent withdrawn), which keeps its pseudonym.
+   */
+  private static ServiceException derivedPseudonymTaken(String namespace) {
+    return new ServiceException(
+        ErrorCode.FAILED_PRECONDITION,
+        "The pseudonym the namespace's deterministic method derives for the value belongs to"
+            + " another row: the value's own, kept when the value was anonymized (consent"
+            + " withdrawn). This method cannot give it another; use a namespace of a random method.",
+        metadata(namespace));
   }
 
   /** The collisions of one value's candidates with other values' pseudonyms, so far. */

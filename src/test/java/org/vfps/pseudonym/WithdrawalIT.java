@@ -153,6 +153,32 @@ class WithdrawalIT {
   }
 
   @Test
+  void anAnonymizedValueOfADeterministicMethodCannotBeCreatedAgainAndSaysWhy() {
+    String namespace = "withdraw-sha-" + java.util.UUID.randomUUID();
+    grpc.ok(
+        org.vfps.api.v1.NamespaceServiceGrpcClient.Create,
+        org.vfps.api.v1.NamespaceServiceCreateRequest.newBuilder()
+            .setName(namespace)
+            .setPseudonymGenerationMethod(
+                org.vfps.api.v1.PseudonymGenerationMethod
+                    .PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED)
+            .setPseudonymLength(64)
+            .build());
+    create(namespace, "patient-sha");
+    assertThat(anonymize(namespace, "patient-sha").status()).isEqualTo(GrpcStatus.OK);
+
+    Reply<?> again =
+        grpc.call(
+            PseudonymServiceGrpcClient.Create,
+            PseudonymServiceCreateRequest.newBuilder()
+                .setNamespace(namespace)
+                .setOriginalValue("patient-sha")
+                .build());
+    assertThat(again.status()).as(again.message()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
+    assertThat(again.message()).contains("anonymized").doesNotContain("patient-sha");
+  }
+
+  @Test
   void anUnknownValueOrNamespaceIsNotFoundAndABlankValueInvalid() {
     String namespace = grpc.createNamespace("withdraw-");
     create(namespace, "present");
