@@ -1,11 +1,13 @@
 package org.vfps;
 
+import io.vertx.core.Vertx;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,16 +16,21 @@ import org.vfps.config.ConfigException;
 import org.vfps.config.ConfigLoader;
 import org.vfps.config.LoadedConfig;
 import org.vfps.config.VfpsConfig;
+import org.vfps.config.VoprfServerConfig;
+import org.vfps.config.VoprfServerSettings;
 import org.vfps.log.ConsoleLogging;
 import org.vfps.server.AotTraining;
 import org.vfps.server.StartupException;
 import org.vfps.server.VfpsServer;
+import org.vfps.voprf.server.VoprfServer;
 
 /**
  * The command line: {@code vfps [serve]} runs the service until it is stopped; {@code vfps migrate}
  * brings the configured database's schema up to date and exits 0, or non-zero with the reason;
  * {@code vfps hash-secret} reads a client account's secret from standard input and prints the
- * {@code Authorization__Clients__N__SecretHash} to configure.
+ * {@code Authorization__Clients__N__SecretHash} to configure; {@code vfps voprf-server} runs the
+ * VOPRF server of keyed pseudonyms ({@link VoprfServer}, settings {@code VoprfServer__*}) until it
+ * is stopped. A bad setting exits 2, naming it.
  */
 public final class Main {
 
@@ -32,7 +39,7 @@ public final class Main {
   private Main() {}
 
   private static final String USAGE =
-      "usage: vfps [serve|migrate|train|hash-secret] [--config appsettings.json]";
+      "usage: vfps [serve|migrate|train|hash-secret|voprf-server] [--config appsettings.json]";
 
   public static void main(String[] args) {
     String command = "serve";
@@ -49,6 +56,10 @@ public final class Main {
     }
     if (command.equals("hash-secret")) {
       hashSecret();
+      return;
+    }
+    if (command.equals("voprf-server")) {
+      voprfServer(settingsFile);
       return;
     }
     LoadedConfig loaded;
@@ -145,6 +156,62 @@ public final class Main {
                   server.close();
                 },
                 "vfps-shutdown"));
+  }
+
+  /** Loads the VOPRF server's settings, starts it, and stops it on SIGTERM. */
+  private static void voprfServer(Path settingsFile) {
+    VoprfServerSettings.Loaded loaded;
+    try {
+      loaded = VoprfServerSettings.read(System.getenv(), Optional.ofNullable(settingsFile));
+    } catch (ConfigException e) {
+      LOG.error("Invalid configuration: {}", e.getMessage());
+      System.exit(2);
+      return;
+    }
+    VoprfServerConfig config = loaded.config();
+    ConsoleLogging.apply(config.logging());
+    for (String key : loaded.unreadKeys()) {
+      LOG.warn("{} is not a setting of the VOPRF server and is ignored (a typo?)", key);
+    }
+    Vertx vertx = Vertx.vertx();
+    VoprfServer server;
+    try {
+      server = VoprfServer.start(vertx, config).await();
+    } catch (ConfigException e) {
+      LOG.error("Invalid configuration: {}", e.getMessage());
+      vertx.close();
+      System.exit(2);
+      return;
+    } catch (Exception e) {
+      LOG.error("The VOPRF server cannot start: {}", e.getMessage(), e);
+      vertx.close();
+      System.exit(1);
+      return;
+    }
+    LOG.info(
+        "VOPRF server listening on gRPC port {}: key id {}, public key {}",
+        server.port(),
+        server.keyId(),
+        Base64.getEncoder().encodeToString(server.publicKey()));
+    if (!config.hardening().enabled()) {
+      LOG.warn(
+          "Hardening is off (VoprfServer__Hardening__IsEnabled=false, Development only): the VOPRF"
+              + " server listens {} without authentication or rate limit",
+          server.tls() ? "over TLS" : "in clear text");
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("Stopping the VOPRF server");
+                  try {
+                    server.close().await();
+                    vertx.close().await();
+                  } catch (Exception e) {
+                    LOG.warn("The VOPRF server did not stop cleanly: {}", e.toString());
+                  }
+                },
+                "voprf-shutdown"));
   }
 
   private static void migrate(VfpsConfig config) {

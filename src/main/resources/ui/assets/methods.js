@@ -1,11 +1,19 @@
 // The pseudonym generation methods a namespace may use (all but UNSPECIFIED), as the API names
 // them, with the one length some of them allow. A method that derives the pseudonym from the
-// value gives a value exactly one pseudonym. VOPRF is listed so that a namespace of the .NET
-// service reads well, but this service cannot create such namespaces.
+// value gives a value exactly one pseudonym. Two depend on the deployment, which the session tells
+// (`generation`): SHA-256 can be turned off, and VOPRF needs a VOPRF server, whose settings
+// fix its length. A method this deployment does not generate stays listed, so that its namespaces
+// read well, but is offered disabled with its `unavailable` note.
 
 export const METHODS = [
   {name: 'PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED', label: 'Secure random, Base64URL'},
-  {name: 'PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED', label: 'SHA-256, hex', fixedLength: 64, derived: true},
+  {
+    name: 'PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED',
+    label: 'SHA-256, hex',
+    fixedLength: 64,
+    derived: true,
+    unavailable: 'SHA-256, hex (turned off: Pseudonymization__Sha256__IsEnabled)',
+  },
   {name: 'PSEUDONYM_GENERATION_METHOD_UUID4', label: 'UUID version 4', fixedLength: 36},
   {name: 'PSEUDONYM_GENERATION_METHOD_UUID7', label: 'UUID version 7', fixedLength: 36},
   {name: 'PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED', label: 'Random, hex'},
@@ -14,9 +22,32 @@ export const METHODS = [
   {
     name: 'PSEUDONYM_GENERATION_METHOD_VOPRF',
     label: 'VOPRF',
-    unavailable: 'VOPRF (needs a VOPRF server, which this service does not have)',
+    derived: true,
+    lengthNote: "The VOPRF server's key id and a dot go before them, unless Voprf__IncludeKeyIdInPseudonym is false.",
+    unavailable: 'VOPRF (needs a VOPRF server: Voprf__Address)',
   },
 ];
+
+/**
+ * The methods as this deployment offers them for new namespaces: each one it generates without an
+ * `unavailable` note, VOPRF with the length its settings fix. `generation` is the session's
+ * `{sha256, voprfLength}` (`voprfLength` null without a VOPRF server); missing, the service's
+ * defaults hold: SHA-256 on, no VOPRF server.
+ */
+export function offeredMethods(generation) {
+  const sha256 = generation?.sha256 ?? true;
+  const voprfLength = generation?.voprfLength ?? null;
+  return METHODS.map((m) => {
+    switch (m.name) {
+      case 'PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED':
+        return sha256 ? {...m, unavailable: undefined} : m;
+      case 'PSEUDONYM_GENERATION_METHOD_VOPRF':
+        return voprfLength ? {...m, fixedLength: voprfLength, unavailable: undefined} : m;
+      default:
+        return m;
+    }
+  });
+}
 
 export const DEFAULT_LENGTH = 16;
 

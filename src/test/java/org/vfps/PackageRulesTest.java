@@ -106,6 +106,10 @@ class PackageRulesTest {
           Map.entry("log", Set.of("error", "config")),
           // media types and strictly decoded text, read one way by the edges and the credentials
           Map.entry("text", Set.of()),
+          // keyed pseudonyms: the RFC 9497 primitives, vfps's client of a VOPRF server (a keyed
+          // generator of the pseudonym package, failing as the domain fails) and the server, which
+          // authenticates its callers and logs as the edges do
+          Map.entry("voprf", Set.of("api", "auth", "config", "error", "log", "pseudonym")),
           // the start-up chain wires them all
           Map.entry(
               "server",
@@ -132,13 +136,15 @@ class PackageRulesTest {
                   "storage",
                   "text",
                   "tracing",
-                  "ui")));
+                  "ui",
+                  "voprf")));
 
   /**
    * The packages the root package's command line may use: the start-up chain, the configuration,
    * the console's log format and the secret hashing of {@code hash-secret}.
    */
-  private static final Set<String> ROOT_MAY_USE = Set.of("server", "config", "log", "auth");
+  private static final Set<String> ROOT_MAY_USE =
+      Set.of("server", "config", "log", "auth", "voprf");
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);

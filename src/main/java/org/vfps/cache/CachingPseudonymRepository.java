@@ -4,6 +4,7 @@ import io.vertx.core.CompositeFuture;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,10 +119,38 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
     return delegate.count(namespace);
   }
 
+  /**
+   * The cached pseudonyms, and the others from the delegate: a cached pair is stored (only stored
+   * pairs are cached, and withdrawals evict theirs), so a keyed namespace's repeated values need no
+   * statement before they are answered.
+   */
   @Override
   public Future<Map<String, Pseudonym>> findAllByOriginal(
       String namespace, List<String> originalValues) {
-    return delegate.findAllByOriginal(namespace, originalValues);
+    Map<String, Pseudonym> cached = new HashMap<>();
+    List<String> missing = new ArrayList<>(originalValues.size());
+    for (String originalValue : originalValues) {
+      Pseudonym pseudonym = cache.getIfLoaded(new VfpsCache.PseudonymKey(namespace, originalValue));
+      if (pseudonym != null) {
+        cached.put(originalValue, pseudonym);
+      } else {
+        missing.add(originalValue);
+      }
+    }
+    if (missing.isEmpty()) {
+      return Future.succeededFuture(cached);
+    }
+    if (cached.isEmpty()) {
+      return delegate.findAllByOriginal(namespace, originalValues);
+    }
+    return delegate
+        .findAllByOriginal(namespace, missing)
+        .map(
+            found -> {
+              Map<String, Pseudonym> all = new HashMap<>(found);
+              all.putAll(cached);
+              return all;
+            });
   }
 
   /** From the database: the cache holds each value's pseudonym of sequence number 0 only. */

@@ -73,6 +73,17 @@ public final class VfpsCache {
         });
   }
 
+  /** The cached value of the key if it is loaded, else null; starts no load. */
+  @SuppressWarnings("unchecked")
+  <V> V getIfLoaded(Object key) {
+    CompletableFuture<Object> value = cache.getIfPresent(key);
+    if (value == null || !value.isDone() || value.isCompletedExceptionally()) {
+      return null;
+    }
+    Object result = value.join();
+    return result instanceof FailedLoad ? null : (V) result;
+  }
+
   /**
    * A load that failed, kept as a value for the moment until its callers remove it: Caffeine logs
    * every exceptionally completed load at WARNING with a stack trace, and a failed load (the

@@ -116,7 +116,10 @@ public final class ConfigLoader {
             connections(settings),
             admission(settings),
             CsvJobSettings.s3(settings),
-            CsvJobSettings.csvProcessing(settings));
+            CsvJobSettings.csvProcessing(settings),
+            VoprfSettings.read(settings));
+    // the VOPRF server's own section (VoprfServerSettings), which vfps does not use
+    settings.withPrefix("VoprfServer:");
     return new LoadedConfig(config, settings.unreadKeys(), settings.readKeys());
   }
 
@@ -237,7 +240,7 @@ public final class ConfigLoader {
   }
 
   /** Both files or neither; an encrypted key (Kestrel's {@code Password}) is refused. */
-  private static TlsConfig tls(FlatSettings settings) {
+  static TlsConfig tls(FlatSettings settings) {
     String prefix = "Kestrel:Certificates:Default:";
     Optional<Path> certificate = optionalPath(settings, prefix + "Path");
     Optional<Path> key = optionalPath(settings, prefix + "KeyPath");
@@ -258,7 +261,7 @@ public final class ConfigLoader {
     return new TlsConfig(certificate, key, positiveTimeSpan(settings, prefix + "ReloadInterval"));
   }
 
-  private static LoggingConfig logging(FlatSettings settings) {
+  static LoggingConfig logging(FlatSettings settings) {
     return new LoggingConfig(oneOf(settings, "Logging:Format", LoggingConfig.Format.class));
   }
 
@@ -474,7 +477,7 @@ public final class ConfigLoader {
   }
 
   /** A path, or empty when the value is blank. */
-  private static Optional<Path> optionalPath(FlatSettings settings, String key) {
+  static Optional<Path> optionalPath(FlatSettings settings, String key) {
     String value = settings.required(key);
     if (value.isBlank()) {
       return Optional.empty();
@@ -490,7 +493,7 @@ public final class ConfigLoader {
     return new ConfigException(FlatSettings.environmentName(key) + ": '" + value + "' " + problem);
   }
 
-  private static JsonObject readDefaults() {
+  static JsonObject readDefaults() {
     ClassLoader loader = ConfigLoader.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream(DEFAULTS_RESOURCE)) {
       if (in == null) {
@@ -502,7 +505,7 @@ public final class ConfigLoader {
     }
   }
 
-  private static JsonObject readFile(Path file) {
+  static JsonObject readFile(Path file) {
     String text;
     try {
       text = Files.readString(file);

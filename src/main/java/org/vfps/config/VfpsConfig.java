@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param admission the bounds of the replica's work in flight ({@code Admission__*})
  * @param s3 the object store of CSV jobs ({@code S3__*})
  * @param csvProcessing how this replica runs CSV jobs ({@code CsvProcessing__*})
+ * @param voprf the VOPRF server of keyed pseudonyms ({@code Voprf__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -37,7 +38,8 @@ public record VfpsConfig(
     ConnectionConfig connections,
     AdmissionConfig admission,
     S3Config s3,
-    CsvProcessingConfig csvProcessing) {
+    CsvProcessingConfig csvProcessing,
+    VoprfConfig voprf) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -56,5 +58,6 @@ public record VfpsConfig(
     Objects.requireNonNull(admission, "admission");
     Objects.requireNonNull(s3, "s3");
     Objects.requireNonNull(csvProcessing, "csvProcessing");
+    Objects.requireNonNull(voprf, "voprf");
   }
 }

@@ -20,9 +20,8 @@ public enum GenerationMethod {
   FULL_RANDOM_BASE62_ENCODED(6, "FullRandomBase62Encoded", 0),
   FULL_RANDOM_BASE32_ENCODED(7, "FullRandomBase32Encoded", 0),
   /**
-   * Derived from the original value by a VOPRF server, which this service does not talk to yet:
-   * {@link GenerationSupport} refuses it. Its fixed length depends on the VOPRF settings, so none
-   * is declared here.
+   * Derived from the original value with the key of a VOPRF server: {@link GenerationSupport} says
+   * whether one is configured, and the fixed length its settings give, so none is declared here.
    */
   VOPRF(8, "Voprf", 0);
 

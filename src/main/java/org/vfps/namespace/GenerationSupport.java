@@ -1,30 +1,46 @@
 package org.vfps.namespace;
 
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
 /**
  * Which generation methods make new pseudonyms in this deployment. SHA-256 does while {@code
  * Pseudonymization__Sha256__IsEnabled} is true (the default, for the clients of the .NET vfps
- * 1.10); VOPRF would with a VOPRF server, which this service does not talk to yet. A method that
- * does not is refused for new namespaces and for new original values in existing ones.
+ * 1.10); VOPRF does with a VOPRF server ({@code Voprf__Address}). A method that does not is refused
+ * for new namespaces and for new original values in existing ones.
  *
  * @param sha256Enabled whether {@link GenerationMethod#SHA256_HEX_ENCODED} makes new pseudonyms
- * @param voprfEnabled whether {@link GenerationMethod#VOPRF} does
+ * @param voprfLength the pseudonym length of {@link GenerationMethod#VOPRF}, which its settings fix
+ *     ({@code Voprf__Format}, {@code Voprf__Length}); empty without a VOPRF server, when the method
+ *     makes none
  */
-public record GenerationSupport(boolean sha256Enabled, boolean voprfEnabled) {
+public record GenerationSupport(boolean sha256Enabled, OptionalInt voprfLength) {
 
   /** SHA-256 on, no VOPRF server: the defaults. */
-  public static final GenerationSupport DEFAULT = new GenerationSupport(true, false);
+  public static final GenerationSupport DEFAULT = new GenerationSupport(true, OptionalInt.empty());
+
+  public GenerationSupport {
+    Objects.requireNonNull(voprfLength, "voprfLength");
+  }
 
   /** Whether the method makes new pseudonyms here. */
   public boolean generates(GenerationMethod method) {
     return switch (method) {
       case SHA256_HEX_ENCODED -> sha256Enabled;
-      case VOPRF -> voprfEnabled;
+      case VOPRF -> voprfLength.isPresent();
       default -> true;
     };
+  }
+
+  /**
+   * The one pseudonym length the method can produce here, if it has one: the method's own (UUIDs,
+   * SHA-256), or for VOPRF the length its settings give.
+   */
+  public OptionalInt fixedLength(GenerationMethod method) {
+    return method == GenerationMethod.VOPRF ? voprfLength : method.fixedLength();
   }
 
   /**

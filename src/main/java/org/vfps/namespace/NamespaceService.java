@@ -326,7 +326,7 @@ public final class NamespaceService {
               + PARAMETER,
           metadata);
     }
-    OptionalInt fixedLength = method.fixedLength();
+    OptionalInt fixedLength = generation.fixedLength(method);
     if (fixedLength.isPresent() && length != fixedLength.getAsInt()) {
       throw new ServiceException(
           ErrorCode.OUT_OF_RANGE,

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
@@ -50,6 +51,7 @@ public final class PseudonymService {
   private final int maxBatchSize;
   private final GenerationSupport generation;
   private final WithdrawalEvents withdrawals;
+  private final KeyedGenerator keyed;
 
   /**
    * A service that takes each method's generator from {@code generators}, which may wrap those of
@@ -61,6 +63,8 @@ public final class PseudonymService {
    * @param generation the methods that make new pseudonyms: in a namespace of another, the values
    *     that have a pseudonym keep it, and new values are refused
    * @param withdrawals where withdrawals are told, so that every replica's cache drops their pairs
+   * @param keyed the cores of {@link GenerationMethod#VOPRF} namespaces; asked only for values
+   *     without a stored pseudonym, many at once where a call brings many
    */
   public PseudonymService(
       NamespaceService namespaces,
@@ -70,7 +74,8 @@ public final class PseudonymService {
       Access access,
       int maxBatchSize,
       GenerationSupport generation,
-      WithdrawalEvents withdrawals) {
+      WithdrawalEvents withdrawals,
+      KeyedGenerator keyed) {
     if (maxBatchSize < 1) {
       throw new IllegalArgumentException("maxBatchSize must be positive: " + maxBatchSize);
     }
@@ -82,6 +87,7 @@ public final class PseudonymService {
     this.maxBatchSize = maxBatchSize;
     this.generation = Objects.requireNonNull(generation, "generation");
     this.withdrawals = Objects.requireNonNull(withdrawals, "withdrawals");
+    this.keyed = Objects.requireNonNull(keyed, "keyed");
   }
 
   /** The most values one batch call may hold. */
@@ -675,10 +681,107 @@ public final class PseudonymService {
       return storedOnly(namespace, List.of(originalValue))
           .map(stored -> new Upserted(stored.getFirst(), false));
     }
+    if (namespace.generationMethod() == GenerationMethod.VOPRF) {
+      return storeKeyedFirst(namespace, originalValue);
+    }
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
     return storeOf(namespace)
         .insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
+  }
+
+  /**
+   * A keyed namespace's pseudonym of the value: the stored one, else the one its key derives, then
+   * stored. Looking up first spares the key's holder (a VOPRF server, a network call and some
+   * scalar multiplications away) every value it has answered before.
+   */
+  private Future<Upserted> storeKeyedFirst(Namespace namespace, String originalValue) {
+    requireKeyedLength(namespace);
+    PseudonymRepository store = storeOf(namespace);
+    return store
+        .findAllByOriginal(namespace.name(), List.of(originalValue))
+        .compose(
+            found -> {
+              Pseudonym stored = found.get(originalValue);
+              if (stored != null) {
+                return Future.succeededFuture(new Upserted(stored, false));
+              }
+              return keyed
+                  .derive(List.of(originalValue))
+                  .compose(
+                      cores ->
+                          store.insertIfAbsent(
+                              namespace.name(),
+                              originalValue,
+                              derived(namespace, cores.getFirst())));
+            });
+  }
+
+  /** {@link #storeKeyedFirst} of many distinct values: one lookup, one derivation of the new. */
+  private Future<List<Pseudonym>> storeKeyedAll(Namespace namespace, List<String> distinct) {
+    requireKeyedLength(namespace);
+    PseudonymRepository store = storeOf(namespace);
+    return store
+        .findAllByOriginal(namespace.name(), distinct)
+        .compose(
+            found -> {
+              List<String> fresh = distinct.stream().filter(v -> !found.containsKey(v)).toList();
+              if (fresh.isEmpty()) {
+                return Future.succeededFuture(distinct.stream().map(found::get).toList());
+              }
+              return keyed
+                  .derive(fresh)
+                  .compose(
+                      cores -> {
+                        Map<String, String> pseudonymOf = new HashMap<>(fresh.size() * 2);
+                        for (int i = 0; i < fresh.size(); i++) {
+                          pseudonymOf.put(fresh.get(i), cores.get(i));
+                        }
+                        return store.upsertAll(
+                            namespace.name(),
+                            fresh,
+                            value -> derived(namespace, pseudonymOf.get(value)));
+                      })
+                  .map(
+                      stored -> {
+                        Map<String, Pseudonym> all = new HashMap<>(found);
+                        for (int i = 0; i < fresh.size(); i++) {
+                          all.put(fresh.get(i), stored.get(i));
+                        }
+                        return distinct.stream().map(all::get).toList();
+                      });
+            });
+  }
+
+  /**
+   * Fails with {@code INVALID_ARGUMENT} if the keyed namespace's length is not the one the VOPRF
+   * settings fix: a namespace written by another service, or settings changed since, whose new
+   * pseudonyms would not be the namespace's kind.
+   */
+  private void requireKeyedLength(Namespace namespace) {
+    OptionalInt fixed = generation.fixedLength(namespace.generationMethod());
+    if (fixed.isEmpty() || namespace.pseudonymLength() != fixed.getAsInt()) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The namespace's pseudonym length does not suit its generation method.",
+          Map.of("namespace", namespace.name()));
+    }
+  }
+
+  /** The one candidate of a derived core: prefix + core + suffix. */
+  private static Candidates derived(Namespace namespace, String core) {
+    String pseudonym = namespace.pseudonymPrefix() + core + namespace.pseudonymSuffix();
+    return new Candidates() {
+      @Override
+      public String get() {
+        return pseudonym;
+      }
+
+      @Override
+      public double distinct() {
+        return 1;
+      }
+    };
   }
 
   /** Fails with {@code INVALID_ARGUMENT}, in the .NET service's words, for a blank value. */
@@ -848,6 +951,9 @@ public final class PseudonymService {
   private Future<List<Pseudonym>> storeAll(Namespace namespace, List<String> distinct) {
     if (!generation.generates(namespace.generationMethod())) {
       return storedOnly(namespace, distinct);
+    }
+    if (namespace.generationMethod() == GenerationMethod.VOPRF) {
+      return storeKeyedAll(namespace, distinct);
     }
     Function<String, Candidates> candidates = candidates(namespace);
     firstCandidate(namespace, candidates.apply(distinct.get(0)));

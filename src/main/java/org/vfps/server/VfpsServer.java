@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -51,6 +52,7 @@ import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.objectstore.ObjectStore;
+import org.vfps.pseudonym.KeyedGenerator;
 import org.vfps.pseudonym.PageTokens;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.PseudonymTransfer;
@@ -59,6 +61,7 @@ import org.vfps.storage.EmbeddedDatabase;
 import org.vfps.storage.Migrations;
 import org.vfps.tracing.Tracing;
 import org.vfps.ui.UiRoutes;
+import org.vfps.voprf.client.VoprfGenerator;
 
 /**
  * A running vfps: the one startup chain (database, migrations, pool, services, verticles) and its
@@ -99,6 +102,15 @@ public final class VfpsServer implements AutoCloseable {
       PseudonymService pseudonyms,
       AccessAdmin accessAdmin,
       CsvJobService csvJobs) {}
+
+  /** The methods that make new pseudonyms here, and VOPRF's length, from the settings. */
+  private static GenerationSupport generationSupport(VfpsConfig config) {
+    return new GenerationSupport(
+        config.generation().sha256Enabled(),
+        config.voprf().enabled()
+            ? OptionalInt.of(config.voprf().pseudonymLength())
+            : OptionalInt.empty());
+  }
 
   /** The keys the replicas share through the database; the UI's only with a sign-in client. */
   private record SharedKeys(byte[] pageTokens, Optional<byte[]> uiSessions) {}
@@ -266,8 +278,14 @@ public final class VfpsServer implements AutoCloseable {
                   authorization.enabled()
                       ? new Access(permissions, audit, metrics.deniedCalls())
                       : Access.open(audit);
-              GenerationSupport generation =
-                  new GenerationSupport(config.generation().sha256Enabled(), false);
+              GenerationSupport generation = generationSupport(config);
+              KeyedGenerator voprf =
+                  config.voprf().enabled()
+                      ? teardown.add(
+                          "The VOPRF client",
+                          VoprfGenerator.start(vertx, config.voprf()),
+                          VoprfGenerator::close)
+                      : KeyedGenerator.NONE;
               EventBusNamespaceEvents events =
                   new EventBusNamespaceEvents(
                       vertx,
@@ -301,7 +319,8 @@ public final class VfpsServer implements AutoCloseable {
                       access,
                       config.batch().maxSize(),
                       generation,
-                      events);
+                      events,
+                      voprf);
               CsvJobService csvJobs =
                   CsvJobs.start(
                       config,
@@ -526,6 +545,7 @@ public final class VfpsServer implements AutoCloseable {
                             authorization.accessTokens().enabled(),
                             authorization.accessTokens().defaultLifetime(),
                             authorization.accessTokens().maximumLifetime()),
+                        generationSupport(config),
                         services.csvJobs().transferOrigin()))
                 ::mount,
             httpConnections(config.connections()),

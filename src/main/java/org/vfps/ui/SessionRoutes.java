@@ -45,7 +45,7 @@ final class SessionRoutes {
   private final JsonObject service;
 
   /**
-   * @param service the fields every session answer has (version, limits, accessTokens)
+   * @param service the fields every session answer has (version, limits, accessTokens, generation)
    */
   SessionRoutes(
       boolean authorization,

@@ -15,17 +15,18 @@ import org.vfps.access.Permissions;
 import org.vfps.auth.SignIn;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.text.StrictDecoding;
 
 /**
  * The admin UI under {@code /ui}: one HTML page for every route of the app (so that a deep link
  * survives a reload), its assets, {@code GET /ui/session}, which tells the page who is signed in,
- * what they may do and whether access tokens are on, and the sign-in under {@code
- * /ui/authentication/}. With a sign-in, a page requested without a session is answered with a
- * redirect to the login, which comes back to it. Every other {@code GET /ui/...} path, and the page
- * of a namespace that does not exist, is answered the same page with status 404, where the app
- * draws its "not found" view; missing assets and sign-in paths keep the router's JSON 404.
+ * what they may do, whether access tokens are on and which methods make pseudonyms, and the sign-in
+ * under {@code /ui/authentication/}. With a sign-in, a page requested without a session is answered
+ * with a redirect to the login, which comes back to it. Every other {@code GET /ui/...} path, and
+ * the page of a namespace that does not exist, is answered the same page with status 404, where the
+ * app draws its "not found" view; missing assets and sign-in paths keep the router's JSON 404.
  *
  * <p>Every answer carries a strict {@code Content-Security-Policy} (scripts, styles and requests
  * from this origin only, no inline script, no framing). Nothing is cached without revalidation: the
@@ -66,6 +67,7 @@ public final class UiRoutes {
    * @param permissions the rules, for what the pages show a user may do
    * @param namespaces the namespaces, for the Access control page
    * @param accessTokens whether access tokens are on and their lifetimes, for the token forms
+   * @param generation which methods make new pseudonyms here, for the namespace form
    * @param objectStoreOrigin where the CSV page uploads the files of server-side jobs to ({@code
    *     scheme://host[:port]}); empty when CSV jobs are off
    */
@@ -77,6 +79,7 @@ public final class UiRoutes {
       Permissions permissions,
       NamespaceService namespaces,
       AccessTokenSettings accessTokens,
+      GenerationSupport generation,
       Optional<String> objectStoreOrigin) {
 
     public Dependencies {
@@ -86,6 +89,7 @@ public final class UiRoutes {
       Objects.requireNonNull(permissions, "permissions");
       Objects.requireNonNull(namespaces, "namespaces");
       Objects.requireNonNull(accessTokens, "accessTokens");
+      Objects.requireNonNull(generation, "generation");
     }
   }
 
@@ -128,7 +132,8 @@ public final class UiRoutes {
                 .put(
                     "limits",
                     new JsonObject().put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes()))
-                .put("accessTokens", accessTokens(dependencies.accessTokens())));
+                .put("accessTokens", accessTokens(dependencies.accessTokens()))
+                .put("generation", generation(dependencies.generation())));
     this.signInRoutes = new SignInRoutes(dependencies.authorization(), dependencies.signIn());
   }
 
@@ -142,6 +147,18 @@ public final class UiRoutes {
         .put("enabled", tokens.enabled())
         .put("defaultLifetimeDays", tokens.defaultLifetime().toDays())
         .put("maximumLifetimeDays", maximum.isZero() ? null : maximum.toDays());
+  }
+
+  /**
+   * What the namespace form needs of the methods that depend on the deployment: whether SHA-256
+   * makes new pseudonyms, and the length VOPRF's settings fix, null without a VOPRF server.
+   */
+  private static JsonObject generation(GenerationSupport generation) {
+    return new JsonObject()
+        .put("sha256", generation.sha256Enabled())
+        .put(
+            "voprfLength",
+            generation.voprfLength().isPresent() ? generation.voprfLength().getAsInt() : null);
   }
 
   /** Adds the UI's routes to the router. */

@@ -3,7 +3,7 @@
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
-import {METHODS, DEFAULT_LENGTH, methodLabel} from '../methods.js';
+import {DEFAULT_LENGTH, methodLabel, offeredMethods} from '../methods.js';
 import {regexTester} from '../regex-tester.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded} from '../dom.js';
 
@@ -41,10 +41,11 @@ function createSection(context, reload, listMessage) {
   const allowed = can(context.session, 'admin');
   const name = h('input', {id: 'name', name: 'name', required: true, maxlength: 256, autocomplete: 'off'});
   const description = h('input', {id: 'description', name: 'description', maxlength: 4096, autocomplete: 'off'});
+  const methods = offeredMethods(context.session.generation);
   const method = h(
     'select',
     {id: 'method', name: 'method'},
-    METHODS.map((m) =>
+    methods.map((m) =>
       h(
         'option',
         {value: m.name, disabled: Boolean(m.unavailable)},
@@ -82,12 +83,12 @@ function createSection(context, reload, listMessage) {
   regex.setAttribute('aria-describedby', `${regex.getAttribute('aria-describedby')} regex-error`);
 
   const lockLength = () => {
-    const chosen = METHODS.find((m) => m.name === method.value);
+    const chosen = methods.find((m) => m.name === method.value);
     const fixed = chosen?.fixedLength;
     length.readOnly = Boolean(fixed);
     if (fixed) {
       length.value = String(fixed);
-      lengthHint.textContent = `This method always makes ${fixed} characters.`;
+      lengthHint.textContent = [`This method always makes ${fixed} characters.`, chosen.lengthNote].filter(Boolean).join(' ');
     } else {
       if (length.dataset.locked) {
         length.value = String(DEFAULT_LENGTH);

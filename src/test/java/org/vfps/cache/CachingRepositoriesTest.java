@@ -151,6 +151,21 @@ class CachingRepositoriesTest {
   }
 
   @Test
+  void aLookupByOriginalValueAsksTheStoreOnlyForTheValuesTheCacheLacks() {
+    Pseudonym cached = pseudonyms.upsert("ns", "x", () -> "p-x").result();
+    pseudonymStore.upsert("ns", "y", () -> "p-y").result();
+
+    Map<String, Pseudonym> found =
+        pseudonyms.findAllByOriginal("ns", List.of("x", "y", "z")).result();
+    Map<String, Pseudonym> again = pseudonyms.findAllByOriginal("ns", List.of("x")).result();
+
+    assertThat(found).containsOnlyKeys("x", "y").containsEntry("x", cached);
+    assertThat(found.get("y").pseudonymValue()).isEqualTo("p-y");
+    assertThat(again).containsExactly(Map.entry("x", cached));
+    assertThat(pseudonymStore.lookedUp).containsExactly("y", "z");
+  }
+
+  @Test
   void evictingANamespaceDropsItAndAllItsPseudonymsOnly() {
     namespaceStore.rows.put("a", namespace("a"));
     namespaceStore.rows.put("b", namespace("b"));
@@ -323,6 +338,7 @@ class CachingRepositoriesTest {
   static final class CountingPseudonyms implements PseudonymRepository {
     final Map<String, Pseudonym> rows = new HashMap<>();
     final List<String> batchValues = new ArrayList<>();
+    final List<String> lookedUp = new ArrayList<>();
     int upserts;
 
     /** What single upserts wait for before they complete. */
@@ -379,7 +395,15 @@ class CachingRepositoriesTest {
     @Override
     public Future<Map<String, Pseudonym>> findAllByOriginal(
         String namespace, List<String> originalValues) {
-      return Future.succeededFuture(Map.of());
+      lookedUp.addAll(originalValues);
+      Map<String, Pseudonym> found = new HashMap<>();
+      for (String value : originalValues) {
+        Pseudonym row = rows.get(namespace + "/" + value);
+        if (row != null) {
+          found.put(value, row);
+        }
+      }
+      return Future.succeededFuture(found);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Future;
 import java.time.Clock;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.vfps.access.Access;
 import org.vfps.access.Audit;
@@ -56,7 +57,7 @@ class NamespaceCreationTest {
             "voprf", null, GenerationMethod.VOPRF.number(), 86, null, null, null, true, null, 0);
 
     ServiceException refused =
-        failure(service(new GenerationSupport(true, true)).create(caller, multiple));
+        failure(service(new GenerationSupport(true, OptionalInt.of(86))).create(caller, multiple));
 
     assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
     assertThat(refused.getMessage())
@@ -71,7 +72,7 @@ class NamespaceCreationTest {
   void aSeedOfARefusedMethodIsNoErrorWhileItsNamespaceExists() {
     NamespaceDraft seed = draft("hashed", GenerationMethod.SHA256_HEX_ENCODED, 64);
     service(GenerationSupport.DEFAULT).createIfAbsent(seed).await();
-    NamespaceService withoutSha256 = service(new GenerationSupport(false, false));
+    NamespaceService withoutSha256 = service(new GenerationSupport(false, OptionalInt.empty()));
 
     assertThat(withoutSha256.createIfAbsent(seed).await()).isFalse();
     ServiceException refused =

@@ -128,7 +128,8 @@ class PseudonymBatchIT {
         access,
         MAX_BATCH,
         GenerationSupport.DEFAULT,
-        WithdrawalEvents.NONE);
+        WithdrawalEvents.NONE,
+        KeyedGenerator.NONE);
   }
 
   private static String namespace() {

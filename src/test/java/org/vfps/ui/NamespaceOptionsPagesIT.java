@@ -7,7 +7,9 @@ import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,14 +21,16 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
+import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.server.VfpsServer;
+import org.vfps.voprf.server.TestVoprfServer;
 
 /**
  * The namespace options of 1.22 in Chromium, against the real service and PostgreSQL: the create
  * form's validation regex with its live tester, several pseudonyms per value and the parent; a
- * namespace's page with its parent and children, the count and Resolve; and the refused delete of a
- * namespace that has children.
+ * namespace's page with its parent and children, the count and Resolve; the refused delete of a
+ * namespace that has children; and the methods the deployment's settings decide, VOPRF and SHA-256.
  */
 @Browser.Required
 class NamespaceOptionsPagesIT {
@@ -184,7 +188,7 @@ class NamespaceOptionsPagesIT {
         .isTrue();
     WebElement voprf = browser.find("#method option[value='PSEUDONYM_GENERATION_METHOD_VOPRF']");
     assertThat(voprf.isEnabled()).isFalse();
-    assertThat(voprf.getText()).contains("VOPRF server");
+    assertThat(voprf.getText()).contains("VOPRF server", "Voprf__Address");
 
     select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
     assertThat(browser.find("#allows-multiple").isEnabled()).isFalse();
@@ -200,6 +204,59 @@ class NamespaceOptionsPagesIT {
         .isEqualTo("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED");
     assertThat(browser.textContaining("tr[data-namespace='" + name + "']", "Base32"))
         .contains("Random, Base32");
+  }
+
+  @Test
+  void offersVoprfWithItsFixedLengthAndNoSha256WhereTheSettingsSaySo() {
+    TestVoprfServer voprfServer = resources.own(TestVoprfServer.start());
+    VfpsServer keyed =
+        resources.own(
+            TestService.start(
+                Map.ofEntries(
+                    Map.entry("ConnectionStrings__PostgreSQL", TestPostgres.uri()),
+                    Map.entry("Voprf__Address", "http://127.0.0.1:" + voprfServer.port()),
+                    Map.entry(
+                        "Voprf__PublicKey",
+                        Base64.getEncoder().encodeToString(voprfServer.publicKey())),
+                    Map.entry("Pseudonymization__Sha256__IsEnabled", "false"))));
+    HttpTestClient keyedHttp = resources.own(new HttpTestClient(keyed.httpPort()));
+    String origin = "http://127.0.0.1:" + keyed.httpPort();
+    browser.go(origin + "/ui/namespaces");
+    browser.visible("#create-namespace");
+
+    WebElement sha256 =
+        browser.find("#method option[value='PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED']");
+    assertThat(sha256.isEnabled()).isFalse();
+    assertThat(sha256.getText()).contains("Pseudonymization__Sha256__IsEnabled");
+    WebElement voprf = browser.find("#method option[value='PSEUDONYM_GENERATION_METHOD_VOPRF']");
+    assertThat(voprf.isEnabled()).isTrue();
+    assertThat(voprf.getText()).isEqualTo("VOPRF (86 characters)");
+
+    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_VOPRF");
+    WebElement length = browser.find("#length");
+    assertThat(length.getAttribute("value")).isEqualTo("86");
+    assertThat(length.getAttribute("readonly")).isNotNull();
+    assertThat(browser.find("#allows-multiple").isEnabled()).isFalse();
+    assertThat(browser.find("#allows-multiple-hint").getText()).contains("exactly one");
+
+    String name = uniqueName("voprf");
+    browser.find("#name").sendKeys(name);
+    browser.click("#create-namespace button[type=submit]");
+    browser.textContaining("#create-message", "created");
+    JsonObject stored =
+        keyedHttp.get("/v1/namespaces/" + encode(name)).json().getJsonObject("namespace");
+    assertThat(stored.getString("pseudonymGenerationMethod"))
+        .isEqualTo("PSEUDONYM_GENERATION_METHOD_VOPRF");
+    assertThat(stored.getInteger("pseudonymLength")).isEqualTo(86);
+    assertThat(browser.textContaining("tr[data-namespace='" + name + "']", "VOPRF"))
+        .contains("VOPRF");
+
+    // the server derives the pseudonym; its key id goes in front
+    browser.go(origin + namespacePath(name));
+    browser.visible("#originalValue").sendKeys("patient 9", Keys.ENTER);
+    String pseudonym = browser.visible("#pseudonymizeResult code").getText();
+    assertThat(pseudonym).startsWith(voprfServer.keyId() + ".");
+    assertThat(pseudonym).hasSize(voprfServer.keyId().length() + 1 + 86);
   }
 
   @Test

@@ -201,6 +201,11 @@ class UiRoutesIT {
     // tokens need authorization on; the lifetimes are the defaults, in days
     assertThat(session.getJsonObject("accessTokens").getMap())
         .isEqualTo(Map.of("enabled", false, "defaultLifetimeDays", 90, "maximumLifetimeDays", 365));
+    // the methods the settings decide, for the namespace form: SHA-256 on, no VOPRF server
+    JsonObject generation = session.getJsonObject("generation");
+    assertThat(generation.getBoolean("sha256")).isTrue();
+    assertThat(generation.containsKey("voprfLength")).isTrue();
+    assertThat(generation.getValue("voprfLength")).isNull();
   }
 
   private static void assertSecured(Response response, String what) {

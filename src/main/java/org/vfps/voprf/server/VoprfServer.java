@@ -1,0 +1,156 @@
+package org.vfps.voprf.server;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.TrustOptions;
+import io.vertx.grpc.health.HealthService;
+import io.vertx.grpc.reflection.ReflectionService;
+import io.vertx.grpc.server.GrpcProtocol;
+import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerOptions;
+import java.util.concurrent.TimeUnit;
+import org.vfps.api.voprf.v1.VoprfServiceGrpcService;
+import org.vfps.auth.ServerTls;
+import org.vfps.config.ConfigException;
+import org.vfps.config.VoprfServerConfig;
+import org.vfps.voprf.ServerKey;
+
+/**
+ * The running VOPRF server: one gRPC listener (HTTP/2; TLS when the Kestrel certificate files are
+ * set, reloaded as vfps reloads them) serving {@code vfps.voprf.v1.VoprfService}, {@code
+ * grpc.health.v1.Health} and, when enabled, server reflection.
+ *
+ * <p>Health answers {@code SERVING} for {@code ""} and {@code vfps.voprf.v1.VoprfService} without
+ * authentication, so a probe needs no credentials (over TLS it still needs TLS; Kubernetes' gRPC
+ * probe speaks clear text only, so with TLS use an exec probe such as {@code grpcurl -insecure}).
+ * Reflection needs no authentication either; it is off by default.
+ *
+ * <p>With client certificates, the TLS handshake asks for a certificate but accepts any (and none);
+ * each VOPRF call then checks the certificate's thumbprint, and one not allowed, or none, is
+ * answered {@code UNAUTHENTICATED}. The handshake still proves the client holds the certificate's
+ * key.
+ */
+public final class VoprfServer {
+
+  private static final long SHUTDOWN_MILLIS = 5_000;
+
+  private final HttpServer server;
+  private final VoprfServerConfig config;
+  private final JwtBearer jwt;
+  private final ServerTls tls;
+  private final ServerKey key;
+
+  private VoprfServer(
+      HttpServer server, VoprfServerConfig config, JwtBearer jwt, ServerTls tls, ServerKey key) {
+    this.server = server;
+    this.tls = tls;
+    this.key = key;
+    this.config = config;
+    this.jwt = jwt;
+  }
+
+  /**
+   * Starts the server on {@code vertx}; the future fails with a {@link ConfigException} when a TLS
+   * file is unusable, or with the listener's failure (a port in use). Logs nothing of the key.
+   */
+  public static Future<VoprfServer> start(Vertx vertx, VoprfServerConfig config) {
+    return vertx
+        .executeBlocking(() -> ServerTls.load(vertx, config.tls()))
+        .compose(tls -> listen(vertx, config, tls));
+  }
+
+  private static Future<VoprfServer> listen(Vertx vertx, VoprfServerConfig config, ServerTls tls) {
+    VoprfServerConfig.Hardening hardening = config.hardening();
+    ServerKey key = ConfiguredKey.of(config.key());
+    JwtBearer jwt = null;
+    CallAuthentication authentication = CallAuthentication.OFF;
+    boolean clientCertificates = false;
+    if (config.authenticates()) {
+      switch (config.authentication().mode()) {
+        case CLIENT_CERTIFICATE -> {
+          authentication = new ClientCertificates(config.authentication().allowedThumbprints());
+          clientCertificates = true;
+        }
+        case JWT -> {
+          jwt = new JwtBearer(vertx, config.authentication().jwt());
+          jwt.start();
+          authentication = jwt;
+        }
+      }
+    }
+    GrpcServer grpc =
+        GrpcServer.server(
+            vertx,
+            new GrpcServerOptions()
+                .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
+                .setMaxMessageSize(hardening.maxReceiveMessageSizeBytes()));
+    grpc.addService(
+        new VoprfGrpcService(
+            vertx,
+            key,
+            config.key().keyId(),
+            config.maxBatchSize(),
+            hardening.maxReceiveMessageSizeBytes(),
+            authentication,
+            config.rateLimited()
+                ? new FixedWindowRateLimit(
+                    hardening.rateLimit().permitsPerWindow(),
+                    hardening.rateLimit().window(),
+                    System::nanoTime)
+                : null,
+            hardening.enableDetailedErrors()));
+    grpc.addService(
+        HealthService.create(vertx)
+            .register(VoprfServiceGrpcService.SERVICE_NAME, () -> Future.succeededFuture(true)));
+    if (hardening.enableReflection()) {
+      grpc.addService(ReflectionService.v1());
+    }
+    HttpServerOptions options =
+        new HttpServerOptions().setPort(config.port()).setHost("0.0.0.0").setUseAlpn(true);
+    if (clientCertificates) {
+      options
+          .setClientAuth(ClientAuth.REQUEST)
+          .setTrustOptions(TrustOptions.wrap(ClientCertificates.ACCEPT_ANY));
+    }
+    HttpServer server = tls.createHttpServer(vertx, options).requestHandler(grpc);
+    JwtBearer bearer = jwt;
+    return server
+        .listen()
+        .map(
+            listening -> {
+              tls.startReloading();
+              return new VoprfServer(listening, config, bearer, tls, key);
+            });
+  }
+
+  /** Whether it listens over TLS. */
+  public boolean tls() {
+    return tls.enabled();
+  }
+
+  /** The port it listens on (the one chosen when configured as 0). */
+  public int port() {
+    return server.actualPort();
+  }
+
+  /** The key id echoed on every answer. */
+  public String keyId() {
+    return config.key().keyId();
+  }
+
+  /** The serialized public key, 32 bytes: a copy. */
+  public byte[] publicKey() {
+    return key.publicKey();
+  }
+
+  /** Stops taking calls; the calls in flight get up to 5 s to finish. */
+  public Future<Void> close() {
+    if (jwt != null) {
+      jwt.close();
+    }
+    return server.shutdown(SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS);
+  }
+}
