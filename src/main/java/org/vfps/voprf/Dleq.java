@@ -4,6 +4,7 @@ import static org.vfps.voprf.Ristretto255Sha512.framed;
 import static org.vfps.voprf.Ristretto255Sha512.serialize;
 
 import cafe.cryptography.curve25519.RistrettoElement;
+import cafe.cryptography.curve25519.RistrettoGeneratorTable;
 import cafe.cryptography.curve25519.Scalar;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
@@ -50,9 +51,12 @@ final class Dleq {
     return proof;
   }
 
-  /** {@code VerifyProof(G, B, C, D, proof)}: false for any proof that does not hold. */
+  /**
+   * {@code VerifyProof(G, B, C, D, proof)}: false for any proof that does not hold. {@code B} comes
+   * as a table of its multiples, as the pinned key is used for every answer.
+   */
   static boolean verify(
-      RistrettoElement publicKey,
+      RistrettoGeneratorTable publicKey,
       byte[] publicKeyBytes,
       List<RistrettoElement> c,
       List<byte[]> cBytes,

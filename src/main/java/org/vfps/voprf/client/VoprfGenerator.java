@@ -47,8 +47,12 @@ public final class VoprfGenerator implements KeyedGenerator {
 
   private static final Logger LOG = LoggerFactory.getLogger(VoprfGenerator.class);
 
-  /** The server's calls in flight at once; more values wait, to share the next ones. */
-  static final int CALLS_IN_FLIGHT = 4;
+  /**
+   * The server's calls in flight at once; more values wait, to share the next ones. Two keep the
+   * server busy while an answer is checked; more would split the waiting values into smaller
+   * chunks, each with a proof to verify (a proof costs about as much as four values).
+   */
+  static final int CALLS_IN_FLIGHT = 2;
 
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
@@ -163,20 +167,32 @@ public final class VoprfGenerator implements KeyedGenerator {
     chunks.forEach(this::send);
   }
 
+  /**
+   * Sends the chunk; once the server has answered, the next chunk may go while this one is checked
+   * and unblinded on the worker pool.
+   */
   private void send(List<Item> chunk) {
     List<BlindedInput> inputs = chunk.stream().map(Item::input).toList();
-    publicKey()
+    Future<Answer> answered =
+        publicKey()
+            .compose(
+                key ->
+                    channel
+                        .blindEvaluate(inputs.stream().map(BlindedInput::element).toList())
+                        .map(answer -> new Answer(key, answer)));
+    answered.onComplete(
+        ignored -> {
+          synchronized (queue) {
+            inFlight--;
+          }
+          pump();
+        });
+    answered
         .compose(
-            key ->
-                channel
-                    .blindEvaluate(inputs.stream().map(BlindedInput::element).toList())
-                    .compose(
-                        answer -> worker.executeBlocking(() -> cores(key, inputs, answer), false)))
+            answer ->
+                worker.executeBlocking(() -> cores(answer.key, inputs, answer.evaluation), false))
         .onComplete(
             done -> {
-              synchronized (queue) {
-                inFlight--;
-              }
               for (int i = 0; i < chunk.size(); i++) {
                 Item item = chunk.get(i);
                 if (done.succeeded()) {
@@ -185,9 +201,10 @@ public final class VoprfGenerator implements KeyedGenerator {
                   item.submission.fail(done.cause());
                 }
               }
-              pump();
             });
   }
+
+  private record Answer(ServerPublicKey key, VoprfServiceBlindEvaluateResponse evaluation) {}
 
   /** The cores of a chunk from the server's answer, once it has passed every check. */
   private List<String> cores(
