@@ -8,9 +8,11 @@
 #            required to use the AOT cache (-XX:AOTMode=on) and to answer a gRPC Create
 #   compose  `docker compose config` for every profile
 #   chart    `helm lint`, `helm template` with the default values and ci/*.yaml, the chart's
-#            refusals, the jar started with the environment the chart renders (over TLS with a
-#            certificate made by openssl), and the rendered manifests against the Kubernetes JSON
-#            schemas (kubeconform, schemas from the PyPI package kubernetes-validate)
+#            refusals, the VOPRF server's and client's wiring (labels, Secrets, mounts), the jar
+#            started with the environment the chart renders (over TLS with a certificate made by
+#            openssl; the VOPRF server too, where the jar has it), and the rendered manifests
+#            against the Kubernetes JSON schemas (kubeconform, schemas from the PyPI package
+#            kubernetes-validate)
 #
 #   deploy/check.sh              # all three
 #   deploy/check.sh chart        # some
@@ -45,6 +47,13 @@ pass() { printf '  ok    %s\n' "$*"; }
 fail() { printf '  FAIL  %s\n' "$*"; failures=$((failures + 1)); }
 skip() { printf '  skip  %s\n' "$*"; skips=$((skips + 1)); }
 have() { command -v "$1" >/dev/null 2>&1; }
+
+# pod_database DIRECTORY: in the subshell of a started service, the embedded database in
+# DIRECTORY where a pod has its PostgreSQL, with a larger heap than the pods' profile: the embedded
+# database and S3 store (development parts a pod never runs) do not fit in its 32 MiB
+pod_database() {
+  export Database__Embedded__DataDirectory=$1 JAVA_OPTS="${JAVA_OPTS:-} -Xmx128m"
+}
 
 check_image() {
   echo "== image (Dockerfile, .dockerignore)"
@@ -146,7 +155,7 @@ check_compose() {
     return
   fi
   local profiles
-  for profiles in "" "--profile test" "--profile test --profile jaeger" "--profile cluster" "--profile tls"; do
+  for profiles in "" "--profile test" "--profile test --profile jaeger" "--profile cluster" "--profile tls" "--profile voprf"; do
     # shellcheck disable=SC2086
     if docker compose $profiles config -q 2>"$work/compose.err"; then
       pass "docker compose ${profiles:-(no profile)} config: $(docker compose $profiles config --services | tr '\n' ' ')"
@@ -226,10 +235,26 @@ check_chart() {
 --set database.existingSecret=s --set tls.enabled=true --set tls.certManager.enabled=true|needs tls.certManager.issuerRef.name
 --set database.existingSecret=s --set config.Kestrel.Certificates.Default.Path=/tls.crt|set TLS through tls
 --set database.existingSecret=s --set config.Authorization.ClientSecret=x|set it through authorization.clientSecret
+--set database.existingSecret=s --set config.Voprf.Address=https://v:8081|set VOPRF through voprf.client
+--set database.existingSecret=s --set voprf.client.config.Address=https://v:8081|set it through voprf.client instead
+--set database.existingSecret=s --set voprf.server.config.Key.Source=Ephemeral|set it through voprf.server.key
+--set database.existingSecret=s --set voprf.server.enabled=true|voprf.server.enabled needs a key
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA== --set voprf.server.key.base64=a2V5|set only one of existingSecret, base64 and seed
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.existingSecret=k --set voprf.server.key.existingSecretHolds=file|existingSecretHolds: key
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA== --set voprf.server.key.keyId=v.1|voprf.server.key.keyId: 1 to 64
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA==|voprf.server.tls.secretName: the hardened VOPRF server needs TLS
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA== --set voprf.server.tls.secretName=t|AllowedThumbprints: the hardened VOPRF server takes client certificates
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA== --set voprf.server.config.Hardening.IsEnabled=false|is for development only
+--set database.existingSecret=s --set voprf.server.enabled=true --set voprf.server.key.seed=c2VlZA== --set voprf.server.tls.secretName=t --set voprf.server.config.Authentication.Mode=Jwt --set voprf.client.config.MaxBatchSize=256|more than the server's
+--set database.existingSecret=s --set voprf.client.address=https://v:8081|voprf.client.publicKey: the VOPRF server's public key is pinned
+--set database.existingSecret=s --set voprf.client.address=https://v:8081 --set voprf.client.publicKey=k --set voprf.client.bearerToken.audience=a --set voprf.client.bearerToken.existingSecret=t|set one of audience
+--set database.existingSecret=s --set voprf.client.address=http://v:8081 --set voprf.client.publicKey=k --set voprf.client.tls.secretName=c|need an https:// address
 EOF
 
   check_chart_services "$work/cluster-values.yaml" "$work/default.yaml"
+  check_chart_voprf "$work"
   check_chart_environment "$work/full-values.yaml"
+  check_chart_voprf_environment "$work/voprf-values.yaml"
 
   if ! have kubeconform; then
     skip "manifests against the Kubernetes schemas (no kubeconform)"
@@ -265,7 +290,7 @@ def docs(path):
 clustered, alone = docs(sys.argv[1]), docs(sys.argv[2])
 services = {d["metadata"]["name"]: d["spec"] for d in clustered if d["kind"] == "Service"}
 env = {v["name"]: v.get("value") for d in clustered if d["kind"] == "Deployment"
-       for v in d["spec"]["template"]["spec"]["containers"][0]["env"]}
+       for c in d["spec"]["template"]["spec"]["containers"] if c["name"] == "vfps" for v in c["env"]}
 headless, members = services["vfps-headless"], services["vfps-members"]
 assert not headless.get("publishNotReadyAddresses", False), "vfps-headless lists pods that are not ready"
 assert {p["name"] for p in headless["ports"]} >= {"grpc", "http"}, "vfps-headless lacks the client ports"
@@ -280,6 +305,234 @@ PY
   else
     fail "the Services for clients and for the cluster"
   fi
+}
+
+# The VOPRF parts: the server's pods apart from vfps's (no vfps Service, PodDisruptionBudget or
+# spread constraint takes them; their own Service and NetworkPolicy take only them), its key from
+# the Secret as a file or a seed (never a literal in the environment), every path vfps and the
+# server are given inside a volume they mount, tcpSocket probes while TLS is on, and nothing of
+# VOPRF in a release that does not ask for it.
+check_chart_voprf() { # directory of rendered manifests
+  if ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the VOPRF server's and client's wiring (needs python3 with PyYAML)"
+    return
+  fi
+  if python3 - "$1" <<'PY'
+import os, sys, yaml
+work = sys.argv[1]
+def docs(name):
+    return [d for d in yaml.safe_load_all(open(os.path.join(work, name + ".yaml"))) if d]
+def one(manifests, kind, name):
+    found = [d for d in manifests if d["kind"] == kind and d["metadata"]["name"] == name]
+    assert len(found) == 1, f"{kind} {name}: {len(found)} rendered"
+    return found[0]
+def selects(selector, labels):
+    return all(labels.get(k) == v for k, v in selector.items())
+def container(deployment):
+    return deployment["spec"]["template"]["spec"]["containers"][0]
+def env(deployment):
+    return {v["name"]: v for v in container(deployment)["env"]}
+def mounted(deployment, path):
+    """the volume a file path lies in"""
+    for mount in container(deployment)["volumeMounts"]:
+        if path.startswith(mount["mountPath"].rstrip("/") + "/"):
+            return next(v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"])
+    raise AssertionError(f"{path} lies in no volume of {deployment['metadata']['name']}")
+
+default = docs("default")
+assert not any("voprf" in d["metadata"]["name"] for d in default), "VOPRF resources without voprf.server.enabled"
+assert not any(k.startswith("Voprf") for k in env(one(default, "Deployment", "vfps"))), "Voprf__* without a server"
+
+for name in ("voprf-values", "voprf-existing-secret-values"):
+    manifests = docs(name)
+    vfps, server = one(manifests, "Deployment", "vfps"), one(manifests, "Deployment", "vfps-voprf")
+    vfps_pods = vfps["spec"]["template"]["metadata"]["labels"]
+    server_pods = server["spec"]["template"]["metadata"]["labels"]
+    assert selects(server["spec"]["selector"]["matchLabels"], server_pods)
+    for d in manifests:
+        selector = d["spec"].get("selector") if d["kind"] in ("Service", "PodDisruptionBudget") else None
+        if selector is not None:
+            selector = selector.get("matchLabels", selector)
+            if d["metadata"]["name"] == "vfps-voprf":
+                assert selects(selector, server_pods) and not selects(selector, vfps_pods), f"{d['kind']} vfps-voprf"
+            else:
+                assert not selects(selector, server_pods), f"{d['kind']} {d['metadata']['name']} takes the VOPRF server's pods"
+    for constraint in vfps["spec"]["template"]["spec"].get("topologySpreadConstraints", []):
+        assert not selects(constraint["labelSelector"]["matchLabels"], server_pods), "vfps's spread takes the server's pods"
+    assert container(server)["args"] == ["voprf-server"]
+    assert container(server)["securityContext"] == container(vfps)["securityContext"]
+    assert server["spec"]["template"]["spec"]["securityContext"] == vfps["spec"]["template"]["spec"]["securityContext"]
+    assert server["spec"]["template"]["spec"]["automountServiceAccountToken"] is False
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        assert "tcpSocket" in container(server)[probe], f"{probe} of the TLS server is no tcpSocket"
+    server_env, client_env = env(server), env(vfps)
+    for key in ("Kestrel__Certificates__Default__Path", "Kestrel__Certificates__Default__KeyPath"):
+        assert mounted(server, server_env[key]["value"])["secret"]["secretName"] == "vfps-voprf-tls", key
+    secrets = {d["metadata"]["name"]: d for d in manifests if d["kind"] == "Secret"}
+    source = server_env["VoprfServer__Key__Source"]["value"]
+    if source == "Seed":
+        ref = server_env["VoprfServer__Key__Seed"]["valueFrom"]["secretKeyRef"]
+        assert ref["key"] in secrets[ref["name"]]["stringData"], "the seed's Secret is not rendered"
+    else:
+        assert source == "File" and "VoprfServer__Key__Seed" not in server_env
+        volume = mounted(server, server_env["VoprfServer__Key__FilePath"]["value"])["secret"]
+        item = volume["items"][0]
+        assert server_env["VoprfServer__Key__FilePath"]["value"].endswith("/" + item["path"])
+        if volume["secretName"] not in secrets:
+            assert name == "voprf-existing-secret-values" and volume["secretName"] == "vfps-voprf-key"
+    literals = {v.get("value") for v in server_env.values()}
+    for secret in secrets.values():
+        assert not literals & set(secret.get("stringData", {}).values()), "a key or seed in the environment"
+    address = client_env["Voprf__Address"]["value"]
+    assert address == "https://vfps-voprf.vfps.svc:8081", address
+    assert client_env["Voprf__ExpectedKeyId"]["value"] == server_env["VoprfServer__Key__KeyId"]["value"]
+    for key, var in client_env.items():
+        if key.startswith("Voprf__") and key.endswith("Path"):
+            mounted(vfps, var["value"])
+    if name == "voprf-values":
+        policy = one(manifests, "NetworkPolicy", "vfps-voprf")
+        assert policy["spec"]["podSelector"]["matchLabels"] == server["spec"]["selector"]["matchLabels"]
+        assert selects(policy["spec"]["ingress"][0]["from"][0]["podSelector"]["matchLabels"], vfps_pods)
+    else:
+        token = mounted(vfps, client_env["Voprf__BearerTokenPath"]["value"])
+        assert token["projected"]["sources"][0]["serviceAccountToken"]["audience"] == "vfps-voprf"
+
+external = docs("voprf-external-values")
+assert not any("voprf" in d["metadata"]["name"] for d in external), "server resources for an external server"
+vfps = one(external, "Deployment", "vfps")
+client_env = env(vfps)
+assert client_env["Voprf__Address"]["value"] == "https://voprf.pseudonyms.svc:8081"
+assert client_env["Voprf__ExpectedKeyId"]["value"] == "v7"
+assert mounted(vfps, client_env["Voprf__BearerTokenPath"]["value"])["secret"]["secretName"] == "vfps-voprf-token"
+PY
+  then
+    pass "the VOPRF server's pods are apart from vfps's, its key comes from the Secret (a file or a seed), every path lies in a mounted volume, vfps calls the release's server (or the one it names)"
+  else
+    fail "the VOPRF server's and client's wiring"
+  fi
+}
+
+# Starts `vfps voprf-server` with the environment the chart gives the server's pods in
+# ci/voprf-values.yaml (the seed of the Secret the chart makes, a certificate made here in place of
+# the mounted TLS Secret, the thumbprint of a client certificate made here in place of the allowed
+# one): it must start, answer its health over TLS without credentials, answer GetPublicKey with
+# the client certificate, and refuse it without.
+check_chart_voprf_environment() { # rendered manifests
+  if [ ! -f target/vfps.jar ] || ! have openssl || ! have grpcurl || ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the VOPRF server accepts the chart's environment (needs the jar, openssl, grpcurl, python3 with PyYAML)"
+    return
+  fi
+  if ! python3 -c 'import sys, zipfile; sys.exit(b"voprf-server" not in zipfile.ZipFile(sys.argv[1]).read("org/vfps/Main.class"))' target/vfps.jar 2>/dev/null; then
+    skip "the VOPRF server accepts the chart's environment (target/vfps.jar has no voprf-server)"
+    return
+  fi
+  local tls=$work/voprf-tls port=${CHECK_VOPRF_PORT:-38491} env=$work/voprf-server.env thumbprint
+  mkdir -p "$tls"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$tls/tls.key" -out "$tls/tls.crt" 2>/dev/null
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=vfps-client \
+    -addext extendedKeyUsage=clientAuth -keyout "$tls/client.key" -out "$tls/client.crt" 2>/dev/null
+  thumbprint=$(openssl x509 -in "$tls/client.crt" -noout -fingerprint -sha256 | cut -d= -f2 | tr -d :)
+  python3 - "$1" >"$env" <<'PY'
+import sys, yaml
+manifests = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+secrets = {d["metadata"]["name"]: d.get("stringData", {}) for d in manifests if d["kind"] == "Secret"}
+for doc in manifests:
+    if doc["kind"] == "Deployment" and doc["metadata"]["name"] == "vfps-voprf":
+        for var in doc["spec"]["template"]["spec"]["containers"][0]["env"]:
+            if "value" in var:
+                print(f"{var['name']}={var['value']}")
+            elif "secretKeyRef" in var.get("valueFrom", {}):
+                ref = var["valueFrom"]["secretKeyRef"]
+                print(f"{var['name']}={secrets[ref['name']][ref['key']]}")
+PY
+  (
+    while IFS='=' read -r name value; do export "$name=$value"; done <"$env"
+    export Grpc__Port=$port Kestrel__Certificates__Default__Path=$tls/tls.crt \
+      Kestrel__Certificates__Default__KeyPath=$tls/tls.key \
+      VoprfServer__Authentication__ClientCertificate__AllowedThumbprints__0=$thumbprint
+    exec bin/vfps voprf-server
+  ) >"$work/voprf-server.log" 2>&1 &
+  pid=$!
+  # reflection is off on the hardened server: grpcurl reads the protos, the health service's from
+  # its well-known definition
+  mkdir -p "$work/proto/grpc/health/v1"
+  cat >"$work/proto/grpc/health/v1/health.proto" <<'PROTO'
+syntax = "proto3";
+package grpc.health.v1;
+message HealthCheckRequest { string service = 1; }
+message HealthCheckResponse {
+  enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+  ServingStatus status = 1;
+}
+service Health { rpc Check(HealthCheckRequest) returns (HealthCheckResponse); }
+PROTO
+  local up=no proto=(-import-path src/main/proto -proto vfps/voprf/v1/voprf.proto)
+  for _ in $(seq 1 150); do
+    if grpcurl -cacert "$tls/tls.crt" -import-path "$work/proto" -proto grpc/health/v1/health.proto \
+      "127.0.0.1:$port" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
+      up=yes
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  local key=""
+  if [ "$up" = yes ] &&
+    key=$(grpcurl -cacert "$tls/tls.crt" -cert "$tls/client.crt" -key "$tls/client.key" "${proto[@]}" \
+      "127.0.0.1:$port" vfps.voprf.v1.VoprfService/GetPublicKey 2>&1 |
+      python3 -c 'import json, sys; answer = json.load(sys.stdin); assert answer["keyId"] == "v2026"; print(answer["publicKey"])') &&
+    ! grpcurl -cacert "$tls/tls.crt" "${proto[@]}" "127.0.0.1:$port" \
+      vfps.voprf.v1.VoprfService/GetPublicKey >/dev/null 2>&1; then
+    pass "the VOPRF server accepts the environment of ci/voprf-values.yaml ($(wc -l <"$env") variables): health over TLS, GetPublicKey with the allowed client certificate only"
+  else
+    fail "the VOPRF server with the environment of ci/voprf-values.yaml (log: $work/voprf-server.log)"
+    grep -v '^WARNING' "$work/voprf-server.log" | tail -5
+    key=""
+  fi
+  # vfps with the client environment of the same file (the embedded database, the key just read
+  # pinned, the certificates made here in place of the mounted Secrets): a VOPRF namespace of the
+  # file's Hex and Length 32 takes pseudonymLength 64, and its pseudonyms carry the key id
+  if [ -n "$key" ]; then
+    local client=$work/voprf-client.env vfps_pid vport=$((port + 10))
+    python3 - "$1" >"$client" <<'PY'
+import sys, yaml
+for doc in yaml.safe_load_all(open(sys.argv[1])):
+    if doc and doc["kind"] == "Deployment" and doc["metadata"]["name"] == "vfps":
+        for var in doc["spec"]["template"]["spec"]["containers"][0]["env"]:
+            if "value" in var and not var["name"].startswith("PG"):
+                print(f"{var['name']}={var['value']}")
+PY
+    (
+      while IFS='=' read -r name value; do export "$name=$value"; done <"$client"
+      pod_database "$work/voprf-postgres"
+      export Grpc__Port=$vport Http__Port=$((vport - 1)) MetricsPort=0 S3__Embedded__Port=0 \
+        Voprf__Address=https://localhost:$port \
+        Voprf__PublicKey=$key Voprf__Tls__CertificatePath=$tls/client.crt \
+        Voprf__Tls__KeyPath=$tls/client.key Voprf__Tls__TrustedCertificatesPath=$tls/tls.crt
+      exec bin/vfps
+    ) >"$work/voprf-vfps.log" 2>&1 &
+    vfps_pid=$!
+    for _ in $(seq 1 200); do
+      grep -q "started in" "$work/voprf-vfps.log" && break
+      kill -0 "$vfps_pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    if grpcurl -plaintext -d '{"name": "voprf-check", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_VOPRF", "pseudonymLength": 64}' \
+        "127.0.0.1:$vport" vfps.api.v1.NamespaceService/Create >/dev/null 2>&1 &&
+      grpcurl -plaintext -d '{"namespace": "voprf-check", "originalValue": "patient-1"}' "127.0.0.1:$vport" \
+        vfps.api.v1.PseudonymService/Create 2>&1 | grep -Eq '"pseudonymValue": "v2026\.[0-9a-f]{64}"'; then
+      pass "vfps accepts the VOPRF client environment of ci/voprf-values.yaml: over TLS with its client certificate, the key pinned, a VOPRF pseudonym v2026.<64 hex digits>"
+    else
+      fail "vfps with the VOPRF client environment of ci/voprf-values.yaml (log: $work/voprf-vfps.log)"
+      grep -v '^WARNING' "$work/voprf-vfps.log" | tail -5
+    fi
+    kill "$vfps_pid" 2>/dev/null || true
+    wait "$vfps_pid" 2>/dev/null || true
+  fi
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=""
 }
 
 # Starts the jar with the environment the chart gives its pods (ports shifted, the embedded
@@ -299,7 +552,8 @@ check_chart_environment() { # rendered manifests
   python3 - "$1" >"$env" <<'PY'
 import sys, yaml
 for doc in yaml.safe_load_all(open(sys.argv[1])):
-    if doc and doc["kind"] == "Deployment":
+    # vfps's pods only; the VOPRF server's have a check of their own
+    if doc and doc["kind"] == "Deployment" and doc["spec"]["template"]["spec"]["containers"][0]["name"] == "vfps":
         for var in doc["spec"]["template"]["spec"]["containers"][0]["env"]:
             if "value" in var and not var["name"].startswith("PG"):
                 print(f"{var['name']}={var['value']}")
@@ -313,8 +567,8 @@ PY
   (
     while IFS='=' read -r name value; do export "$name=$value"; done <"$env"
     export Grpc__Port=$port Http__Port=$((port - 1)) MetricsPort=0 Cluster__Host=127.0.0.1 \
-      Cluster__Port=$((port + 4)) Cluster__EventBus__Port=$((port + 5)) Tracing__IsEnabled=false \
-      Database__Embedded__DataDirectory=$work/pod-postgres
+      Cluster__Port=$((port + 4)) Cluster__EventBus__Port=$((port + 5)) Tracing__IsEnabled=false
+    pod_database "$work/pod-postgres"
     if [ -n "${Kestrel__Certificates__Default__Path:-}" ]; then
       export Kestrel__Certificates__Default__Path=$tls/tls.crt Kestrel__Certificates__Default__KeyPath=$tls/tls.key
     fi

@@ -121,6 +121,9 @@ floats).
 {{- if eq $lower "kestrel" }}
 {{- fail (printf "config.%s: set TLS through tls instead" $key) }}
 {{- end }}
+{{- if has $lower (list "voprf" "voprfserver") }}
+{{- fail (printf "config.%s: set VOPRF through voprf.client and voprf.server instead" $key) }}
+{{- end }}
 {{- if and (has $lower (list "http" "grpc")) (kindIs "map" (get $config $key)) }}
 {{- range $inner := keys (get $config $key) }}
 {{- if eq (lower $inner) "port" }}
@@ -178,4 +181,198 @@ TLS is on, unless it names a scheme itself.
 {{- end }}
 {{- end }}
 {{- toYaml $probe }}
+{{- end }}
+
+{{/* The VOPRF server's Deployment, Service and pods: <fullname>-voprf. */}}
+{{- define "vfps.voprfName" -}}
+{{- printf "%s-voprf" (include "vfps.fullname" . | trunc 57 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The VOPRF server's pods: a name of their own, so that vfps's Services, PodDisruptionBudget and
+spread constraints (which select app.kubernetes.io/name=<name>) never take them, and a
+NetworkPolicy can tell them from vfps's pods.
+*/}}
+{{- define "vfps.voprfSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "vfps.name" . | trunc 57 | trimSuffix "-" }}-voprf
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: voprf-server
+{{- end }}
+
+{{/* The Secret with the VOPRF server's key or seed: the user's, or the one this chart makes. */}}
+{{- define "vfps.voprfKeySecretName" -}}
+{{- if .Values.voprf.server.key.existingSecret }}
+{{- .Values.voprf.server.key.existingSecret }}
+{{- else }}
+{{- printf "%s-key" (include "vfps.voprfName" .) }}
+{{- end }}
+{{- end }}
+
+{{- define "vfps.voprfKeySecretKey" -}}
+{{- if .Values.voprf.server.key.existingSecret }}
+{{- .Values.voprf.server.key.existingSecretKey }}
+{{- else if .Values.voprf.server.key.seed }}
+{{- print "seed" }}
+{{- else }}
+{{- print "key" }}
+{{- end }}
+{{- end }}
+
+{{/* "seed" or "key": what the key Secret holds. */}}
+{{- define "vfps.voprfKeyHolds" -}}
+{{- if .Values.voprf.server.key.existingSecret }}
+{{- .Values.voprf.server.key.existingSecretHolds }}
+{{- else if .Values.voprf.server.key.seed }}
+{{- print "seed" }}
+{{- else }}
+{{- print "key" }}
+{{- end }}
+{{- end }}
+
+{{/* Where the VOPRF server's pods see their files. */}}
+{{- define "vfps.voprfKeyDirectory" -}}
+/etc/vfps/voprf-key
+{{- end }}
+
+{{/* Where vfps's pods see the VOPRF client's files. */}}
+{{- define "vfps.voprfClientTlsDirectory" -}}
+/etc/vfps/voprf-client
+{{- end }}
+
+{{- define "vfps.voprfTrustDirectory" -}}
+/etc/vfps/voprf-ca
+{{- end }}
+
+{{- define "vfps.voprfTokenDirectory" -}}
+/etc/vfps/voprf-token
+{{- end }}
+
+{{/* Whether the release's VOPRF server speaks TLS: "true" or "". */}}
+{{- define "vfps.voprfServerTls" -}}
+{{- if .Values.voprf.server.tls.secretName }}true{{ end }}
+{{- end }}
+
+{{/*
+The address vfps calls (Voprf__Address), or "" when the method is off: voprf.client.address, else
+this release's server once a public key is pinned (or unpinned keys are allowed).
+*/}}
+{{- define "vfps.voprfAddress" -}}
+{{- $client := .Values.voprf.client }}
+{{- if $client.address }}
+{{- $client.address }}
+{{- else if and .Values.voprf.server.enabled (or $client.publicKey $client.allowUnpinnedPublicKey) }}
+{{- printf "%s://%s.%s.svc:%d" (ternary "https" "http" (eq (include "vfps.voprfServerTls" .) "true")) (include "vfps.voprfName" .) .Release.Namespace (int .Values.voprf.server.port) }}
+{{- end }}
+{{- end }}
+
+{{/* Whether the settings of voprf are refused. */}}
+{{- define "vfps.checkVoprf" -}}
+{{- $server := .Values.voprf.server }}
+{{- $client := .Values.voprf.client }}
+{{- $serverConfig := $server.config | default dict }}
+{{- range $key := keys $serverConfig }}
+{{- if has (lower $key) (list "key" "port") }}
+{{- fail (printf "voprf.server.config.%s: set it through voprf.server.key or voprf.server.port instead" $key) }}
+{{- end }}
+{{- end }}
+{{- range $key := keys ($client.config | default dict) }}
+{{- if has (lower $key) (list "address" "publickey" "expectedkeyid" "allowunpinnedpublickey" "tls" "bearertokenpath") }}
+{{- fail (printf "voprf.client.config.%s: set it through voprf.client instead" $key) }}
+{{- end }}
+{{- end }}
+{{- if $server.enabled }}
+{{- $key := $server.key }}
+{{- $sources := 0 }}
+{{- range $value := list $key.existingSecret $key.base64 $key.seed }}
+{{- if $value }}{{ $sources = add1 $sources }}{{ end }}
+{{- end }}
+{{- if eq $sources 0 }}
+{{- fail "voprf.server.enabled needs a key: set voprf.server.key.existingSecret (a Secret holding the key or a seed), voprf.server.key.base64 or voprf.server.key.seed" }}
+{{- end }}
+{{- if gt $sources 1 }}
+{{- fail "voprf.server.key: set only one of existingSecret, base64 and seed" }}
+{{- end }}
+{{- if not (has (toString $key.existingSecretHolds) (list "key" "seed")) }}
+{{- fail "voprf.server.key.existingSecretHolds: key (the base64 of the 32-byte secret key) or seed" }}
+{{- end }}
+{{- if not (regexMatch "^[A-Za-z0-9_-]{1,64}$" (toString $key.keyId)) }}
+{{- fail "voprf.server.key.keyId: 1 to 64 of the characters A-Z a-z 0-9 _ - (no dot: pseudonyms separate the key id with one)" }}
+{{- end }}
+{{- $hardening := $serverConfig.Hardening | default dict }}
+{{- $hardened := ne (toString (dig "IsEnabled" true $hardening) | lower) "false" }}
+{{- if and $hardened (ne (toString (dig "RequireTls" true $hardening) | lower) "false") (not $server.tls.secretName) }}
+{{- fail "voprf.server.tls.secretName: the hardened VOPRF server needs TLS (a Secret of type kubernetes.io/tls naming the Service)" }}
+{{- end }}
+{{- $authentication := $serverConfig.Authentication | default dict }}
+{{- $mode := toString (dig "Mode" "ClientCertificate" $authentication) | lower }}
+{{- if and $hardened (ne (toString (dig "RequireAuthentication" true $hardening) | lower) "false") (eq $mode "clientcertificate") (not (dig "ClientCertificate" "AllowedThumbprints" (list) $authentication)) }}
+{{- fail "voprf.server.config.Authentication.ClientCertificate.AllowedThumbprints: the hardened VOPRF server takes client certificates; allow at least vfps's (its SHA-256 thumbprint)" }}
+{{- end }}
+{{- if not $hardened }}
+{{- $development := false }}
+{{- range $server.extraEnv }}
+{{- if and (eq .name "ASPNETCORE_ENVIRONMENT") (eq (toString .value) "Development") }}{{ $development = true }}{{ end }}
+{{- end }}
+{{- if not $development }}
+{{- fail "voprf.server.config.Hardening.IsEnabled=false is for development only: it needs ASPNETCORE_ENVIRONMENT=Development in voprf.server.extraEnv" }}
+{{- end }}
+{{- end }}
+{{- if and (not $client.address) (gt (int (dig "MaxBatchSize" 128 ($client.config | default dict))) (int (dig "MaxBatchSize" 128 $serverConfig))) }}
+{{- fail "voprf.client.config.MaxBatchSize: more than the server's voprf.server.config.MaxBatchSize, which refuses larger batches" }}
+{{- end }}
+{{- end }}
+{{- if and $client.address (not $client.publicKey) (not $client.allowUnpinnedPublicKey) }}
+{{- fail "voprf.client.publicKey: the VOPRF server's public key is pinned (base64 or hex, as the server logs it at start); voprf.client.allowUnpinnedPublicKey is for development only" }}
+{{- end }}
+{{- if and $client.bearerToken.audience $client.bearerToken.existingSecret }}
+{{- fail "voprf.client.bearerToken: set one of audience (a projected service-account token) and existingSecret" }}
+{{- end }}
+{{- if hasPrefix "http://" (include "vfps.voprfAddress" . | lower) }}
+{{- if or $client.tls.secretName $client.tls.trustedCertificates.secretName $client.bearerToken.audience $client.bearerToken.existingSecret }}
+{{- fail "voprf.client: a client certificate, trusted certificates or a bearer token need an https:// address (TLS on the server)" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* vfps's VOPRF client settings, when the method is on. */}}
+{{- define "vfps.voprfClientEnv" -}}
+{{- $address := include "vfps.voprfAddress" . }}
+{{- if $address }}
+{{- $client := .Values.voprf.client }}
+- name: Voprf__Address
+  value: {{ $address | quote }}
+{{- with $client.publicKey }}
+- name: Voprf__PublicKey
+  value: {{ . | quote }}
+{{- end }}
+{{- $expected := $client.expectedKeyId }}
+{{- if and (not $expected) (not $client.address) }}
+{{- $expected = .Values.voprf.server.key.keyId }}
+{{- end }}
+{{- with $expected }}
+- name: Voprf__ExpectedKeyId
+  value: {{ . | quote }}
+{{- end }}
+{{- if $client.allowUnpinnedPublicKey }}
+- name: Voprf__AllowUnpinnedPublicKey
+  value: "true"
+{{- end }}
+{{- if $client.tls.secretName }}
+- name: Voprf__Tls__CertificatePath
+  value: {{ printf "%s/tls.crt" (include "vfps.voprfClientTlsDirectory" .) }}
+- name: Voprf__Tls__KeyPath
+  value: {{ printf "%s/tls.key" (include "vfps.voprfClientTlsDirectory" .) }}
+{{- end }}
+{{- with $client.tls.trustedCertificates }}
+{{- if .secretName }}
+- name: Voprf__Tls__TrustedCertificatesPath
+  value: {{ printf "%s/%s" (include "vfps.voprfTrustDirectory" $) .key }}
+{{- end }}
+{{- end }}
+{{- if or $client.bearerToken.audience $client.bearerToken.existingSecret }}
+- name: Voprf__BearerTokenPath
+  value: {{ printf "%s/token" (include "vfps.voprfTokenDirectory" .) }}
+{{- end }}
+{{- include "vfps.configEnv" (dict "name" "Voprf" "value" $client.config) }}
+{{- end }}
 {{- end }}
