@@ -1,7 +1,6 @@
 package org.vfps.config;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,7 +18,9 @@ final class AuthorizationSettings {
   static AuthorizationConfig read(FlatSettings settings) {
     boolean enabled = ConfigLoader.bool(settings, SECTION + "IsEnabled");
     boolean requireHttps = ConfigLoader.bool(settings, SECTION + "RequireHttpsMetadata");
-    Optional<URI> authority = authority(settings, SECTION + "Authority");
+    Optional<URI> authority =
+        ConfigLoader.httpUrl(
+            settings, SECTION + "Authority", "https://idp.example.org/realms/vfps");
     String audience = settings.required(SECTION + "Audience").strip();
     String roleClaimType = settings.required(SECTION + "RoleClaimType").strip();
     if (roleClaimType.isEmpty()) {
@@ -152,33 +153,6 @@ final class AuthorizationSettings {
               + ": missing; the admin UI's sign-in (Authorization__ClientId) needs the OIDC"
               + " provider");
     }
-  }
-
-  /** An absolute http(s) URL with a host and nothing after the path; empty when blank. */
-  private static Optional<URI> authority(FlatSettings settings, String key) {
-    String value = settings.required(key).strip();
-    if (value.isEmpty()) {
-      return Optional.empty();
-    }
-    URI uri;
-    try {
-      uri = new URI(value);
-    } catch (URISyntaxException e) {
-      throw ConfigLoader.invalid(
-          key, value, "is not a URL (e.g. https://idp.example.org/realms/vfps)");
-    }
-    if (uri.getHost() == null
-        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-        || uri.getRawUserInfo() != null
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null) {
-      throw ConfigLoader.invalid(
-          key,
-          value,
-          "is not an http or https URL with a host and without a query"
-              + " (e.g. https://idp.example.org/realms/vfps)");
-    }
-    return Optional.of(uri);
   }
 
   private static List<AuthorizationConfig.NamespaceRule> namespaceRules(FlatSettings settings) {

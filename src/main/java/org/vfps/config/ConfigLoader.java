@@ -393,6 +393,34 @@ public final class ConfigLoader {
         fields.get("PseudonymSuffix"));
   }
 
+  /**
+   * An absolute {@code http} or {@code https} URL with a host and neither user info, query nor
+   * fragment; empty when blank. {@code example} shows one in the error.
+   */
+  static Optional<URI> httpUrl(FlatSettings settings, String key, String example) {
+    String value = settings.required(key).strip();
+    if (value.isEmpty()) {
+      return Optional.empty();
+    }
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      throw invalid(key, value, "is not a URL (e.g. " + example + ")");
+    }
+    if (uri.getHost() == null
+        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw invalid(
+          key,
+          value,
+          "is not an http or https URL with a host and without a query (e.g. " + example + ")");
+    }
+    return Optional.of(uri);
+  }
+
   static int port(FlatSettings settings, String key) {
     String value = settings.required(key);
     String digits = value.strip();

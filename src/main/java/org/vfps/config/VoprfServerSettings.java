@@ -3,7 +3,6 @@ package org.vfps.config;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -384,12 +383,12 @@ public final class VoprfServerSettings {
     for (int i = 0; i < values.size(); i++) {
       thumbprints.add(thumbprint(values.get(i), array + ":" + i));
     }
-    String authority = settings.required(JWT + "Authority").strip();
     return new VoprfServerConfig.Authentication(
         mode,
         thumbprints,
         new VoprfServerConfig.Jwt(
-            authority.isEmpty() ? Optional.empty() : Optional.of(authority(authority)),
+            ConfigLoader.httpUrl(
+                settings, JWT + "Authority", "https://idp.example.org/realms/vfps"),
             settings.required(JWT + "Audience").strip(),
             settings.required(JWT + "RequiredScope").strip()));
   }
@@ -402,21 +401,5 @@ public final class VoprfServerSettings {
           key, value, "is not a certificate thumbprint (hex SHA-1, 40 digits, or SHA-256, 64)");
     }
     return hex;
-  }
-
-  private static URI authority(String value) {
-    String key = JWT + "Authority";
-    try {
-      URI uri = new URI(value);
-      if (uri.getHost() == null
-          || !("http".equalsIgnoreCase(uri.getScheme())
-              || "https".equalsIgnoreCase(uri.getScheme()))
-          || uri.getRawUserInfo() != null) {
-        throw ConfigLoader.invalid(key, value, "is not an http or https URL of the OIDC issuer");
-      }
-      return uri;
-    } catch (URISyntaxException e) {
-      throw ConfigLoader.invalid(key, value, "is not a URL");
-    }
   }
 }

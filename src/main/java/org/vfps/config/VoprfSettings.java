@@ -1,7 +1,6 @@
 package org.vfps.config;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.Base64;
@@ -79,33 +78,15 @@ final class VoprfSettings {
     }
   }
 
-  /** An absolute http(s) URL of a host, with nothing after it but an optional port. */
+  /** An http(s) URL of a host and port, with no path. */
   private static Optional<URI> address(FlatSettings settings, String key) {
-    String value = settings.required(key).strip();
-    if (value.isEmpty()) {
-      return Optional.empty();
-    }
-    URI uri;
-    try {
-      uri = new URI(value);
-    } catch (URISyntaxException e) {
-      throw ConfigLoader.invalid(key, value, "is not a URL (e.g. https://vfps-voprf:8081)");
-    }
-    boolean httpOrHttps =
-        "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
-    String path = uri.getRawPath() == null ? "" : uri.getRawPath();
-    if (!httpOrHttps
-        || uri.getHost() == null
-        || uri.getRawUserInfo() != null
-        || !(path.isEmpty() || path.equals("/"))
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null) {
+    Optional<URI> address = ConfigLoader.httpUrl(settings, key, "https://vfps-voprf:8081");
+    String path = address.map(URI::getRawPath).orElse("");
+    if (!(path == null || path.isEmpty() || path.equals("/"))) {
       throw ConfigLoader.invalid(
-          key,
-          value,
-          "is not an http:// or https:// URL of a host and port (e.g. https://vfps-voprf:8081)");
+          key, address.get().toString(), "has a path; give the host and port only");
     }
-    return Optional.of(uri);
+    return address;
   }
 
   /**
