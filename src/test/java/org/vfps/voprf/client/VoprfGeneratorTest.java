@@ -1,0 +1,56 @@
+package org.vfps.voprf.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.vfps.config.VoprfConfig;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+class VoprfGeneratorTest {
+
+  private final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  void aValueBeyondTheProtocolsLengthIsInvalidBeforeAnyCall() {
+    VoprfConfig off = VoprfConfig.off();
+    // a server that is never reached: the value is refused before any call
+    VoprfConfig config =
+        new VoprfConfig(
+            Optional.of(URI.create("http://127.0.0.1:9")),
+            Optional.empty(),
+            Optional.empty(),
+            true,
+            off.maxBatchSize(),
+            true,
+            off.format(),
+            off.length(),
+            off.normalization(),
+            off.timeout(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    VoprfGenerator generator = VoprfGenerator.start(vertx, config);
+
+    Throwable failure = generator.derive(List.of("ok", "x".repeat(65_536))).cause();
+
+    assertThat(failure).isInstanceOf(ServiceException.class);
+    assertThat(((ServiceException) failure).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(failure.getMessage())
+        .isEqualTo(
+            "The value is 65536 bytes of UTF-8; the VOPRF protocol frames lengths as uint16, so"
+                + " at most 65535 can be pseudonymized.");
+    generator.close().await();
+  }
+}
