@@ -30,7 +30,6 @@ CONCURRENCY=${CONCURRENCY:-50}
 BATCH_CONCURRENCY=${BATCH_CONCURRENCY:-4}
 JAR=${JAR:-target/vfps.jar}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAVA=$JAVA_HOME/bin/java
 JAVA_OPTS=${JAVA_OPTS:-}
 GRPC_PORT=${GRPC_PORT:-48091}
 export PATH="$HOME/go/bin:$PATH"
@@ -52,14 +51,9 @@ postmaster=$(head -1 "$data_directory/postmaster.pid")
 
 say "== vfps ($JAR $JAVA_OPTS)"
 # shellcheck disable=SC2086
-Grpc__Port=$GRPC_PORT Http__Port=0 MetricsPort=0 "$JAVA" $JAVA_OPTS -jar "$JAR" >"$work/vfps.log" 2>&1 &
-service_pid=$!
-for _ in $(seq 1 240); do
-  grep -q "started in" "$work/vfps.log" && break
-  kill -0 "$service_pid" 2>/dev/null || { cat "$work/vfps.log" >&2; exit 1; }
-  sleep 0.5
-done
-grep -m1 "started in" "$work/vfps.log" >&2 || { cat "$work/vfps.log" >&2; exit 1; }
+Grpc__Port=$GRPC_PORT Http__Port=0 MetricsPort=0 start_java "$work/vfps.log" "started in" $JAVA_OPTS -jar "$JAR"
+service_pid=$STARTED_PID
+grep -m1 "started in" "$work/vfps.log" >&2
 
 grpcurl -plaintext -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
   "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null

@@ -61,14 +61,10 @@ while IFS= read -r setting; do export "${setting?}"; done < <(grep "^S3__" "$wor
 
 say "== vfps ($JAR $JAVA_OPTS)"
 # shellcheck disable=SC2086
-Grpc__Port=$GRPC_PORT Http__Port=$HTTP_PORT MetricsPort=0 "$JAVA" $JAVA_OPTS -jar "$JAR" >"$work/vfps.log" 2>&1 &
-service_pid=$!
-for _ in $(seq 1 240); do
-  grep -q "started in" "$work/vfps.log" && break
-  kill -0 "$service_pid" 2>/dev/null || { cat "$work/vfps.log" >&2; exit 1; }
-  sleep 0.5
-done
-grep -m1 "started in" "$work/vfps.log" >&2 || { cat "$work/vfps.log" >&2; exit 1; }
+Grpc__Port=$GRPC_PORT Http__Port=$HTTP_PORT MetricsPort=0 \
+  start_java "$work/vfps.log" "started in" $JAVA_OPTS -jar "$JAR"
+service_pid=$STARTED_PID
+grep -m1 "started in" "$work/vfps.log" >&2
 
 for ns in bench bench-job bench-warm; do
   grpcurl -plaintext -d "{\"name\": \"$ns\", \"pseudonymGenerationMethod\": \"PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED\", \"pseudonymLength\": 32}" \

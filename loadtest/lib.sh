@@ -106,3 +106,25 @@ async_profiler_library() {
   fi
   realpath "$directory/libasyncProfiler.so"
 }
+
+# start_java LOG PATTERN ARGS...: starts "$JAVA_HOME/bin/java ARGS..." in the background with its
+# output in LOG, waits (up to 2 minutes) until LOG holds PATTERN, and sets STARTED_PID; prints the
+# log and fails when the process ends first. The caller's environment is the process's settings.
+start_java() {
+  local log=$1 pattern=$2
+  shift 2
+  "$JAVA_HOME/bin/java" "$@" >"$log" 2>&1 &
+  STARTED_PID=$!
+  for _ in $(seq 1 240); do
+    grep -q "$pattern" "$log" && return 0
+    kill -0 "$STARTED_PID" 2>/dev/null || { cat "$log" >&2; return 1; }
+    sleep 0.5
+  done
+  cat "$log" >&2
+  return 1
+}
+
+# cpu_seconds PID: the process's user + system CPU so far, in seconds, from /proc
+cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"
+}
