@@ -7,6 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
@@ -63,17 +64,37 @@ public final class GrpcTestClient implements AutoCloseable {
    * checks the server's name.
    */
   public GrpcTestClient(int port, Path authority) {
+    this(port, tls(authority));
+  }
+
+  /**
+   * As {@link #GrpcTestClient(int, Path)}, presenting the PEM client {@code certificate} with its
+   * {@code key}.
+   */
+  public GrpcTestClient(int port, Path authority, Path certificate, Path key) {
+    this(
+        port,
+        tls(authority)
+            .setKeyCertOptions(
+                new PemKeyCertOptions()
+                    .setCertPath(certificate.toString())
+                    .setKeyPath(key.toString())));
+  }
+
+  private GrpcTestClient(int port, HttpClientOptions options) {
     this.address = SocketAddress.inetSocketAddress(port, "127.0.0.1");
     this.client =
         GrpcClient.client(
-            vertx,
-            new GrpcClientOptions().setMaxMessageSize(MAX_MESSAGE_BYTES),
-            new HttpClientOptions()
-                .setProtocolVersion(HttpVersion.HTTP_2)
-                .setSsl(true)
-                .setUseAlpn(true)
-                .setVerifyHost(true)
-                .setTrustOptions(new PemTrustOptions().addCertPath(authority.toString())));
+            vertx, new GrpcClientOptions().setMaxMessageSize(MAX_MESSAGE_BYTES), options);
+  }
+
+  private static HttpClientOptions tls(Path authority) {
+    return new HttpClientOptions()
+        .setProtocolVersion(HttpVersion.HTTP_2)
+        .setSsl(true)
+        .setUseAlpn(true)
+        .setVerifyHost(true)
+        .setTrustOptions(new PemTrustOptions().addCertPath(authority.toString()));
   }
 
   /**

@@ -119,10 +119,11 @@ final class ProviderKeys {
 
   /**
    * Starts loading the keys, retrying with a growing wait until they are loaded, then refreshes
-   * them every {@link Timing#refreshInterval()}. Returns at once.
+   * them every {@link Timing#refreshInterval()}. Returns at once; the future ends with the first
+   * try, failing if it did not load the keys.
    */
-  void start() {
-    load(timing.firstRetry());
+  Future<Void> start() {
+    Future<Void> first = load(timing.firstRetry());
     vertx.setPeriodic(
         timing.refreshInterval().toMillis(),
         id ->
@@ -134,6 +135,7 @@ final class ProviderKeys {
                                 + " in use",
                             discovery,
                             e.getMessage())));
+    return first;
   }
 
   /** The loaded keys; null until the first load succeeded. */
@@ -170,8 +172,9 @@ final class ProviderKeys {
     return fetch().otherwise(false);
   }
 
-  private void load(Duration wait) {
-    fetch()
+  private Future<Void> load(Duration wait) {
+    return fetch()
+        .<Void>mapEmpty()
         .onFailure(
             e -> {
               Duration next = wait.multipliedBy(2);

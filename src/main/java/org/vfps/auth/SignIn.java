@@ -221,7 +221,7 @@ public final class SignIn {
    * bearer tokens get).
    */
   public boolean current(UiSession session) {
-    return now() < session.expiresAt() + BearerTokens.LEEWAY_SECONDS;
+    return now() < session.expiresAt() + ProviderTokenChecks.LEEWAY_SECONDS;
   }
 
   /** Whether the provider's keys and discovery document are loaded, so a sign-in can start. */

@@ -39,48 +39,48 @@ public final class VoprfServer {
 
   private final HttpServer server;
   private final VoprfServerConfig config;
-  private final JwtBearer jwt;
   private final ServerTls tls;
   private final ServerKey key;
 
-  private VoprfServer(
-      HttpServer server, VoprfServerConfig config, JwtBearer jwt, ServerTls tls, ServerKey key) {
+  private VoprfServer(HttpServer server, VoprfServerConfig config, ServerTls tls, ServerKey key) {
     this.server = server;
     this.tls = tls;
     this.key = key;
     this.config = config;
-    this.jwt = jwt;
   }
 
   /**
    * Starts the server on {@code vertx}; the future fails with a {@link ConfigException} when a TLS
-   * file is unusable, or with the listener's failure (a port in use). Logs nothing of the key.
+   * file is unusable, or with the listener's failure (a port in use). With JWTs, it listens once
+   * the first load of the provider's keys was tried; their refresh ends with Vert.x. Logs nothing
+   * of the key.
    */
   public static Future<VoprfServer> start(Vertx vertx, VoprfServerConfig config) {
     return vertx
         .executeBlocking(() -> ServerTls.load(vertx, config.tls()))
-        .compose(tls -> listen(vertx, config, tls));
+        .compose(
+            tls ->
+                authentication(vertx, config)
+                    .compose(authentication -> listen(vertx, config, tls, authentication)));
   }
 
-  private static Future<VoprfServer> listen(Vertx vertx, VoprfServerConfig config, ServerTls tls) {
+  private static Future<CallAuthentication> authentication(Vertx vertx, VoprfServerConfig config) {
+    if (!config.authenticates()) {
+      return Future.succeededFuture(CallAuthentication.OFF);
+    }
+    return switch (config.authentication().mode()) {
+      case CLIENT_CERTIFICATE ->
+          Future.succeededFuture(
+              new ClientCertificates(config.authentication().allowedThumbprints()));
+      case JWT -> JwtBearer.start(vertx, config.authentication().jwt(), !config.development());
+    };
+  }
+
+  private static Future<VoprfServer> listen(
+      Vertx vertx, VoprfServerConfig config, ServerTls tls, CallAuthentication authentication) {
     VoprfServerConfig.Hardening hardening = config.hardening();
     ServerKey key = ConfiguredKey.of(config.key());
-    JwtBearer jwt = null;
-    CallAuthentication authentication = CallAuthentication.OFF;
-    boolean clientCertificates = false;
-    if (config.authenticates()) {
-      switch (config.authentication().mode()) {
-        case CLIENT_CERTIFICATE -> {
-          authentication = new ClientCertificates(config.authentication().allowedThumbprints());
-          clientCertificates = true;
-        }
-        case JWT -> {
-          jwt = new JwtBearer(vertx, config.authentication().jwt());
-          jwt.start();
-          authentication = jwt;
-        }
-      }
-    }
+    boolean clientCertificates = authentication instanceof ClientCertificates;
     GrpcServer grpc =
         GrpcServer.server(
             vertx,
@@ -116,13 +116,12 @@ public final class VoprfServer {
           .setTrustOptions(TrustOptions.wrap(ClientCertificates.ACCEPT_ANY));
     }
     HttpServer server = tls.createHttpServer(vertx, options).requestHandler(grpc);
-    JwtBearer bearer = jwt;
     return server
         .listen()
         .map(
             listening -> {
               tls.startReloading();
-              return new VoprfServer(listening, config, bearer, tls, key);
+              return new VoprfServer(listening, config, tls, key);
             });
   }
 
@@ -148,9 +147,6 @@ public final class VoprfServer {
 
   /** Stops taking calls; the calls in flight get up to 5 s to finish. */
   public Future<Void> close() {
-    if (jwt != null) {
-      jwt.close();
-    }
     return server.shutdown(SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS);
   }
 }

@@ -14,13 +14,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.PemKeyCertOptions;
-import io.vertx.core.net.PemTrustOptions;
-import io.vertx.core.net.SocketAddress;
-import io.vertx.grpc.client.GrpcClient;
-import io.vertx.grpc.client.GrpcClientOptions;
 import io.vertx.grpc.common.GrpcStatus;
-import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
 import io.vertx.grpc.reflection.v1.ServerReflectionRequest;
@@ -48,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.vfps.GrpcTestClient;
+import org.vfps.GrpcTestClient.Reply;
 import org.vfps.LogCapture;
 import org.vfps.TestCertificates;
 import org.vfps.api.voprf.v1.VoprfServiceBlindEvaluateRequest;
@@ -96,14 +91,12 @@ class VoprfServerIT {
     vertx.close().await();
   }
 
-  /** What a call answered: the status (null when no answer came) and message, or the body. */
-  record Reply<T>(GrpcStatus status, String message, T body) {}
-
   @Test
   void answersItsPublicKeyAndKeyId() {
-    try (TestVoprfServer server = TestVoprfServer.start()) {
+    try (TestVoprfServer server = TestVoprfServer.start();
+        GrpcTestClient client = new GrpcTestClient(server.port())) {
       VoprfServiceGetPublicKeyResponse response =
-          client(server, plain()).getPublicKey(GET_PUBLIC_KEY).await();
+          client.ok(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
 
       assertThat(response.getKeyId()).isEqualTo("test-key");
       assertThat(response.getPublicKey().toByteArray()).isEqualTo(server.publicKey()).hasSize(32);
@@ -139,42 +132,36 @@ class VoprfServerIT {
 
   @Test
   void refusesBadBatchesWithUpstreamsMessages() {
-    try (TestVoprfServer server = TestVoprfServer.start(Map.of("VoprfServer__MaxBatchSize", "2"))) {
-      GrpcClient client = plain();
+    try (TestVoprfServer server = TestVoprfServer.start(Map.of("VoprfServer__MaxBatchSize", "2"));
+        GrpcTestClient client = new GrpcTestClient(server.port())) {
       byte[] valid = BlindedInput.blind(bytes("x"), RANDOM).element();
       byte[] notCanonical = new byte[32];
       java.util.Arrays.fill(notCanonical, (byte) 0xFF);
 
-      assertInvalid(server, client, List.of(), "No blinded elements were supplied.");
+      assertInvalid(client, List.of(), "No blinded elements were supplied.");
       assertInvalid(
-          server,
           client,
           List.of(valid, valid, valid),
           "A batch carries at most 2 elements; 3 were supplied.");
+      assertInvalid(client, List.of(valid, new byte[31]), "Each blinded element is 32 bytes.");
+      assertInvalid(client, List.of(new byte[33]), "Each blinded element is 32 bytes.");
       assertInvalid(
-          server, client, List.of(valid, new byte[31]), "Each blinded element is 32 bytes.");
-      assertInvalid(server, client, List.of(new byte[33]), "Each blinded element is 32 bytes.");
-      assertInvalid(
-          server,
-          client,
-          List.of(valid, notCanonical),
-          "One or more blinded elements are invalid.");
-      assertInvalid(
-          server, client, List.of(new byte[32]), "One or more blinded elements are invalid.");
+          client, List.of(valid, notCanonical), "One or more blinded elements are invalid.");
+      assertInvalid(client, List.of(new byte[32]), "One or more blinded elements are invalid.");
     }
   }
 
   @Test
   void theDefaultCapIs128Elements() {
-    try (TestVoprfServer server = TestVoprfServer.start()) {
+    try (TestVoprfServer server = TestVoprfServer.start();
+        GrpcTestClient client = new GrpcTestClient(server.port())) {
       byte[] valid = BlindedInput.blind(bytes("x"), RANDOM).element();
       Reply<VoprfServiceBlindEvaluateResponse> full =
-          call(server, plain(), evaluate(java.util.Collections.nCopies(128, valid)), Map.of());
+          blindEvaluate(client, java.util.Collections.nCopies(128, valid));
       assertThat(full.status()).isEqualTo(GrpcStatus.OK);
       assertThat(full.body().getEvaluatedElementsCount()).isEqualTo(128);
       assertInvalid(
-          server,
-          plain(),
+          client,
           java.util.Collections.nCopies(129, valid),
           "A batch carries at most 128 elements; 129 were supplied.");
     }
@@ -183,11 +170,12 @@ class VoprfServerIT {
   @Test
   void aMessageOverTheReceiveLimitIsResourceExhausted() {
     try (TestVoprfServer server =
-        TestVoprfServer.start(
-            Map.of("VoprfServer__Hardening__MaxReceiveMessageSizeBytes", "1024"))) {
+            TestVoprfServer.start(
+                Map.of("VoprfServer__Hardening__MaxReceiveMessageSizeBytes", "1024"));
+        GrpcTestClient client = new GrpcTestClient(server.port())) {
       byte[] valid = BlindedInput.blind(bytes("x"), RANDOM).element();
       Reply<VoprfServiceBlindEvaluateResponse> reply =
-          call(server, plain(), evaluate(java.util.Collections.nCopies(40, valid)), Map.of());
+          blindEvaluate(client, java.util.Collections.nCopies(40, valid));
 
       assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
     }
@@ -252,9 +240,9 @@ class VoprfServerIT {
   void writesOneAuditLineWithCountAndKeyIdButNoElement() throws Exception {
     List<byte[]> inputs = inputs("audited-1", "audited-2", "audited-3");
     List<BlindedInput> blinded = blind(inputs);
-    try (TestVoprfServer server = TestVoprfServer.start()) {
-      Reply<VoprfServiceBlindEvaluateResponse> reply =
-          call(server, plain(), evaluate(elements(blinded)), Map.of());
+    try (TestVoprfServer server = TestVoprfServer.start();
+        GrpcTestClient client = new GrpcTestClient(server.port())) {
+      Reply<VoprfServiceBlindEvaluateResponse> reply = blindEvaluate(client, elements(blinded));
       assertThat(reply.status()).isEqualTo(GrpcStatus.OK);
     }
 
@@ -279,14 +267,12 @@ class VoprfServerIT {
 
   @Test
   void servesHealthWithoutCredentials() {
-    try (TestVoprfServer server = TestVoprfServer.start(clientCertificateSettings())) {
+    try (TestVoprfServer server = TestVoprfServer.start(clientCertificateSettings());
+        GrpcTestClient client = tls(server)) {
       Reply<HealthCheckResponse> reply =
-          call(
-              server,
-              tls(null),
+          client.call(
               GrpcTestClient.HEALTH_CHECK,
-              HealthCheckRequest.newBuilder().setService("vfps.voprf.v1.VoprfService").build(),
-              Map.of());
+              HealthCheckRequest.newBuilder().setService("vfps.voprf.v1.VoprfService").build());
 
       assertThat(reply.status()).isEqualTo(GrpcStatus.OK);
       assertThat(reply.body().getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
@@ -298,11 +284,11 @@ class VoprfServerIT {
     ServerReflectionRequest list = ServerReflectionRequest.newBuilder().setListServices("").build();
     try (TestVoprfServer off = TestVoprfServer.start();
         TestVoprfServer on =
-            TestVoprfServer.start(Map.of("VoprfServer__Hardening__EnableReflection", "true"))) {
-      Reply<ServerReflectionResponse> refused =
-          call(off, plain(), ReflectionIT.REFLECTION, list, Map.of());
-      Reply<ServerReflectionResponse> served =
-          call(on, plain(), ReflectionIT.REFLECTION, list, Map.of());
+            TestVoprfServer.start(Map.of("VoprfServer__Hardening__EnableReflection", "true"));
+        GrpcTestClient offClient = new GrpcTestClient(off.port());
+        GrpcTestClient onClient = new GrpcTestClient(on.port())) {
+      Reply<ServerReflectionResponse> refused = offClient.call(ReflectionIT.REFLECTION, list);
+      Reply<ServerReflectionResponse> served = onClient.call(ReflectionIT.REFLECTION, list);
 
       assertThat(refused.status()).isEqualTo(GrpcStatus.UNIMPLEMENTED);
       assertThat(served.status()).isEqualTo(GrpcStatus.OK);
@@ -313,16 +299,23 @@ class VoprfServerIT {
   }
 
   @Test
-  void hardenedItSpeaksOnlyTls() {
+  void hardenedItSpeaksOnlyTls() throws Exception {
     Map<String, String> settings = hardened();
     settings.put("VoprfServer__Hardening__RequireAuthentication", "false");
-    try (TestVoprfServer server = TestVoprfServer.start(settings)) {
-      Reply<VoprfServiceGetPublicKeyResponse> clear =
-          call(server, plain(), VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, Map.of());
+    try (TestVoprfServer server = TestVoprfServer.start(settings);
+        GrpcTestClient plain = new GrpcTestClient(server.port());
+        GrpcTestClient client = tls(server)) {
+      // clear text to a TLS listener gets no answer, or no OK
+      GrpcStatus clear =
+          plain
+              .callAsync(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY)
+              .map(Reply::status)
+              .otherwise((GrpcStatus) null)
+              .await(20, TimeUnit.SECONDS);
       Reply<VoprfServiceGetPublicKeyResponse> secured =
-          call(server, tls(null), VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, Map.of());
+          client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
 
-      assertThat(clear.status()).isNotEqualTo(GrpcStatus.OK);
+      assertThat(clear).isNotEqualTo(GrpcStatus.OK);
       assertThat(secured.status()).isEqualTo(GrpcStatus.OK);
       assertThat(secured.body().getKeyId()).isEqualTo("test-key");
     }
@@ -342,14 +335,14 @@ class VoprfServerIT {
 
   @Test
   void withClientCertificatesOnlyAnAllowedOneIsServed() throws Exception {
-    try (TestVoprfServer server = TestVoprfServer.start(clientCertificateSettings())) {
-      byte[] element = BlindedInput.blind(bytes("certified"), RANDOM).element();
-      Reply<VoprfServiceBlindEvaluateResponse> allowed =
-          call(server, tls(allowedClient), evaluate(List.of(element)), Map.of());
-      Reply<VoprfServiceBlindEvaluateResponse> other =
-          call(server, tls(otherClient), evaluate(List.of(element)), Map.of());
-      Reply<VoprfServiceBlindEvaluateResponse> none =
-          call(server, tls(null), evaluate(List.of(element)), Map.of());
+    try (TestVoprfServer server = TestVoprfServer.start(clientCertificateSettings());
+        GrpcTestClient allowedCaller = tls(server, allowedClient);
+        GrpcTestClient otherCaller = tls(server, otherClient);
+        GrpcTestClient anonymousCaller = tls(server)) {
+      List<byte[]> elements = List.of(BlindedInput.blind(bytes("certified"), RANDOM).element());
+      Reply<VoprfServiceBlindEvaluateResponse> allowed = blindEvaluate(allowedCaller, elements);
+      Reply<VoprfServiceBlindEvaluateResponse> other = blindEvaluate(otherCaller, elements);
+      Reply<VoprfServiceBlindEvaluateResponse> none = blindEvaluate(anonymousCaller, elements);
 
       assertThat(allowed.status()).isEqualTo(GrpcStatus.OK);
       assertThat(allowed.body().getKeyId()).isEqualTo("test-key");
@@ -393,26 +386,16 @@ class VoprfServerIT {
                           .expirationTime(java.util.Date.from(Instant.now().minusSeconds(600)))),
               provider.token("svc-vfps", c -> c.claim("scope", SCOPE).audience("someone-else")),
               "not-a-jwt");
-      try (TestVoprfServer server = TestVoprfServer.start(settings)) {
-        GrpcClient client = tls(null);
+      try (TestVoprfServer server = TestVoprfServer.start(settings);
+          GrpcTestClient client = tls(server)) {
         Reply<VoprfServiceGetPublicKeyResponse> anonymous =
-            call(server, client, VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, Map.of());
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
         Reply<VoprfServiceGetPublicKeyResponse> withoutScope =
-            call(
-                server,
-                client,
-                VoprfServiceGrpcClient.GetPublicKey,
-                GET_PUBLIC_KEY,
-                bearer(noScope));
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(noScope));
         Reply<VoprfServiceGetPublicKeyResponse> strangers =
-            call(
-                server,
-                client,
-                VoprfServiceGrpcClient.GetPublicKey,
-                GET_PUBLIC_KEY,
-                bearer(unknownKey));
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(unknownKey));
         Reply<VoprfServiceGetPublicKeyResponse> served =
-            call(server, client, VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(good));
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(good));
 
         assertThat(anonymous.status()).isEqualTo(GrpcStatus.UNAUTHENTICATED);
         assertThat(withoutScope.status()).isEqualTo(GrpcStatus.PERMISSION_DENIED);
@@ -420,12 +403,8 @@ class VoprfServerIT {
         assertThat(strangers.status()).isEqualTo(GrpcStatus.UNAUTHENTICATED);
         for (String token : forged) {
           assertThat(
-                  call(
-                          server,
-                          client,
-                          VoprfServiceGrpcClient.GetPublicKey,
-                          GET_PUBLIC_KEY,
-                          bearer(token))
+                  client
+                      .call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(token))
                       .status())
               .as(token)
               .isEqualTo(GrpcStatus.UNAUTHENTICATED);
@@ -437,32 +416,49 @@ class VoprfServerIT {
   }
 
   @Test
+  void withJwtsATokenIsUnavailableWhileTheProvidersKeysAreNotLoaded() {
+    // never started: its port refuses the discovery request
+    try (TestOidcProvider provider = new TestOidcProvider()) {
+      Map<String, String> settings = hardened();
+      settings.put("VoprfServer__Authentication__Mode", "Jwt");
+      settings.put("VoprfServer__Authentication__Jwt__Authority", provider.issuer());
+      settings.put("VoprfServer__Authentication__Jwt__Audience", TestOidcProvider.AUDIENCE);
+      settings.put("VoprfServer__Authentication__Jwt__RequiredScope", SCOPE);
+      String good = provider.token("svc-vfps", c -> c.claim("scope", SCOPE));
+      try (TestVoprfServer server = TestVoprfServer.start(settings);
+          GrpcTestClient client = tls(server)) {
+        Reply<VoprfServiceGetPublicKeyResponse> withToken =
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, bearer(good));
+        Reply<VoprfServiceGetPublicKeyResponse> without =
+            client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
+
+        assertThat(withToken.status()).isEqualTo(GrpcStatus.UNAVAILABLE);
+        assertThat(without.status()).isEqualTo(GrpcStatus.UNAUTHENTICATED);
+      }
+    }
+  }
+
+  @Test
   void overTheRateLimitACallIsRefusedAtOnce() {
     Map<String, String> settings = hardened();
     settings.put("VoprfServer__Hardening__RequireAuthentication", "false");
     settings.put("VoprfServer__Hardening__RateLimit__PermitsPerWindow", "3");
     settings.put("VoprfServer__Hardening__RateLimit__Window", "01:00:00");
-    try (TestVoprfServer server = TestVoprfServer.start(settings)) {
-      GrpcClient client = tls(null);
+    try (TestVoprfServer server = TestVoprfServer.start(settings);
+        GrpcTestClient client = tls(server)) {
       List<GrpcStatus> statuses = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        statuses.add(
-            call(server, client, VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, Map.of())
-                .status());
+        statuses.add(client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY).status());
       }
       Reply<VoprfServiceGetPublicKeyResponse> fifth =
-          call(server, client, VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY, Map.of());
+          client.call(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
 
       assertThat(statuses)
           .containsExactly(
               GrpcStatus.OK, GrpcStatus.OK, GrpcStatus.OK, GrpcStatus.RESOURCE_EXHAUSTED);
       assertThat(fifth.message()).isEqualTo("Rate limit exceeded; retry later.");
       Reply<VoprfServiceBlindEvaluateResponse> evaluation =
-          call(
-              server,
-              client,
-              evaluate(List.of(BlindedInput.blind(bytes("limited"), RANDOM).element())),
-              Map.of());
+          blindEvaluate(client, List.of(BlindedInput.blind(bytes("limited"), RANDOM).element()));
       assertThat(evaluation.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
       assertThat(audit.atLeast(Level.INFO))
           .extracting(ILoggingEvent::getFormattedMessage)
@@ -493,11 +489,10 @@ class VoprfServerIT {
         assertThat(Instant.now()).as(Files.readString(log)).isBefore(deadline);
         TimeUnit.MILLISECONDS.sleep(50);
       }
-      int port = Integer.parseInt(matcher.group(1));
-      VoprfServiceGetPublicKeyResponse response =
-          VoprfServiceGrpcClient.create(plain(), SocketAddress.inetSocketAddress(port, "127.0.0.1"))
-              .getPublicKey(GET_PUBLIC_KEY)
-              .await();
+      VoprfServiceGetPublicKeyResponse response;
+      try (GrpcTestClient client = new GrpcTestClient(Integer.parseInt(matcher.group(1)))) {
+        response = client.ok(VoprfServiceGrpcClient.GetPublicKey, GET_PUBLIC_KEY);
+      }
       assertThat(response.getKeyId()).isEqualTo("test-key");
       assertThat(Files.readString(log))
           .contains(Base64.getEncoder().encodeToString(response.getPublicKey().toByteArray()))
@@ -572,42 +567,27 @@ class VoprfServerIT {
     return Map.of("authorization", "Bearer " + token);
   }
 
-  private static GrpcClient plain() {
-    return GrpcClient.client(vertx, new GrpcClientOptions());
+  /** A TLS client trusting the test authority. */
+  private static GrpcTestClient tls(TestVoprfServer server) {
+    return new GrpcTestClient(server.port(), certificates.authorityCertificate());
   }
 
-  /** A TLS client trusting the test authority, presenting {@code certificate} when not null. */
-  private static GrpcClient tls(TestCertificates.Issued certificate) {
-    HttpClientOptions options =
-        new HttpClientOptions()
-            .setProtocolVersion(HttpVersion.HTTP_2)
-            .setSsl(true)
-            .setUseAlpn(true)
-            .setVerifyHost(true)
-            .setTrustOptions(
-                new PemTrustOptions().addCertPath(certificates.authorityCertificate().toString()));
-    if (certificate != null) {
-      options.setKeyCertOptions(
-          new PemKeyCertOptions()
-              .setCertPath(certificate.certificate().toString())
-              .setKeyPath(certificate.key().toString()));
-    }
-    return GrpcClient.client(vertx, new GrpcClientOptions(), options);
-  }
-
-  private static VoprfServiceGrpcClient client(TestVoprfServer server, GrpcClient client) {
-    return VoprfServiceGrpcClient.create(client, address(server));
-  }
-
-  private static SocketAddress address(TestVoprfServer server) {
-    return SocketAddress.inetSocketAddress(server.port(), "127.0.0.1");
+  /** A TLS client trusting the test authority, presenting {@code certificate}. */
+  private static GrpcTestClient tls(TestVoprfServer server, TestCertificates.Issued certificate) {
+    return new GrpcTestClient(
+        server.port(),
+        certificates.authorityCertificate(),
+        certificate.certificate(),
+        certificate.key());
   }
 
   private static List<byte[]> outputs(TestVoprfServer server, List<byte[]> inputs)
       throws Exception {
     List<BlindedInput> blinded = blind(inputs);
-    VoprfServiceBlindEvaluateResponse response =
-        client(server, plain()).blindEvaluate(evaluate(elements(blinded))).await();
+    VoprfServiceBlindEvaluateResponse response;
+    try (GrpcTestClient client = new GrpcTestClient(server.port())) {
+      response = client.ok(VoprfServiceGrpcClient.BlindEvaluate, evaluate(elements(blinded)));
+    }
     assertThat(response.getKeyId()).isEqualTo(server.keyId());
     assertThat(response.getProof().size()).isEqualTo(64);
     List<byte[]> evaluated = new ArrayList<>();
@@ -616,51 +596,16 @@ class VoprfServerIT {
         .finalize(blinded, evaluated, response.getProof().toByteArray());
   }
 
-  private static void assertInvalid(
-      TestVoprfServer server, GrpcClient client, List<byte[]> elements, String message) {
-    Reply<VoprfServiceBlindEvaluateResponse> reply =
-        call(server, client, evaluate(elements), Map.of());
+  private static void assertInvalid(GrpcTestClient client, List<byte[]> elements, String message) {
+    Reply<VoprfServiceBlindEvaluateResponse> reply = blindEvaluate(client, elements);
     assertThat(reply.status()).as(message).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
     assertThat(reply.message()).isEqualTo(message);
   }
 
-  private static Reply<VoprfServiceBlindEvaluateResponse> call(
-      TestVoprfServer server,
-      GrpcClient client,
-      VoprfServiceBlindEvaluateRequest request,
-      Map<String, String> headers) {
-    return call(server, client, VoprfServiceGrpcClient.BlindEvaluate, request, headers);
-  }
-
-  /** One call; never throws for a failed call (a transport failure has a null status). */
-  private static <Req, Resp> Reply<Resp> call(
-      TestVoprfServer server,
-      GrpcClient client,
-      ServiceMethod<Resp, Req> method,
-      Req request,
-      Map<String, String> headers) {
-    return client
-        .request(address(server), method)
-        .compose(
-            call -> {
-              headers.forEach(call.headers()::set);
-              call.end(request);
-              return call.response();
-            })
-        .compose(
-            response ->
-                response
-                    .last()
-                    .transform(
-                        last ->
-                            Future.succeededFuture(
-                                new Reply<>(
-                                    response.status(),
-                                    response.statusMessage(),
-                                    last.succeeded() ? last.result() : null))))
-        .recover(failure -> Future.succeededFuture(new Reply<>(null, failure.toString(), null)))
-        .timeout(20, TimeUnit.SECONDS)
-        .await();
+  /** One BlindEvaluate call with these elements; never throws for a non-OK status. */
+  private static Reply<VoprfServiceBlindEvaluateResponse> blindEvaluate(
+      GrpcTestClient client, List<byte[]> elements) {
+    return client.call(VoprfServiceGrpcClient.BlindEvaluate, evaluate(elements));
   }
 
   private static VoprfServiceBlindEvaluateRequest evaluate(List<byte[]> elements) {
