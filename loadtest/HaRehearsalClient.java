@@ -63,8 +63,9 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * reset) counts as {@code UNAVAILABLE}, as gRPC clients report it. {@code INTERNAL}, {@code
  * DEADLINE_EXCEEDED} and everything else fail the call. When {@code --max-in-flight} calls are
  * outstanding, a new one is shed (not sent) and counts as failed. Every acknowledged (original,
- * pseudonym) pair is appended to {@code --ledger}, every call to {@code --calls}; the load stops
- * when the file {@code --stop} appears.
+ * pseudonym) pair is appended to {@code --ledger}, every call to {@code --calls}, and with {@code
+ * --acks} each pair's original value and the wall-clock time of its acknowledgement (Unix
+ * milliseconds); the load stops when the file {@code --stop} appears.
  *
  * <p>{@code verify}: replays the whole ledger once the load has stopped: P2, a re-Create of each
  * original value must answer the same pseudonym; P3, a Get of each pseudonym must answer its
@@ -308,6 +309,9 @@ public final class HaRehearsalClient {
 
     BufferedWriter ledger = Files.newBufferedWriter(Path.of(options.get("ledger")));
     BufferedWriter calls = Files.newBufferedWriter(Path.of(options.get("calls")));
+    // when each pair was acknowledged, in Unix milliseconds (loadtest/backup-rehearsal.sh)
+    BufferedWriter acks =
+        options.containsKey("acks") ? Files.newBufferedWriter(Path.of(options.get("acks"))) : null;
     Map<String, Integer> messages = new TreeMap<>();
     startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
@@ -364,6 +368,11 @@ public final class HaRehearsalClient {
                             if (result.succeeded()) {
                               outcome = "OK";
                               write(ledger, call.original + "\t" + result.result() + "\n");
+                              if (acks != null) {
+                                write(
+                                    acks,
+                                    call.original + "\t" + System.currentTimeMillis() + "\n");
+                              }
                             } else {
                               outcome =
                                   result.cause() instanceof FailedAttempt failed
@@ -388,6 +397,9 @@ public final class HaRehearsalClient {
     finished.future().await();
     ledger.close();
     calls.close();
+    if (acks != null) {
+      acks.close();
+    }
     try (BufferedWriter out =
         Files.newBufferedWriter(Path.of(options.get("calls") + ".messages"))) {
       for (Map.Entry<String, Integer> entry : messages.entrySet()) {
