@@ -57,7 +57,10 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * is). When no replica is ready (the database is down, so every {@code /readyz} is 503), every
  * replica gets attempts again, as a gRPC client keeps the addresses it has when the name resolves
  * to none. A call has {@code --deadline-ms} from its scheduled send
- * time, retries included, and is sent with that {@code grpc-timeout}. A call is retried, on the
+ * time, retries included, and is sent with that {@code grpc-timeout}; at the deadline the client
+ * ends a call only when no attempt of it is with a replica, and otherwise waits for the replica's
+ * answer (at most 5 s more), so that the latency logged shows whether the service kept the
+ * deadline. A call is retried, on the
  * next ready replica after a randomized exponential backoff (200 ms doubling, at most 5 attempts),
  * only when it fails with {@code UNAVAILABLE}; a transport failure (connection refused, closed or
  * reset) counts as {@code UNAVAILABLE}, as gRPC clients report it. {@code INTERNAL}, {@code
@@ -72,7 +75,11 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * original value. Retries patiently on {@code UNAVAILABLE} and {@code DEADLINE_EXCEEDED}.
  *
  * <p>{@code report}: the table per scenario from the call log and the script's phase marks, and the
- * verdict; exits 1 when a budget is missed.
+ * verdict; exits 1 when a budget is missed. With {@code --windows} (lines {@code partition <began>
+ * <healed>}, Unix milliseconds), P1 counts the calls offered outside the partitions only, and the
+ * partition has budgets of its own: no call under way during it takes longer than its deadline
+ * plus {@code --max-overrun} seconds, and the first call offered after the heal is acknowledged
+ * within {@code --max-recovery} seconds of it.
  *
  * <pre>
  * java -cp target/vfps.jar loadtest/HaRehearsalClient.java load --targets 127.0.0.1:25451,... \
@@ -81,7 +88,8 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * java -cp target/vfps.jar loadtest/HaRehearsalClient.java verify --targets ... --namespace ha \
  *     --ledger ledger.tsv
  * java -cp target/vfps.jar loadtest/HaRehearsalClient.java report --calls calls.tsv \
- *     --phases phases.tsv --rate 200 --verify verify.out --duplicates 0 --lost-in-sql 0
+ *     --phases phases.tsv --windows windows.tsv --rate 200 --deadline-ms 5000 \
+ *     --verify verify.out --duplicates 0 --lost-in-sql 0
  * </pre>
  */
 public final class HaRehearsalClient {
@@ -91,6 +99,9 @@ public final class HaRehearsalClient {
   private static final long MAX_BACKOFF_MILLIS = 5000;
   private static final long TICK_MILLIS = 10;
   private static final long WEDGED_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+  /** How long after its deadline a call the service has is cancelled by the client itself. */
+  private static final long BACKSTOP_MILLIS = 5000;
   private static final int VERIFY_ATTEMPTS = 60;
   private static final long READINESS_POLL_MILLIS = 250;
 
@@ -376,7 +387,7 @@ public final class HaRehearsalClient {
                             } else {
                               outcome =
                                   result.cause() instanceof FailedAttempt failed
-                                      ? failed.failure.status().name()
+                                      ? outcome(failed.failure)
                                       : "UNKNOWN";
                             }
                             writeLine(
@@ -409,6 +420,13 @@ public final class HaRehearsalClient {
     System.out.println("offered=" + offered[0]);
     System.out.println("reconnects=" + reconnects());
     return 0;
+  }
+
+  /** A failed call's outcome in the call log: its status, and whether the client ended it. */
+  private static String outcome(Failure failure) {
+    return failure.detail().equals("backstop")
+        ? failure.label()
+        : failure.status().name();
   }
 
   /** Checks twice a second for connections that no longer grant streams. */
@@ -482,20 +500,38 @@ public final class HaRehearsalClient {
     return line.toString();
   }
 
+  /**
+   * Starts the call's first attempt, and at its deadline ends it unless the service is working on
+   * it: a call whose attempt is waiting for a stream or a retry fails then, as the service never
+   * saw it; one the service has is left to the service, which must answer by its {@code
+   * grpc-timeout}, and is cancelled only {@link #BACKSTOP_MILLIS} after the deadline. The latency
+   * logged is therefore the service's: the rehearsal's partition budget is that no call outlives its
+   * deadline by more than a second.
+   */
   private void startCall(Call call, Map<String, Integer> messages) {
     long untilDeadline = call.deadlineNanos - System.nanoTime();
-    long timer =
+    long[] timer = new long[1];
+    timer[0] =
         vertx.setTimer(
             Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilDeadline)),
             id -> {
-              if (call.result.tryFail(
-                  new FailedAttempt(new Failure(GrpcStatus.DEADLINE_EXCEEDED, "client")))) {
-                if (call.current != null) {
-                  call.current.cancel();
-                }
+              if (call.current == null) {
+                call.result.tryFail(
+                    new FailedAttempt(new Failure(GrpcStatus.DEADLINE_EXCEEDED, "client")));
+                return;
               }
+              timer[0] =
+                  vertx.setTimer(
+                      BACKSTOP_MILLIS,
+                      late -> {
+                        if (call.result.tryFail(
+                            new FailedAttempt(
+                                new Failure(GrpcStatus.DEADLINE_EXCEEDED, "backstop")))) {
+                          call.current.cancel();
+                        }
+                      });
             });
-    call.result.future().onComplete(done -> vertx.cancelTimer(timer));
+    call.result.future().onComplete(done -> vertx.cancelTimer(timer[0]));
     attempt(call, nextReplica, 1, messages);
   }
 
@@ -521,6 +557,7 @@ public final class HaRehearsalClient {
               if (call.result.future().isComplete()) {
                 return; // the deadline passed; this is the cancelled attempt
               }
+              call.current = null;
               Failure failure = ((FailedAttempt) error).failure;
               call.attemptFailures.add("r" + (replica + 1) + ":" + failure.label());
               long backoff =
@@ -870,20 +907,26 @@ public final class HaRehearsalClient {
         phases.add(new Phase(marks.get(i)[0], from, to));
       }
 
-      // second since the start -> {offered, ok}, over every call: a second is down when calls were
-      // offered in it and none of them succeeded
-      TreeMap<Long, long[]> seconds = new TreeMap<>();
-      for (CallRecord call : calls) {
-        long[] second = seconds.computeIfAbsent(call.offeredMillis() / 1000, s -> new long[2]);
-        second[0]++;
-        if (call.outcome().equals("OK")) {
-          second[1]++;
+      List<Window> partitions = new ArrayList<>();
+      if (options.containsKey("windows")) {
+        for (String line : Files.readAllLines(Path.of(options.get("windows")))) {
+          String[] f = line.split("\t");
+          if (f.length == 3 && f[0].equals("partition")) {
+            partitions.add(
+                new Window(Long.parseLong(f[1]) - startEpoch, Long.parseLong(f[2]) - startEpoch));
+          }
         }
       }
+      List<CallRecord> outside =
+          calls.stream()
+              .filter(c -> partitions.stream().noneMatch(w -> w.holds(c.offeredMillis())))
+              .toList();
+
       System.out.println(
           "| scenario | seconds | offered | ok | failed, by status | retried attempts, by what"
               + " failed | longest outage | failure-equivalent | p99 / max of ok |");
       System.out.println("|---|---:|---:|---:|---|---|---:|---:|---:|");
+      TreeMap<Long, long[]> seconds = seconds(calls);
       for (Phase phase : phases) {
         List<CallRecord> in =
             calls.stream()
@@ -895,6 +938,10 @@ public final class HaRehearsalClient {
         printRow(phase.name(), phase.startMillis(), phase.endMillis(), in, seconds, rate);
       }
       Stats all = printRow("**all**", 0, end, calls, seconds, rate);
+      Stats p1 =
+          partitions.isEmpty()
+              ? all
+              : printRow("**outside the partition**", 0, end, outside, seconds(outside), rate);
 
       Map<String, String> verify = new HashMap<>();
       for (String line : Files.readAllLines(Path.of(options.get("verify")))) {
@@ -929,16 +976,55 @@ public final class HaRehearsalClient {
           lostInSql,
           crashes);
       List<String> missed = new ArrayList<>();
-      if (all.longestOutage() > maxOutage) {
-        missed.add("longest outage " + all.longestOutage() + " s > " + maxOutage + " s");
+      if (p1.longestOutage() > maxOutage) {
+        missed.add("longest outage " + p1.longestOutage() + " s > " + maxOutage + " s");
       }
-      if (all.failureEquivalent() > maxUnavailable) {
+      if (p1.failureEquivalent() > maxUnavailable) {
         missed.add(
             String.format(
                 Locale.ROOT,
                 "unavailable %.1f s > %.0f s",
-                all.failureEquivalent(),
+                p1.failureEquivalent(),
                 maxUnavailable));
+      }
+      String partitionLine = "partition: not rehearsed in this run";
+      if (!partitions.isEmpty()) {
+        long deadlineMillis = Long.parseLong(options.get("deadline-ms"));
+        long maxOverrunMillis =
+            Math.round(1000 * Double.parseDouble(options.getOrDefault("max-overrun", "1")));
+        long maxRecoveryMillis =
+            Math.round(1000 * Double.parseDouble(options.getOrDefault("max-recovery", "5")));
+        long longest = 0;
+        long recovery = 0;
+        for (Window partition : partitions) {
+          longest = Math.max(longest, partition.longestCall(calls));
+          recovery = Math.max(recovery, partition.firstSuccessAfterHeal(calls));
+        }
+        if (longest > deadlineMillis + maxOverrunMillis) {
+          missed.add(
+              String.format(
+                  Locale.ROOT,
+                  "a call in the partition took %.1f s, %.1f s past its deadline",
+                  longest / 1000.0,
+                  (longest - deadlineMillis) / 1000.0));
+        }
+        if (recovery == Long.MAX_VALUE) {
+          missed.add("no call succeeded after the partition healed");
+        } else if (recovery > maxRecoveryMillis) {
+          missed.add(
+              String.format(
+                  Locale.ROOT,
+                  "first success %.1f s after the partition healed",
+                  recovery / 1000.0));
+        }
+        partitionLine =
+            String.format(
+                Locale.ROOT,
+                "partition: longest call %.1f s, first success %s after it healed",
+                longest / 1000.0,
+                recovery == Long.MAX_VALUE
+                    ? "never"
+                    : String.format(Locale.ROOT, "%.1f s", recovery / 1000.0));
       }
       if (p2 != 0) {
         missed.add("P2 " + p2);
@@ -963,11 +1049,64 @@ public final class HaRehearsalClient {
       System.out.printf(
           Locale.ROOT,
           "P1 max outage %d s, unavailable %.1f s; P2 %d; P3 %d%n",
-          all.longestOutage(),
-          all.failureEquivalent(),
+          p1.longestOutage(),
+          p1.failureEquivalent(),
           p2,
           p3);
+      System.out.println(partitionLine);
       return missed.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * A second since the start -> {offered, ok} of the calls offered in it: a second is down when
+     * calls were offered in it and none succeeded. Seconds without calls are absent, and break a
+     * run of seconds down.
+     */
+    private static TreeMap<Long, long[]> seconds(List<CallRecord> calls) {
+      TreeMap<Long, long[]> seconds = new TreeMap<>();
+      for (CallRecord call : calls) {
+        long[] second = seconds.computeIfAbsent(call.offeredMillis() / 1000, s -> new long[2]);
+        second[0]++;
+        if (call.outcome().equals("OK")) {
+          second[1]++;
+        }
+      }
+      return seconds;
+    }
+
+    /** A partition, from when it began to when it healed, in milliseconds since the start. */
+    private record Window(long fromMillis, long toMillis) {
+
+      boolean holds(long millis) {
+        return millis >= fromMillis && millis < toMillis;
+      }
+
+      /** The longest of the calls that were under way at some time in the window. */
+      long longestCall(List<CallRecord> calls) {
+        long longest = 0;
+        for (CallRecord call : calls) {
+          if (call.latencyMillis() >= 0
+              && call.offeredMillis() < toMillis
+              && call.offeredMillis() + call.latencyMillis() > fromMillis) {
+            longest = Math.max(longest, call.latencyMillis());
+          }
+        }
+        return longest;
+      }
+
+      /**
+       * How long after the heal the first call offered after it was acknowledged ({@code
+       * Long.MAX_VALUE}: none was).
+       */
+      long firstSuccessAfterHeal(List<CallRecord> calls) {
+        long first = Long.MAX_VALUE;
+        for (CallRecord call : calls) {
+          if (call.offeredMillis() >= toMillis && call.outcome().equals("OK")) {
+            first = Math.min(first, call.offeredMillis() + call.latencyMillis() - toMillis);
+          }
+        }
+        return first;
+      }
     }
 
     private record Stats(long ok, int longestOutage, double failureEquivalent) {}

@@ -24,16 +24,22 @@
 #      between the replicas and the database; a rolling restart of the replicas with SIGTERM;
 #   6. the verdict, after SETTLE_SECONDS: the whole ledger replayed (P2: a re-Create answers the same
 #      pseudonym; P3: a Get answers the original) and checked in SQL, duplicate pseudonyms counted;
-#      a table per scenario, and as the last line
+#      a table per scenario, and as the last two lines
 #        P1 max outage <s> s, unavailable <s> s; P2 <n>; P3 <n>
-#      The exit status is 1 when a budget is missed: P1 longest outage <= MAX_OUTAGE_SECONDS (10),
-#      failure-equivalent seconds <= MAX_UNAVAILABLE_SECONDS (30), P2 = P3 = 0, no duplicates.
+#        partition: longest call <s> s, first success <s> s after it healed
+#      The exit status is 1 when a budget is missed. Outside the partition: P1 longest outage
+#      <= MAX_OUTAGE_SECONDS (10) and failure-equivalent seconds <= MAX_UNAVAILABLE_SECONDS (30).
+#      The partition: no call under way during it outlives its deadline by more than
+#      MAX_OVERRUN_SECONDS (1), and the first call offered after it healed is acknowledged within
+#      MAX_RECOVERY_SECONDS (5). Over the whole run: P2 = P3 = 0, no duplicate pseudonym, no
+#      acknowledged pair missing in the table, no replica that died on its own.
 #
 # P1's two figures (the upstream chaos test's definitions): a call belongs to the second in which it
 # was scheduled to be sent, and succeeds when it is answered OK within its deadline (retries
 # included). The longest outage is the longest run of consecutive seconds in which calls were
 # offered and none succeeded; the failure-equivalent (unavailable) seconds are the failed and shed
-# calls divided by the offered rate, the time the whole offered load would have been failing.
+# calls divided by the offered rate, the time the whole offered load would have been failing. The
+# calls offered while the partition holds are left out of both: no Create can commit then.
 #
 #   loadtest/ha-rehearsal.sh                     # every scenario, 8 to 24 minutes
 #   HA_PROFILE=short loadtest/ha-rehearsal.sh    # baseline, replica kill, primary kill: ~3 minutes
@@ -60,6 +66,8 @@ PARTITION_SECONDS=${PARTITION_SECONDS:-20}
 SETTLE_SECONDS=${SETTLE_SECONDS:-10}
 MAX_OUTAGE_SECONDS=${MAX_OUTAGE_SECONDS:-10}
 MAX_UNAVAILABLE_SECONDS=${MAX_UNAVAILABLE_SECONDS:-30}
+MAX_OVERRUN_SECONDS=${MAX_OVERRUN_SECONDS:-1}
+MAX_RECOVERY_SECONDS=${MAX_RECOVERY_SECONDS:-5}
 KEEP_WORK=${KEEP_WORK:-no}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -462,6 +470,7 @@ targets="127.0.0.1:$(grpc_port 1),127.0.0.1:$(grpc_port 2),127.0.0.1:$(grpc_port
 readiness="127.0.0.1:$(http_port 1),127.0.0.1:$(http_port 2),127.0.0.1:$(http_port 3)"
 client() { "$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient "$@"; }
 : >"$work/phases.tsv"
+: >"$work/windows.tsv" # when each partition began and healed
 phase_start=0 phase_name=""
 phase() { # name
   phase_start=$(now_ms) phase_name=$1
@@ -582,6 +591,7 @@ scenario_partition() {
   histograms partition
   while [ "$(now_ms)" -lt $((t + PARTITION_SECONDS * 1000)) ]; do sleep 0.1; done
   rm -f "$work/partition"
+  printf 'partition\t%s\t%s\n' "$t" "$(now_ms)" >>"$work/windows.tsv"
   note "partition: the relay between the replicas and HAProxy forwarded nothing for ${PARTITION_SECONDS} s"
   all_serving
   hold partition
@@ -731,6 +741,8 @@ cat "$work/notes.md"
 echo
 sed 's/^/    /' "$work/logs/evidence.txt"
 echo
-client report --calls "$work/logs/calls.tsv" --phases "$work/phases.tsv" --rate "$RATE" \
+client report --calls "$work/logs/calls.tsv" --phases "$work/phases.tsv" --windows "$work/windows.tsv" \
+  --rate "$RATE" --deadline-ms "$DEADLINE_MS" \
   --verify "$work/logs/verify.out" --duplicates "$duplicates" --lost-in-sql "$lost" --crashes "$crashes" \
-  --max-outage "$MAX_OUTAGE_SECONDS" --max-unavailable "$MAX_UNAVAILABLE_SECONDS"
+  --max-outage "$MAX_OUTAGE_SECONDS" --max-unavailable "$MAX_UNAVAILABLE_SECONDS" \
+  --max-overrun "$MAX_OVERRUN_SECONDS" --max-recovery "$MAX_RECOVERY_SECONDS"
