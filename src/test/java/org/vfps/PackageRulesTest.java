@@ -55,8 +55,9 @@ class PackageRulesTest {
           Map.entry("namespace", Set.of("error", "access")),
           Map.entry("pseudonym", Set.of("namespace", "error", "access")),
           // the write queues are bounded, and calls' deadlines honoured, by admission control
-          // it implements the access store of grants and tokens, as it does the repositories
-          Map.entry("storage", union(DOMAIN, "config", "admission", "access", "job")),
+          // it implements the access store of grants and tokens, as it does the repositories, and
+          // the log of cache invalidations
+          Map.entry("storage", union(DOMAIN, "config", "admission", "access", "job", "cache")),
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
           // the edges

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -146,24 +147,35 @@ public final class Access {
   /**
    * Writes the lines of a withdrawal to the audit trail when {@code outcome} completes: for each
    * original value (never named), a line {@code OK} per pseudonym it had, or one {@code NOT_FOUND}
-   * line when it had none; one line with the failure's code when the withdrawal failed.
+   * line when it had none; one line with the failure's code when the withdrawal failed. When some
+   * replicas did not confirm dropping the pseudonyms from their caches, each line names them
+   * ({@code unconfirmed}).
    *
    * @param outcome the pseudonyms withdrawn of each original value
+   * @param unconfirmed the replicas that did not confirm; completes with {@code outcome}
    */
   public void auditedWithdrawals(
-      Caller caller, Operation operation, String namespace, Future<List<List<String>>> outcome) {
+      Caller caller,
+      Operation operation,
+      String namespace,
+      Future<List<List<String>>> outcome,
+      Future<Set<String>> unconfirmed) {
     outcome.onComplete(
         done -> {
           if (done.failed()) {
             audit.completed(caller, operation, namespace, null, done.cause());
             return;
           }
+          Map<String, String> more =
+              unconfirmed.succeeded() && !unconfirmed.result().isEmpty()
+                  ? Map.of("unconfirmed", String.join(",", unconfirmed.result()))
+                  : Map.of();
           for (List<String> pseudonyms : done.result()) {
             if (pseudonyms.isEmpty()) {
-              audit.completed(caller, operation, namespace, null, ErrorCode.NOT_FOUND.name());
+              audit.completed(caller, operation, namespace, null, ErrorCode.NOT_FOUND.name(), more);
             }
             for (String pseudonym : pseudonyms) {
-              audit.completed(caller, operation, namespace, pseudonym, Audit.OK);
+              audit.completed(caller, operation, namespace, pseudonym, Audit.OK, more);
             }
           }
         });

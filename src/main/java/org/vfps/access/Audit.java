@@ -13,9 +13,10 @@ import org.vfps.error.ServiceException;
  * every change of grants, service accounts and access tokens. The message is {@code <operation>
  * <outcome>}; the fields are key-value pairs ({@code operation}, {@code outcome}, {@code subject},
  * {@code client}, {@code namespace}, {@code pseudonym} for a reverse lookup, {@code reason} for a
- * call without valid credentials, {@code trace}), which the text format writes as {@code
- * key="value"} and the JSON format as {@code kvpList}. The outcome is {@code OK} or the error code.
- * Never an original value. Thread-safe.
+ * call without valid credentials, {@code unconfirmed} for a withdrawal that some replicas did not
+ * confirm, {@code trace}), which the text format writes as {@code key="value"} and the JSON format
+ * as {@code kvpList}. The outcome is {@code OK} or the error code. Never an original value.
+ * Thread-safe.
  */
 public final class Audit {
 
@@ -73,11 +74,26 @@ public final class Audit {
    */
   void completed(
       Caller caller, Operation operation, String namespace, String pseudonym, String outcome) {
+    completed(caller, operation, namespace, pseudonym, outcome, Map.of());
+  }
+
+  /**
+   * An audited call the service answered, or one value of it, with more fields after the usual
+   * ones.
+   */
+  void completed(
+      Caller caller,
+      Operation operation,
+      String namespace,
+      String pseudonym,
+      String outcome,
+      Map<String, String> more) {
     LoggingEventBuilder line =
         line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
     if (pseudonym != null) {
       line.addKeyValue("pseudonym", safe(pseudonym));
     }
+    more.forEach((key, value) -> line.addKeyValue(key, safe(value)));
     emit(line);
   }
 

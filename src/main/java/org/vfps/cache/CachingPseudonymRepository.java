@@ -171,8 +171,8 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
 
   /**
    * Through the database; the cache entries of the values are dropped by the {@link
-   * org.vfps.pseudonym.WithdrawalEvents} the caller sends once this completes, on every replica
-   * alike.
+   * org.vfps.pseudonym.WithdrawalEvents} the caller sends once this completes: on this replica
+   * directly, on the others through the event bus and the database's invalidation log.
    */
   @Override
   public Future<Map<String, List<Pseudonym>>> withdraw(

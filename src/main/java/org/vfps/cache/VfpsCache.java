@@ -18,11 +18,13 @@ import org.vfps.pseudonym.Pseudonym;
  * the .NET service shares one memory cache), each expiring {@code expireAfterWrite} after it was
  * stored. Loads are cached as they start, so an eviction that happens while a load is in flight
  * wins: the load's result is handed to its callers but not kept. Failed loads and loads that yield
- * {@code null} are not kept. Thread-safe.
+ * {@code null} are not kept. While {@linkplain #distrust() distrusted} it keeps and serves nothing.
+ * Thread-safe.
  */
 public final class VfpsCache {
 
   private final AsyncCache<Object, Object> cache;
+  private volatile boolean trusted = true;
 
   public VfpsCache(long maximumSize, Duration expireAfterWrite) {
     this(maximumSize, expireAfterWrite, Ticker.systemTicker());
@@ -45,6 +47,9 @@ public final class VfpsCache {
    */
   @SuppressWarnings("unchecked")
   <V> Future<V> get(Object key, Supplier<Future<V>> loader) {
+    if (!trusted) {
+      return loader.get();
+    }
     Context context = Vertx.currentContext();
     CompletableFuture<Object> value =
         cache.get(
@@ -76,6 +81,9 @@ public final class VfpsCache {
   /** The cached value of the key if it is loaded, else null; starts no load. */
   @SuppressWarnings("unchecked")
   <V> V getIfLoaded(Object key) {
+    if (!trusted) {
+      return null;
+    }
     CompletableFuture<Object> value = cache.getIfPresent(key);
     if (value == null || !value.isDone() || value.isCompletedExceptionally()) {
       return null;
@@ -125,6 +133,20 @@ public final class VfpsCache {
   /** Removes everything, e.g. after this replica may have missed evictions. */
   public void clear() {
     cache.synchronous().invalidateAll();
+  }
+
+  /**
+   * Removes everything and keeps nothing until {@link #trust()}: every lookup goes to its loader,
+   * for as long as this replica cannot tell which evictions it may have missed.
+   */
+  public void distrust() {
+    trusted = false;
+    clear();
+  }
+
+  /** Keeps and serves entries again, after {@link #distrust()}. */
+  public void trust() {
+    trusted = true;
   }
 
   /** Runs pending maintenance (expiry, size eviction) now rather than on later accesses. */

@@ -8,25 +8,40 @@ import java.util.HashSet;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vfps.cache.VfpsCache;
+import org.vfps.cache.InvalidationLog;
 import org.vfps.namespace.NamespaceEvents;
 
 /**
- * Keeps this replica's cache coherent: evicts a namespace and its pseudonyms when any replica
- * creates or deletes it, confirms evictions a deleting replica asks for, evicts withdrawn
- * pseudonyms and confirms that to the withdrawing replica, and clears the whole cache when the
- * membership changes, since this replica may have missed events meanwhile.
+ * Keeps this replica's caches coherent with the changes of other replicas: applies the namespace,
+ * withdrawal and access events they send over the event bus and confirms those they ask to be
+ * confirmed, clears everything when the membership changes (this replica may have missed events
+ * meanwhile), and follows the database's invalidation log, which reaches it when the bus does not.
+ * What an event takes out of the caches is {@link Evictions}'s to say. Its start fails when the log
+ * cannot be read.
  */
 public final class CacheInvalidationVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(CacheInvalidationVerticle.class);
 
-  private final VfpsCache cache;
+  private final Evictions evictions;
   private final ClusterMembership membership;
+  private final InvalidationLog log;
+  private final boolean accessCopiesKept;
+  private InvalidationLogFollower follower;
 
-  public CacheInvalidationVerticle(VfpsCache cache, ClusterMembership membership) {
-    this.cache = cache;
+  /**
+   * @param accessCopiesKept whether this replica keeps a copy of the grants and tokens between
+   *     checks (authorization on with a grant cache duration)
+   */
+  public CacheInvalidationVerticle(
+      Evictions evictions,
+      ClusterMembership membership,
+      InvalidationLog log,
+      boolean accessCopiesKept) {
+    this.evictions = evictions;
     this.membership = membership;
+    this.log = log;
+    this.accessCopiesKept = accessCopiesKept;
   }
 
   @Override
@@ -34,54 +49,72 @@ public final class CacheInvalidationVerticle extends VerticleBase {
     EventBus eventBus = vertx.eventBus();
     membership.onChange(
         () -> {
-          LOG.info("Cluster membership changed: clearing the cache");
-          cache.clear();
+          LOG.info("Cluster membership changed: clearing the caches");
+          evictions.clear();
         });
+    String self = membership.localNodeId();
     return Future.all(
-        eventBus
-            .<String>consumer(
-                NamespaceEvents.CREATED_ADDRESS, message -> cache.evictNamespace(message.body()))
-            .completion(),
-        eventBus
-            .<String>consumer(
-                NamespaceEvents.DELETED_ADDRESS, message -> cache.evictNamespace(message.body()))
-            .completion(),
-        eventBus
-            .<String>consumer(
-                EventBusNamespaceEvents.evictAddress(membership.localNodeId()),
-                message -> {
-                  cache.evictNamespace(message.body());
-                  message.reply(membership.localNodeId());
-                })
-            .completion(),
-        eventBus
-            .<JsonObject>consumer(
-                EventBusNamespaceEvents.withdrawnAddress(membership.localNodeId()),
-                message ->
-                    evictWithdrawn(message.body())
-                        .onComplete(
-                            done -> {
-                              if (done.failed()) {
-                                LOG.warn(
-                                    "Evicting withdrawn pseudonyms failed ({}): clearing the cache",
-                                    done.cause().toString());
-                                cache.clear();
-                              }
-                              message.reply(membership.localNodeId());
-                            }))
-            .completion());
+            eventBus
+                .<String>consumer(
+                    NamespaceEvents.CREATED_ADDRESS,
+                    message -> evictions.namespaceCreated(message.body()))
+                .completion(),
+            eventBus
+                .<String>consumer(
+                    NamespaceEvents.DELETED_ADDRESS,
+                    message -> evictions.namespaceDeleted(message.body()))
+                .completion(),
+            eventBus
+                .<String>consumer(
+                    EventBusNamespaceEvents.evictAddress(self),
+                    message -> {
+                      evictions.namespaceDeleted(message.body());
+                      message.reply(self);
+                    })
+                .completion(),
+            eventBus
+                .<JsonObject>consumer(
+                    EventBusNamespaceEvents.withdrawnAddress(self),
+                    message ->
+                        evictWithdrawn(message.body())
+                            .onComplete(
+                                done -> {
+                                  if (done.failed()) {
+                                    LOG.warn(
+                                        "Evicting withdrawn pseudonyms failed ({}): clearing the"
+                                            + " cache",
+                                        done.cause().toString());
+                                    evictions.clear();
+                                  }
+                                  message.reply(self);
+                                }))
+                .completion(),
+            eventBus
+                .<String>consumer(
+                    EventBusAccessEvents.invalidateAddress(self),
+                    message -> {
+                      evictions.accessChanged();
+                      message.reply(self);
+                    })
+                .completion())
+        .compose(
+            listening ->
+                InvalidationLogFollower.start(
+                    vertx, log, evictions, evictions.keepsCopies(accessCopiesKept)))
+        .onSuccess(started -> follower = started);
   }
 
-  /** Evicts the withdrawn pseudonyms on a worker thread: it scans the whole cache. */
+  @Override
+  public Future<?> stop() {
+    if (follower != null) {
+      follower.stop();
+    }
+    return Future.succeededFuture();
+  }
+
   private Future<Void> evictWithdrawn(JsonObject event) {
-    String namespace = event.getString("namespace");
     Set<String> pseudonyms = new HashSet<>();
     event.getJsonArray("pseudonyms").forEach(value -> pseudonyms.add((String) value));
-    return vertx.executeBlocking(
-        () -> {
-          cache.evictPseudonyms(namespace, pseudonyms);
-          return null;
-        },
-        false);
+    return evictions.pseudonymsWithdrawn(event.getString("namespace"), pseudonyms);
   }
 }

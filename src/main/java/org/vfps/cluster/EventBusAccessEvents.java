@@ -9,16 +9,13 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.AccessEvents;
-import org.vfps.access.AccessSnapshots;
-import org.vfps.namespace.NamespaceEvents;
 
 /**
- * Access changes on the (clustered) event bus: the changing replica asks every current member to
- * drop its copy of the grants and tokens, and completes when all have confirmed, or when the
- * eviction timeout has passed (a member that did not confirm is logged; its copy still ages out
- * within {@code Authorization__GrantCacheDuration}). A member also drops its copy when a namespace
- * is deleted (its grants go with it), and whenever the membership changes, since it may have missed
- * a change meanwhile.
+ * Access changes on the (clustered) event bus: the changing replica, which has dropped its own copy
+ * of the grants and tokens already, asks every other current member to drop theirs ({@link
+ * CacheInvalidationVerticle} answers), and completes when all have confirmed, or when the eviction
+ * timeout has passed. A member that did not confirm is logged; it learns the change from the
+ * database's invalidation log, or stops trusting its copy, within two seconds of the commit.
  */
 public final class EventBusAccessEvents implements AccessEvents {
 
@@ -29,54 +26,35 @@ public final class EventBusAccessEvents implements AccessEvents {
   private final ClusterMembership membership;
   private final DeliveryOptions requestOptions;
 
-  private EventBusAccessEvents(Vertx vertx, ClusterMembership membership, Duration timeout) {
+  public EventBusAccessEvents(Vertx vertx, ClusterMembership membership, Duration timeout) {
     this.eventBus = vertx.eventBus();
     this.membership = membership;
     this.requestOptions = new DeliveryOptions().setSendTimeout(timeout.toMillis());
   }
 
-  /**
-   * Starts dropping {@code snapshots} on every change any replica announces, and on membership
-   * changes; completes once this replica listens.
-   */
-  public static Future<EventBusAccessEvents> listen(
-      Vertx vertx, ClusterMembership membership, AccessSnapshots snapshots, Duration timeout) {
-    membership.onChange(snapshots::invalidate);
-    EventBusAccessEvents events = new EventBusAccessEvents(vertx, membership, timeout);
-    EventBus eventBus = vertx.eventBus();
-    return Future.all(
-            eventBus
-                .<String>consumer(
-                    INVALIDATE + membership.localNodeId(),
-                    message -> {
-                      snapshots.invalidate();
-                      message.reply(membership.localNodeId());
-                    })
-                .completion(),
-            // a deleted namespace's grants went with it; one re-created under its name has none
-            eventBus
-                .<String>consumer(
-                    NamespaceEvents.DELETED_ADDRESS, message -> snapshots.invalidate())
-                .completion())
-        .map(events);
+  /** The address on which the member drops its copy and confirms it. */
+  static String invalidateAddress(String nodeId) {
+    return INVALIDATE + nodeId;
   }
 
   @Override
   public Future<Void> changed() {
-    List<String> members = membership.nodeIds();
+    String self = membership.localNodeId();
     List<Future<Object>> confirmations =
-        members.stream()
+        membership.nodeIds().stream()
+            .filter(node -> !node.equals(self))
             .map(
                 node ->
                     eventBus
-                        .request(INVALIDATE + node, "", requestOptions)
+                        .request(invalidateAddress(node), "", requestOptions)
                         .map(reply -> reply.body())
                         .onFailure(
                             failure ->
                                 LOG.warn(
                                     "Member {} did not confirm dropping its access grants and"
-                                        + " tokens ({}); it reads them again within"
-                                        + " Authorization__GrantCacheDuration",
+                                        + " tokens ({}); it reads them again within 2 s, when it"
+                                        + " reads the change from the database's invalidation log"
+                                        + " or fails to read it",
                                     node,
                                     failure.getMessage())))
             .toList();

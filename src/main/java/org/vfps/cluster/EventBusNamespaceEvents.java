@@ -8,7 +8,12 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,10 +21,13 @@ import org.vfps.namespace.NamespaceEvents;
 import org.vfps.pseudonym.WithdrawalEvents;
 
 /**
- * Namespace and withdrawal events on the (clustered) event bus. Both namespace events are published
- * for every listener on every replica; a namespace delete and a withdrawal also ask each current
- * member to confirm its eviction, and complete when all have, or when the eviction timeout has
- * passed (a member that did not confirm is logged; its entries still expire).
+ * Namespace and withdrawal events: this replica applies its own change to its caches at once,
+ * without the event bus; the bus carries the change to the other members. Both namespace events are
+ * published for every listener on every replica; a namespace delete and a withdrawal also ask each
+ * other current member to confirm its eviction, and complete when all have, or when the eviction
+ * timeout has passed. A member that did not confirm is named in the log (and, for a withdrawal, in
+ * the audit); it learns the change from the database's invalidation log, or stops using its caches,
+ * within two seconds of the commit ({@link InvalidationLogFollower}).
  */
 public final class EventBusNamespaceEvents implements NamespaceEvents, WithdrawalEvents {
 
@@ -29,17 +37,18 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
 
   private final EventBus eventBus;
   private final ClusterMembership membership;
-  private final boolean confirmEvictions;
+  private final Evictions local;
   private final DeliveryOptions requestOptions;
 
   /**
-   * @param confirmEvictions whether members cache namespaces and so must confirm evictions
+   * @param local this replica's caches
+   * @param timeout how long a change waits for the other members to confirm
    */
   public EventBusNamespaceEvents(
-      Vertx vertx, ClusterMembership membership, boolean confirmEvictions, Duration timeout) {
+      Vertx vertx, ClusterMembership membership, Evictions local, Duration timeout) {
     this.eventBus = vertx.eventBus();
     this.membership = membership;
-    this.confirmEvictions = confirmEvictions;
+    this.local = local;
     this.requestOptions = new DeliveryOptions().setSendTimeout(timeout.toMillis());
   }
 
@@ -63,46 +72,71 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
 
   @Override
   public Future<Void> deleted(String name) {
+    local.namespaceDeleted(name);
     eventBus.publish(DELETED_ADDRESS, name);
-    return confirmed(EventBusNamespaceEvents::evictAddress, name, "namespace '" + name + "'");
+    return confirmed(EventBusNamespaceEvents::evictAddress, name, "namespace '" + name + "'")
+        .mapEmpty();
   }
 
   @Override
-  public Future<Void> withdrawn(String namespace, Collection<String> pseudonymValues) {
+  public Future<Set<String>> withdrawn(String namespace, Collection<String> pseudonymValues) {
     if (pseudonymValues.isEmpty()) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(Set.of());
     }
     JsonObject event =
         new JsonObject()
             .put("namespace", namespace)
             .put("pseudonyms", new JsonArray(List.copyOf(pseudonymValues)));
-    return confirmed(
-        EventBusNamespaceEvents::withdrawnAddress,
-        event,
-        pseudonymValues.size() + " withdrawn pseudonyms of namespace '" + namespace + "'");
+    return local
+        .pseudonymsWithdrawn(namespace, Set.copyOf(pseudonymValues))
+        .compose(
+            evicted ->
+                confirmed(
+                    EventBusNamespaceEvents::withdrawnAddress,
+                    event,
+                    pseudonymValues.size()
+                        + " withdrawn pseudonyms of namespace '"
+                        + namespace
+                        + "'"));
   }
 
-  /** Asks every member to evict, and completes when all confirmed or timed out. */
-  private Future<Void> confirmed(Function<String, String> address, Object event, String what) {
-    if (!confirmEvictions) {
-      return Future.succeededFuture();
+  /**
+   * Asks every other member to evict; completes with the members that did not confirm in time, once
+   * all have answered or timed out.
+   */
+  private Future<Set<String>> confirmed(
+      Function<String, String> address, Object event, String what) {
+    String self = membership.localNodeId();
+    Map<String, Future<Object>> confirmations = new TreeMap<>();
+    for (String node : membership.nodeIds()) {
+      if (!node.equals(self)) {
+        confirmations.put(
+            node,
+            eventBus
+                .request(address.apply(node), event, requestOptions)
+                .map(reply -> reply.body())
+                .onFailure(
+                    failure ->
+                        LOG.warn(
+                            "Member {} did not confirm evicting {} ({}); it stops using its caches"
+                                + " within 2 s, when it reads the change from the database's"
+                                + " invalidation log or fails to read it",
+                            node,
+                            what,
+                            failure.getMessage())));
+      }
     }
-    List<Future<Object>> confirmations =
-        membership.nodeIds().stream()
-            .map(
-                node ->
-                    eventBus
-                        .request(address.apply(node), event, requestOptions)
-                        .map(reply -> reply.body())
-                        .onFailure(
-                            failure ->
-                                LOG.warn(
-                                    "Member {} did not confirm evicting {} ({}); its entries"
-                                        + " expire by themselves",
-                                    node,
-                                    what,
-                                    failure.getMessage())))
-            .toList();
-    return Future.join(confirmations).<Void>mapEmpty().otherwiseEmpty();
+    return Future.join(List.copyOf(confirmations.values()))
+        .transform(
+            all -> {
+              Set<String> unconfirmed = new TreeSet<>();
+              confirmations.forEach(
+                  (node, confirmation) -> {
+                    if (confirmation.failed()) {
+                      unconfirmed.add(node);
+                    }
+                  });
+              return Future.succeededFuture(Collections.unmodifiableSet(unconfirmed));
+            });
   }
 }

@@ -507,7 +507,8 @@ public final class PseudonymService {
   /**
    * Withdraws the distinct values, then has every replica's cache drop their pseudonyms, then
    * writes the audit lines: one per pseudonym withdrawn, one {@code NOT_FOUND} per value that had
-   * none, or one with the failure's code.
+   * none, or one with the failure's code; each names the replicas that did not confirm dropping the
+   * pseudonyms, if any.
    */
   private Future<Map<String, List<Pseudonym>>> withdrawDistinct(
       Caller caller,
@@ -515,7 +516,7 @@ public final class PseudonymService {
       Withdrawal withdrawal,
       Namespace namespace,
       List<String> distinct) {
-    Future<Map<String, List<Pseudonym>>> withdrawn =
+    Future<Withdrawn> withdrawn =
         repository
             .withdraw(namespace.name(), distinct, withdrawal)
             .compose(
@@ -526,23 +527,29 @@ public final class PseudonymService {
                       .forEach(
                           pseudonyms ->
                               pseudonyms.forEach(p -> pseudonymValues.add(p.pseudonymValue())));
-                  return withdrawals.withdrawn(namespace.name(), pseudonymValues).map(byValue);
+                  return withdrawals
+                      .withdrawn(namespace.name(), pseudonymValues)
+                      .map(unconfirmed -> new Withdrawn(byValue, unconfirmed));
                 });
     access.auditedWithdrawals(
         caller,
         operation,
         namespace.name(),
         withdrawn.map(
-            byValue ->
+            done ->
                 distinct.stream()
                     .map(
                         value ->
-                            byValue.getOrDefault(value, List.of()).stream()
+                            done.byValue().getOrDefault(value, List.of()).stream()
                                 .map(Pseudonym::pseudonymValue)
                                 .toList())
-                    .toList()));
-    return withdrawn;
+                    .toList()),
+        withdrawn.map(Withdrawn::unconfirmed));
+    return withdrawn.map(Withdrawn::byValue);
   }
+
+  /** The pseudonyms withdrawn per value, and the replicas that did not confirm dropping them. */
+  private record Withdrawn(Map<String, List<Pseudonym>> byValue, Set<String> unconfirmed) {}
 
   /**
    * A page of the namespace's pseudonyms, newest first, never with original values. A page size of

@@ -2,6 +2,7 @@ package org.vfps.pseudonym;
 
 import io.vertx.core.Future;
 import java.util.Collection;
+import java.util.Set;
 
 /**
  * Tells every replica that pseudonyms were withdrawn, after the withdrawal is committed, so that no
@@ -11,12 +12,13 @@ import java.util.Collection;
 public interface WithdrawalEvents {
 
   /** No replica caches pseudonyms: nothing to tell. */
-  WithdrawalEvents NONE = (namespace, pseudonymValues) -> Future.succeededFuture();
+  WithdrawalEvents NONE = (namespace, pseudonymValues) -> Future.succeededFuture(Set.of());
 
   /**
    * The pseudonyms of the namespace were deleted, or their original values anonymized. The future
-   * completes once every replica has dropped them from its cache, together with the loads of the
-   * namespace in flight, or after a bounded wait; it never fails.
+   * completes once this replica has dropped them from its cache, together with the loads of the
+   * namespace in flight, and every other replica has confirmed the same, or after a bounded wait;
+   * it yields the replicas that did not confirm (empty normally), and never fails.
    */
-  Future<Void> withdrawn(String namespace, Collection<String> pseudonymValues);
+  Future<Set<String>> withdrawn(String namespace, Collection<String> pseudonymValues);
 }

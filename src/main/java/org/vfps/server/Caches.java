@@ -1,12 +1,9 @@
 package org.vfps.server;
 
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import java.util.Optional;
 import org.vfps.cache.CachingNamespaceRepository;
 import org.vfps.cache.CachingPseudonymRepository;
 import org.vfps.cache.VfpsCache;
-import org.vfps.cluster.CacheInvalidationVerticle;
-import org.vfps.cluster.ClusterMembership;
 import org.vfps.config.CachingConfig;
 import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -24,8 +21,8 @@ sealed interface Caches {
         : new Off();
   }
 
-  /** Whether there is a cache whose entries other replicas must evict with a namespace's. */
-  boolean enabled();
+  /** The cache, unless both caches are off. */
+  Optional<VfpsCache> shared();
 
   NamespaceRepository namespaces(NamespaceRepository repository);
 
@@ -34,15 +31,12 @@ sealed interface Caches {
   /** Exports the cache's statistics, when metrics are on. */
   void bind(Metrics metrics);
 
-  /** Evicts what other replicas ask evicted (and all when membership changes). */
-  Future<?> invalidate(Vertx vertx, ClusterMembership membership);
-
   /** Both caches off. */
   record Off() implements Caches {
 
     @Override
-    public boolean enabled() {
-      return false;
+    public Optional<VfpsCache> shared() {
+      return Optional.empty();
     }
 
     @Override
@@ -57,19 +51,14 @@ sealed interface Caches {
 
     @Override
     public void bind(Metrics metrics) {}
-
-    @Override
-    public Future<?> invalidate(Vertx vertx, ClusterMembership membership) {
-      return Future.succeededFuture();
-    }
   }
 
   /** One cache, in front of the repositories whose caching {@code config} turns on. */
   record On(CachingConfig config, VfpsCache cache) implements Caches {
 
     @Override
-    public boolean enabled() {
-      return true;
+    public Optional<VfpsCache> shared() {
+      return Optional.of(cache);
     }
 
     @Override
@@ -89,11 +78,6 @@ sealed interface Caches {
     @Override
     public void bind(Metrics metrics) {
       metrics.bindCache(cache);
-    }
-
-    @Override
-    public Future<?> invalidate(Vertx vertx, ClusterMembership membership) {
-      return vertx.deployVerticle(new CacheInvalidationVerticle(cache, membership));
     }
   }
 }

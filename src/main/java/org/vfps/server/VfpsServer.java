@@ -25,9 +25,11 @@ import org.vfps.access.Permissions;
 import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
+import org.vfps.cluster.CacheInvalidationVerticle;
 import org.vfps.cluster.ClusterMembership;
 import org.vfps.cluster.EventBusAccessEvents;
 import org.vfps.cluster.EventBusNamespaceEvents;
+import org.vfps.cluster.Evictions;
 import org.vfps.cluster.HazelcastCluster;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
@@ -152,9 +154,6 @@ public final class VfpsServer implements AutoCloseable {
       Lifecycle lifecycle = new Lifecycle(Promise.promise(), Promise.promise());
       Listening listening =
           services(config, storage, objectStore, metrics, tracing, runtime, caches, teardown)
-              .compose(
-                  services ->
-                      caches.invalidate(runtime.vertx(), runtime.membership()).map(services))
               .compose(services -> seedNamespaces(services, config.initNamespaces()))
               .compose(
                   services ->
@@ -264,12 +263,15 @@ public final class VfpsServer implements AutoCloseable {
     AccessStore accessStore = database.access();
     AccessSnapshots snapshots =
         new AccessSnapshots(accessStore::snapshot, authorization.grantCacheDuration());
-    Future<EventBusAccessEvents> accessEvents =
-        EventBusAccessEvents.listen(
-            vertx, runtime.membership(), snapshots, config.cluster().evictionTimeout());
+    Evictions evictions = new Evictions(vertx, caches.shared().orElse(null), snapshots);
+    EventBusAccessEvents accessEvents =
+        new EventBusAccessEvents(vertx, runtime.membership(), config.cluster().evictionTimeout());
     return sharedKeys(database, authorization)
         .compose(keys -> accessSnapshots(snapshots, vertx, authorization).map(keys))
-        .compose(keys -> accessEvents.map(keys))
+        .compose(
+            keys ->
+                followInvalidations(vertx, runtime.membership(), evictions, database, authorization)
+                    .map(keys))
         .map(
             keys -> {
               Audit audit = new Audit(tracing::currentTraceId);
@@ -288,10 +290,7 @@ public final class VfpsServer implements AutoCloseable {
                       : KeyedGenerator.NONE;
               EventBusNamespaceEvents events =
                   new EventBusNamespaceEvents(
-                      vertx,
-                      runtime.membership(),
-                      caches.enabled(),
-                      config.cluster().evictionTimeout());
+                      vertx, runtime.membership(), evictions, config.cluster().evictionTimeout());
               NamespaceService namespaces =
                   new NamespaceService(
                       caches.namespaces(database.namespaces()),
@@ -344,12 +343,41 @@ public final class VfpsServer implements AutoCloseable {
                   new AccessAdmin(
                       accessStore,
                       snapshots,
-                      accessEvents.result(),
+                      accessEvents,
                       access,
                       authorization.accessTokens(),
                       Clock.systemUTC()),
                   csvJobs);
             });
+  }
+
+  /**
+   * Applies the changes other replicas make to this one's caches, as the event bus and the
+   * database's invalidation log bring them; failing, the log cannot be read.
+   */
+  private static Future<Void> followInvalidations(
+      Vertx vertx,
+      ClusterMembership membership,
+      Evictions evictions,
+      Database database,
+      AuthorizationConfig authorization) {
+    boolean accessCopiesKept =
+        authorization.enabled() && authorization.grantCacheDuration().compareTo(Duration.ZERO) > 0;
+    return vertx
+        .deployVerticle(
+            new CacheInvalidationVerticle(
+                evictions, membership, database.invalidations(), accessCopiesKept))
+        .<Void>mapEmpty()
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    new StartupException(
+                        "The cache invalidation log (tables vfps_cache_generation and"
+                            + " vfps_cache_invalidations) cannot be read: "
+                            + rootMessage(failure)
+                            + ". Is the database migrated, and may the service's role read and"
+                            + " write them (see the production grants)?",
+                        failure)));
   }
 
   /**

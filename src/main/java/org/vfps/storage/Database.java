@@ -107,6 +107,11 @@ public final class Database implements AutoCloseable {
     return new PgCsvJobRepository(pool);
   }
 
+  /** The log of changes that every replica applies to its caches. */
+  public PgInvalidationLog invalidations() {
+    return new PgInvalidationLog(pool);
+  }
+
   /** The grants, service accounts and access tokens. */
   public PgAccessStore access() {
     return new PgAccessStore(pool);

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -15,12 +16,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.vfps.access.AccessSnapshot;
 import org.vfps.access.AccessStore;
 import org.vfps.access.AccessToken;
 import org.vfps.access.Grant;
 import org.vfps.access.GranteeType;
 import org.vfps.access.ServiceAccount;
+import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -35,6 +39,26 @@ public final class PgAccessStore implements AccessStore {
 
   PgAccessStore(Pool pool) {
     this.pool = pool;
+  }
+
+  /**
+   * Runs a change of grants, service accounts or tokens in one transaction with its entry of the
+   * cache invalidation log, appended when {@code changedSomething} says the result changed
+   * something.
+   */
+  private <T> Future<T> logged(
+      Function<SqlConnection, Future<T>> change, Predicate<T> changedSomething) {
+    return pool.withTransaction(
+        transaction ->
+            change
+                .apply(transaction)
+                .compose(
+                    result ->
+                        changedSomething.test(result)
+                            ? PgInvalidationLog.append(
+                                    transaction, Invalidation.Kind.ACCESS, null, null)
+                                .map(result)
+                            : Future.succeededFuture(result)));
   }
 
   @Override
@@ -65,19 +89,23 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Grant> insertGrant(Grant grant) {
-    return pool.preparedQuery(AccessQueries.INSERT_GRANT)
-        .execute(
-            Tuple.of(
-                    grant.id(),
-                    grant.namespace(),
-                    grant.granteeType().stored(),
-                    grant.grantee(),
-                    grant.canRead(),
-                    grant.canWrite(),
-                    grant.canReverseLookup())
-                .addValue(time(grant.createdAt()))
-                .addValue(time(grant.lastUpdatedAt())))
-        .map(inserted -> grant)
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.INSERT_GRANT)
+                    .execute(
+                        Tuple.of(
+                                grant.id(),
+                                grant.namespace(),
+                                grant.granteeType().stored(),
+                                grant.grantee(),
+                                grant.canRead(),
+                                grant.canWrite(),
+                                grant.canReverseLookup())
+                            .addValue(time(grant.createdAt()))
+                            .addValue(time(grant.lastUpdatedAt())))
+                    .map(inserted -> grant),
+            inserted -> true)
         .recover(
             failure -> {
               if (PgFailures.violates(
@@ -112,17 +140,25 @@ public final class PgAccessStore implements AccessStore {
   @Override
   public Future<Optional<Grant>> updateGrant(
       UUID id, boolean read, boolean write, boolean reverseLookup, Instant now) {
-    return pool.preparedQuery(AccessQueries.UPDATE_GRANT)
-        .execute(Tuple.of(id, read, write, reverseLookup, time(now)))
-        .map(rows -> grants(rows).stream().findFirst())
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.UPDATE_GRANT)
+                    .execute(Tuple.of(id, read, write, reverseLookup, time(now)))
+                    .map(rows -> grants(rows).stream().findFirst()),
+            Optional::isPresent)
         .recover(PgAccessStore::failed);
   }
 
   @Override
   public Future<Optional<Grant>> deleteGrant(UUID id) {
-    return pool.preparedQuery(AccessQueries.DELETE_GRANT)
-        .execute(Tuple.of(id))
-        .map(rows -> grants(rows).stream().findFirst())
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.DELETE_GRANT)
+                    .execute(Tuple.of(id))
+                    .map(rows -> grants(rows).stream().findFirst()),
+            Optional::isPresent)
         .recover(PgAccessStore::failed);
   }
 
@@ -149,15 +185,19 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<ServiceAccount> insertServiceAccount(ServiceAccount account) {
-    return pool.preparedQuery(AccessQueries.INSERT_SERVICE_ACCOUNT)
-        .execute(
-            Tuple.of(
-                account.name(),
-                account.description(),
-                account.createdBy(),
-                time(account.createdAt()),
-                time(account.lastUpdatedAt())))
-        .map(inserted -> account)
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.INSERT_SERVICE_ACCOUNT)
+                    .execute(
+                        Tuple.of(
+                            account.name(),
+                            account.description(),
+                            account.createdBy(),
+                            time(account.createdAt()),
+                            time(account.lastUpdatedAt())))
+                    .map(inserted -> account),
+            inserted -> true)
         .recover(
             failure ->
                 PgFailures.violates(
@@ -171,7 +211,7 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Boolean> deleteServiceAccount(String name) {
-    return pool.withTransaction(
+    return logged(
             connection ->
                 connection
                     .preparedQuery(AccessQueries.DELETE_SERVICE_ACCOUNT_GRANTS)
@@ -181,7 +221,8 @@ public final class PgAccessStore implements AccessStore {
                             connection
                                 .preparedQuery(AccessQueries.DELETE_SERVICE_ACCOUNT)
                                 .execute(Tuple.of(name)))
-                    .map(deleted -> deleted.rowCount() == 1))
+                    .map(deleted -> deleted.rowCount() == 1),
+            deleted -> deleted)
         .recover(PgAccessStore::failed);
   }
 
@@ -211,26 +252,30 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<AccessToken> insertToken(AccessToken token) {
-    return pool.preparedQuery(AccessQueries.INSERT_TOKEN)
-        .execute(
-            Tuple.tuple()
-                .addValue(token.id())
-                .addValue(token.type().stored())
-                .addValue(token.tokenId())
-                .addValue(Buffer.buffer(token.hash()))
-                .addValue(token.name())
-                .addValue(time(token.expiresAt()))
-                .addValue(time(token.revokedAt()))
-                .addValue(time(token.lastUsedAt()))
-                .addValue(token.createdBy())
-                .addValue(token.subject())
-                .addValue(token.username())
-                .addValue(token.email())
-                .addValue(new JsonArray(List.copyOf(token.roles())))
-                .addValue(token.serviceAccount())
-                .addValue(time(token.createdAt()))
-                .addValue(time(token.lastUpdatedAt())))
-        .map(inserted -> token)
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.INSERT_TOKEN)
+                    .execute(
+                        Tuple.tuple()
+                            .addValue(token.id())
+                            .addValue(token.type().stored())
+                            .addValue(token.tokenId())
+                            .addValue(Buffer.buffer(token.hash()))
+                            .addValue(token.name())
+                            .addValue(time(token.expiresAt()))
+                            .addValue(time(token.revokedAt()))
+                            .addValue(time(token.lastUsedAt()))
+                            .addValue(token.createdBy())
+                            .addValue(token.subject())
+                            .addValue(token.username())
+                            .addValue(token.email())
+                            .addValue(new JsonArray(List.copyOf(token.roles())))
+                            .addValue(token.serviceAccount())
+                            .addValue(time(token.createdAt()))
+                            .addValue(time(token.lastUpdatedAt())))
+                    .map(inserted -> token),
+            inserted -> true)
         .recover(
             failure ->
                 PgFailures.violates(
@@ -246,17 +291,26 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Optional<AccessToken>> revokeToken(UUID id, Instant now) {
-    return pool.preparedQuery(AccessQueries.REVOKE_TOKEN)
-        .execute(Tuple.of(id, time(now)))
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.REVOKE_TOKEN)
+                    .execute(Tuple.of(id, time(now)))
+                    .map(revoked -> revoked.rowCount() > 0),
+            revoked -> revoked)
         .compose(revoked -> token(id))
         .recover(PgAccessStore::failed);
   }
 
   @Override
   public Future<Boolean> deleteToken(UUID id) {
-    return pool.preparedQuery(AccessQueries.DELETE_TOKEN)
-        .execute(Tuple.of(id))
-        .map(deleted -> deleted.rowCount() == 1)
+    return logged(
+            transaction ->
+                transaction
+                    .preparedQuery(AccessQueries.DELETE_TOKEN)
+                    .execute(Tuple.of(id))
+                    .map(deleted -> deleted.rowCount() == 1),
+            deleted -> deleted)
         .recover(PgAccessStore::failed);
   }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
@@ -96,11 +97,24 @@ public final class PgNamespaceRepository implements NamespaceRepository {
     return List.copyOf(namespaces);
   }
 
+  /**
+   * One transaction: the delete (its pseudonyms and grants go with it by the foreign keys' cascade)
+   * and, when it deleted a namespace, the entry of the cache invalidation log.
+   */
   @Override
   public Future<Deletion> delete(String name) {
-    return pool.preparedQuery(NamespaceQueries.DELETE)
-        .execute(Tuple.of(name))
-        .map(deleted -> deleted.rowCount() > 0 ? Deletion.DELETED : Deletion.ABSENT)
+    return pool.withTransaction(
+            transaction ->
+                transaction
+                    .preparedQuery(NamespaceQueries.DELETE)
+                    .execute(Tuple.of(name))
+                    .compose(
+                        deleted ->
+                            deleted.rowCount() == 0
+                                ? Future.succeededFuture(Deletion.ABSENT)
+                                : PgInvalidationLog.append(
+                                        transaction, Invalidation.Kind.NAMESPACE, name, null)
+                                    .map(Deletion.DELETED)))
         .recover(
             failure ->
                 PgFailures.violates(

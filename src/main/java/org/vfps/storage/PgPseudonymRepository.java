@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
 import org.vfps.admission.ReplyBytes;
+import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.NamespaceService;
@@ -606,10 +607,32 @@ public final class PgPseudonymRepository implements PseudonymRepository {
             });
   }
 
+  /**
+   * One transaction: the chunk's statement and, when it withdrew pseudonyms, their entry of the
+   * cache invalidation log.
+   */
   private Future<RowSet<Row>> withdrawChunk(
       String query, Tuple arguments, String namespace, int attempt) {
-    return pool.preparedQuery(query)
-        .execute(arguments)
+    return pool.withTransaction(
+            transaction ->
+                transaction
+                    .preparedQuery(query)
+                    .execute(arguments)
+                    .compose(
+                        rows -> {
+                          if (rows.size() == 0) {
+                            return Future.succeededFuture(rows);
+                          }
+                          List<String> pseudonymValues = new ArrayList<>(rows.size());
+                          rows.forEach(
+                              row -> pseudonymValues.add(row.getString("pseudonym_value")));
+                          return PgInvalidationLog.append(
+                                  transaction,
+                                  Invalidation.Kind.PSEUDONYMS,
+                                  namespace,
+                                  pseudonymValues)
+                              .map(rows);
+                        }))
         .recover(
             failure ->
                 PgFailures.violates(failure, PgFailures.DEADLOCK_DETECTED, null)

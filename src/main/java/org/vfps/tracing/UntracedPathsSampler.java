@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Drops the server spans of probes and of the metrics scrape, and with them their children (the
  * database check of a probe); everything else is up to the wrapped sampler. Vert.x sets {@code
- * url.path} before a server span starts, so the path is known here.
+ * url.path} before an HTTP or gRPC server span starts, so the path is known here; other server
+ * spans (event bus deliveries) have none and are up to the wrapped sampler.
  */
 final class UntracedPathsSampler implements Sampler {
 
@@ -44,8 +45,13 @@ final class UntracedPathsSampler implements Sampler {
       SpanKind spanKind,
       Attributes attributes,
       List<LinkData> parentLinks) {
-    if (spanKind == SpanKind.SERVER && UNTRACED_PATHS.contains(attributes.get(URL_PATH))) {
-      return SamplingResult.drop();
+    if (spanKind == SpanKind.SERVER) {
+      // spans without a path (an event bus delivery) are sampled as any other; Set.of's contains
+      // throws on null, which would keep the delivery's handler from running
+      String path = attributes.get(URL_PATH);
+      if (path != null && UNTRACED_PATHS.contains(path)) {
+        return SamplingResult.drop();
+      }
     }
     return delegate.shouldSample(parentContext, traceId, name, spanKind, attributes, parentLinks);
   }

@@ -27,7 +27,9 @@ class DotnetSchemaIT {
           "flyway_schema_history",
           "vfps_secrets",
           "vfps_csv_job_runs",
-          "vfps_csv_job_pending_output");
+          "vfps_csv_job_pending_output",
+          "vfps_cache_generation",
+          "vfps_cache_invalidations");
 
   /**
    * The one line of the schema where vfps differs on purpose: pseudonyms are unique within a

@@ -57,4 +57,14 @@ class UntracedPathsSamplerTest {
   void onlyServerSpansAreJudgedByPath(SpanKind kind) {
     assertThat(decide(kind, "/healthz")).isEqualTo(SamplingDecision.RECORD_AND_SAMPLE);
   }
+
+  /**
+   * Vert.x starts server spans without {@code url.path} too (an event bus delivery): they must be
+   * sampled as any other span, not fail, or the delivery's handler never runs.
+   */
+  @ParameterizedTest
+  @CsvSource({"SERVER", "CONSUMER", "CLIENT"})
+  void aSpanWithoutAPathIsUpToTheWrappedSampler(SpanKind kind) {
+    assertThat(decide(kind, null)).isEqualTo(SamplingDecision.RECORD_AND_SAMPLE);
+  }
 }
