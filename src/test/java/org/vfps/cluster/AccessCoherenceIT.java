@@ -37,8 +37,9 @@ import org.vfps.server.VfpsServer;
 
 /**
  * A change of access made through one replica, seen by another: at once with the cluster on (the
- * replicas keep their copies for the default 30 s, so only the event can explain it), and within
- * {@code Authorization__GrantCacheDuration} without it.
+ * replicas keep their copies for the default 30 s, so only the event can explain it), and without
+ * it within two seconds through the database's invalidation log, or within {@code
+ * Authorization__GrantCacheDuration} when that is shorter.
  */
 class AccessCoherenceIT {
 
@@ -200,6 +201,33 @@ class AccessCoherenceIT {
     // at once on the replica that revoked it, and within the duration on the other
     assertThat(create(0, token, setup.namespace())).isEqualTo(GrpcStatus.UNAUTHENTICATED);
     awaitStatus(1, token, setup.namespace(), GrpcStatus.UNAUTHENTICATED, duration);
+  }
+
+  @Test
+  void withoutTheClusterARevocationReachesEveryReplicaThroughTheDatabaseWithinTwoSeconds() {
+    // copies kept for the default 30 s: only the database's invalidation log can explain it
+    start(2, false, "0.00:00:30");
+    Setup setup = setUp();
+    String token = "Bearer " + setup.token().getSecret();
+    awaitStatus(1, token, setup.namespace(), GrpcStatus.OK, Duration.ofSeconds(2));
+
+    clients
+        .get(0)
+        .ok(
+            AccessServiceGrpcClient.DeleteGrant,
+            DeleteGrantRequest.newBuilder().setId(setup.grantId()).build(),
+            auth(admin));
+    awaitStatus(1, token, setup.namespace(), GrpcStatus.PERMISSION_DENIED, Duration.ofSeconds(2));
+
+    clients
+        .get(0)
+        .ok(
+            AccessServiceGrpcClient.RevokeAccessToken,
+            RevokeAccessTokenRequest.newBuilder()
+                .setId(setup.token().getAccessToken().getId())
+                .build(),
+            auth(admin));
+    awaitStatus(1, token, setup.namespace(), GrpcStatus.UNAUTHENTICATED, Duration.ofSeconds(2));
   }
 
   /**
