@@ -10,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,10 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.vfps.config.ConfigLoader;
 import org.vfps.config.ConnectionSettings;
+import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.OriginalValueRegex;
+import org.vfps.namespace.ParentValidationMode;
 import org.vfps.storage.Migrations;
 
 /**
@@ -118,6 +124,44 @@ public final class TestPostgres {
     } catch (SQLException e) {
       throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The namespace row of that name in the database, as the storage binds writes to it: its name and
+   * time of creation. The other settings are the defaults; the storage does not read them.
+   */
+  public static Namespace storedNamespace(ConnectionSettings settings, String name) {
+    try (Connection connection = connect(settings);
+        PreparedStatement statement =
+            connection.prepareStatement("SELECT created_at FROM namespaces WHERE name = ?")) {
+      statement.setString(1, name);
+      try (ResultSet result = statement.executeQuery()) {
+        if (!result.next()) {
+          throw new IllegalStateException("no namespace '" + name + "'");
+        }
+        Instant createdAt = result.getObject(1, OffsetDateTime.class).toInstant();
+        return new Namespace(
+            name,
+            "",
+            GenerationMethod.UNSPECIFIED,
+            16,
+            "",
+            "",
+            OriginalValueRegex.NONE,
+            false,
+            null,
+            ParentValidationMode.UNSPECIFIED,
+            createdAt,
+            createdAt);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@link #storedNamespace(ConnectionSettings, String)} in the shared database. */
+  public static Namespace storedNamespace(String name) {
+    return storedNamespace(database(), name);
   }
 
   /** The number of pseudonyms stored for the namespace in the shared database. */

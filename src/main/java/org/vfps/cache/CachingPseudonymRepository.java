@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.vfps.namespace.Namespace;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ImportStatus;
 import org.vfps.pseudonym.ImportedPair;
@@ -44,12 +45,12 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<Upserted> insertIfAbsent(
-      String namespace, String originalValue, Candidates candidates) {
+      Namespace namespace, String originalValue, Candidates candidates) {
     // the cache runs the loader on this thread, within get, or not at all
     AtomicReference<Future<Upserted>> ownLoad = new AtomicReference<>();
     Future<Pseudonym> cached =
         cache.get(
-            new VfpsCache.PseudonymKey(namespace, originalValue),
+            new VfpsCache.PseudonymKey(namespace.name(), originalValue),
             () -> {
               Future<Upserted> load = delegate.insertIfAbsent(namespace, originalValue, candidates);
               ownLoad.set(load);
@@ -65,13 +66,13 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> upsertAll(
-      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     Map<String, Promise<Pseudonym>> loads = new LinkedHashMap<>();
     List<Future<Pseudonym>> results = new ArrayList<>(originalValues.size());
     for (String originalValue : originalValues) {
       results.add(
           cache.get(
-              new VfpsCache.PseudonymKey(namespace, originalValue),
+              new VfpsCache.PseudonymKey(namespace.name(), originalValue),
               () -> loads.computeIfAbsent(originalValue, value -> Promise.promise()).future()));
     }
     if (!loads.isEmpty()) {
@@ -165,7 +166,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> growTo(
-      String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+      Namespace namespace, String originalValue, int count, Supplier<Candidates> candidates) {
     return delegate.growTo(namespace, originalValue, count, candidates);
   }
 
@@ -183,7 +184,7 @@ public final class CachingPseudonymRepository implements PseudonymRepository {
   /** Passed on: an import stores only pairs of values without a stored pseudonym to cache. */
   @Override
   public Future<List<ImportStatus>> importPairs(
-      String namespace, boolean multiple, List<ImportedPair> pairs) {
+      Namespace namespace, boolean multiple, List<ImportedPair> pairs) {
     return delegate.importPairs(namespace, multiple, pairs);
   }
 

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.vfps.namespace.Namespace;
 
 /**
  * Where pseudonyms are stored. Futures fail with {@link org.vfps.error.ServiceException}: {@code
@@ -19,11 +20,13 @@ public interface PseudonymRepository {
    * is none. Idempotent: every call for the same pair yields the same stored row, also under
    * concurrency. A candidate already used by another original value of the namespace is replaced by
    * the next one from {@code candidates}, until the namespace is (almost) full. The future
-   * completes only after the row is committed. Fails with {@code NOT_FOUND} if the namespace does
-   * not exist (or was deleted meanwhile), {@code RESOURCE_EXHAUSTED} if it has no free pseudonym
-   * left.
+   * completes only after the row is committed. The row is bound to {@code namespace} as the caller
+   * looked it up: it fails with {@code NOT_FOUND}, and stores nothing, if that namespace does not
+   * exist any more (deleted meanwhile, even if created again under its name); with {@code
+   * RESOURCE_EXHAUSTED} if it has no free pseudonym left.
    */
-  default Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
+  default Future<Pseudonym> upsert(
+      Namespace namespace, String originalValue, Candidates candidates) {
     return insertIfAbsent(namespace, originalValue, candidates).map(Upserted::pseudonym);
   }
 
@@ -31,17 +34,18 @@ public interface PseudonymRepository {
    * {@link #upsert}, saying whether this call inserted the pair: exactly one of the calls that race
    * for a new pair does, whether they share a statement, a cache load or nothing.
    */
-  Future<Upserted> insertIfAbsent(String namespace, String originalValue, Candidates candidates);
+  Future<Upserted> insertIfAbsent(Namespace namespace, String originalValue, Candidates candidates);
 
   /**
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each
    * as {@link #upsert} stores one: through the same statements, with the same idempotency,
    * candidate regeneration and commit before the future completes. {@code candidates} gives each
    * value's candidates. Values may be stored in several statements; when the future fails, some of
-   * them may be stored (as a retry would store them).
+   * them may be stored (as a retry would store them), but never in a namespace other than {@code
+   * namespace} as the caller looked it up: one deleted meanwhile takes them with it.
    */
   Future<List<Pseudonym>> upsertAll(
-      String namespace, List<String> originalValues, Function<String, Candidates> candidates);
+      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates);
 
   /** The pseudonym with that value in the namespace, with its original value. */
   Future<Optional<Pseudonym>> findByValue(String namespace, String pseudonymValue);
@@ -79,7 +83,7 @@ public interface PseudonymRepository {
    * same stored set; the future completes after it is committed. Fails as {@link #upsert}.
    */
   Future<List<Pseudonym>> growTo(
-      String namespace, String originalValue, int count, Supplier<Candidates> candidates);
+      Namespace namespace, String originalValue, int count, Supplier<Candidates> candidates);
 
   /**
    * Withdraws the distinct original values of the namespace as {@code withdrawal} says: deletes
@@ -104,7 +108,7 @@ public interface PseudonymRepository {
    * @param multiple whether the namespace allows several pseudonyms per original value
    */
   Future<List<ImportStatus>> importPairs(
-      String namespace, boolean multiple, List<ImportedPair> pairs);
+      Namespace namespace, boolean multiple, List<ImportedPair> pairs);
 
   /** Which of the distinct {@code values} are pseudonym values of the namespace. */
   Future<Set<String>> existingPseudonymValues(String namespace, List<String> values);

@@ -180,7 +180,7 @@ public final class PseudonymService {
               return inParent.compose(
                   checked ->
                       repository.growTo(
-                          namespace.name(),
+                          namespace,
                           originalValue,
                           (int) wanted,
                           () -> generatedCandidates(namespace, originalValue)));
@@ -694,7 +694,7 @@ public final class PseudonymService {
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
     return storeOf(namespace)
-        .insertIfAbsent(namespace.name(), originalValue, firstThen(first, candidates));
+        .insertIfAbsent(namespace, originalValue, firstThen(first, candidates));
   }
 
   /**
@@ -718,9 +718,7 @@ public final class PseudonymService {
                   .compose(
                       cores ->
                           store.insertIfAbsent(
-                              namespace.name(),
-                              originalValue,
-                              derived(namespace, cores.getFirst())));
+                              namespace, originalValue, derived(namespace, cores.getFirst())));
             });
   }
 
@@ -745,9 +743,7 @@ public final class PseudonymService {
                           pseudonymOf.put(fresh.get(i), cores.get(i));
                         }
                         return store.upsertAll(
-                            namespace.name(),
-                            fresh,
-                            value -> derived(namespace, pseudonymOf.get(value)));
+                            namespace, fresh, value -> derived(namespace, pseudonymOf.get(value)));
                       })
                   .map(
                       stored -> {
@@ -964,7 +960,7 @@ public final class PseudonymService {
     }
     Function<String, Candidates> candidates = candidates(namespace);
     firstCandidate(namespace, candidates.apply(distinct.get(0)));
-    return storeOf(namespace).upsertAll(namespace.name(), distinct, candidates);
+    return storeOf(namespace).upsertAll(namespace, distinct, candidates);
   }
 
   /**

@@ -80,8 +80,7 @@ public final class PseudonymTransfer {
           Future<List<ImportStatus>> imported =
               stored.isEmpty()
                   ? Future.succeededFuture(List.of())
-                  : repository.importPairs(
-                      namespace.name(), namespace.allowsMultiplePseudonyms(), stored);
+                  : repository.importPairs(namespace, namespace.allowsMultiplePseudonyms(), stored);
           return imported.map(
               outcomes -> {
                 int next = 0;

@@ -29,6 +29,7 @@ import org.vfps.admission.ReplyBytes;
 import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.AnonymizedOriginals;
 import org.vfps.pseudonym.Candidates;
@@ -104,7 +105,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<Upserted> insertIfAbsent(
-      String namespace, String originalValue, Candidates candidates) {
+      Namespace namespace, String originalValue, Candidates candidates) {
     return Context.isOnEventLoopThread()
         ? coalescers.get().upsert(namespace, originalValue, candidates)
         : upsertAlone(namespace, originalValue, candidates);
@@ -116,7 +117,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> upsertAll(
-      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     if (Context.isOnEventLoopThread()) {
       return coalescers.get().upsertAll(namespace, originalValues, candidates);
     }
@@ -131,12 +132,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   /** The single-row upsert, with candidate regeneration on collisions. */
-  Future<Upserted> upsertAlone(String namespace, String originalValue, Candidates candidates) {
+  Future<Upserted> upsertAlone(Namespace namespace, String originalValue, Candidates candidates) {
     return upsert(namespace, originalValue, candidates, candidates.get(), 1, new Collisions());
   }
 
   private Future<Upserted> upsert(
-      String namespace,
+      Namespace namespace,
       String originalValue,
       Candidates candidates,
       String candidate,
@@ -144,7 +145,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       Collisions collisions) {
     long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT)
-        .execute(Tuple.of(namespace, originalValue, candidate))
+        .execute(Tuple.of(namespace.name(), originalValue, candidate, createdAt(namespace)))
         .transform(
             done -> {
               timer.single(System.nanoTime() - started);
@@ -152,17 +153,24 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 RowSet<Row> rows = done.result();
                 if (rows.size() > 0) {
                   Row row = rows.iterator().next();
+                  if (row.getValue("inserted") == null) {
+                    // the namespace looked up is gone, perhaps created again under its name
+                    return Future.failedFuture(NamespaceService.notFound(namespace.name()));
+                  }
                   return Future.succeededFuture(
                       new Upserted(
                           toPseudonym(
-                              namespace, originalValue, row.getString("pseudonym_value"), row),
+                              namespace.name(),
+                              originalValue,
+                              row.getString("pseudonym_value"),
+                              row),
                           row.getBoolean("inserted")));
                 }
                 if (attempt < UPSERT_ATTEMPTS) {
                   return upsert(
                       namespace, originalValue, candidates, candidate, attempt + 1, collisions);
                 }
-                return Future.failedFuture(upsertFailed(namespace, null));
+                return Future.failedFuture(upsertFailed(namespace.name(), null));
               }
               Throwable failure = done.cause();
               if (PgFailures.violates(failure, PgFailures.UNIQUE_VIOLATION, UNIQUE_PSEUDONYM_INDEX)
@@ -177,9 +185,9 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                     namespace, originalValue, candidates, candidate, attempt + 1, collisions);
               }
               if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
-                return Future.failedFuture(NamespaceService.notFound(namespace));
+                return Future.failedFuture(NamespaceService.notFound(namespace.name()));
               }
-              return Future.failedFuture(PgFailures.translate(failure, metadata(namespace)));
+              return Future.failedFuture(PgFailures.translate(failure, metadata(namespace.name())));
             });
   }
 
@@ -191,7 +199,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    * deterministic method, or a bug, which is {@code INTERNAL}.
    */
   private Future<Upserted> collided(
-      String namespace,
+      Namespace namespace,
       String originalValue,
       Candidates candidates,
       int attempt,
@@ -203,19 +211,19 @@ public final class PgPseudonymRepository implements PseudonymRepository {
       return upsert(namespace, originalValue, candidates, candidates.get(), attempt, collisions);
     }
     if (candidates.distinct() <= 1) {
-      return Future.failedFuture(derivedPseudonymTaken(namespace));
+      return Future.failedFuture(derivedPseudonymTaken(namespace.name()));
     }
     if (collisions.counted) {
-      return Future.failedFuture(collisions.exhausted(namespace, failure));
+      return Future.failedFuture(collisions.exhausted(namespace.name(), failure));
     }
-    return count(namespace)
+    return count(namespace.name())
         .compose(
             count -> {
               collisions.counted(count, candidates.distinct());
               return collisions.seen < collisions.limit
                   ? upsert(
                       namespace, originalValue, candidates, candidates.get(), attempt, collisions)
-                  : Future.failedFuture(collisions.exhausted(namespace, failure));
+                  : Future.failedFuture(collisions.exhausted(namespace.name(), failure));
             });
   }
 
@@ -486,25 +494,25 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<Pseudonym>> growTo(
-      String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+      Namespace namespace, String originalValue, int count, Supplier<Candidates> candidates) {
     return grow(namespace, originalValue, count, candidates, null, 0);
   }
 
   private Future<List<Pseudonym>> grow(
-      String namespace,
+      Namespace namespace,
       String originalValue,
       int count,
       Supplier<Candidates> supplier,
       Candidates candidates,
       int round) {
-    return findAllOfOriginal(namespace, originalValue)
+    return findAllOfOriginal(namespace.name(), originalValue)
         .compose(
             stored -> {
               if (stored.size() >= count) {
                 return Future.succeededFuture(stored);
               }
               if (round >= GROW_ROUNDS) {
-                return Future.failedFuture(upsertFailed(namespace, null));
+                return Future.failedFuture(upsertFailed(namespace.name(), null));
               }
               Candidates next = candidates != null ? candidates : supplier.get();
               Set<Long> taken = new HashSet<>();
@@ -530,17 +538,21 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               return pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS)
                   .execute(
                       Tuple.of(
-                          namespace,
+                          namespace.name(),
                           originalValue,
                           pseudonymValues.toArray(String[]::new),
-                          sequenceNumbers.toArray(Long[]::new)))
+                          sequenceNumbers.toArray(Long[]::new),
+                          createdAt(namespace)))
                   .recover(
                       failure ->
                           PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
-                              ? Future.failedFuture(NamespaceService.notFound(namespace))
-                              : failed(failure, namespace))
+                              ? Future.failedFuture(NamespaceService.notFound(namespace.name()))
+                              : failed(failure, namespace.name()))
                   .compose(
-                      inserted -> grow(namespace, originalValue, count, supplier, next, round + 1));
+                      inserted ->
+                          inserted.iterator().next().getBoolean("present")
+                              ? grow(namespace, originalValue, count, supplier, next, round + 1)
+                              : Future.failedFuture(NamespaceService.notFound(namespace.name())));
             });
   }
 
@@ -649,18 +661,21 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    */
   @Override
   public Future<List<ImportStatus>> importPairs(
-      String namespace, boolean multiple, List<ImportedPair> pairs) {
+      Namespace namespace, boolean multiple, List<ImportedPair> pairs) {
     return importPairs(namespace, multiple, pairs, 1);
   }
 
   private Future<List<ImportStatus>> importPairs(
-      String namespace, boolean multiple, List<ImportedPair> pairs, int attempt) {
+      Namespace namespace, boolean multiple, List<ImportedPair> pairs, int attempt) {
     String[] originals = pairs.stream().map(ImportedPair::originalValue).toArray(String[]::new);
     String[] values = pairs.stream().map(ImportedPair::pseudonymValue).toArray(String[]::new);
     return pool.preparedQuery(PseudonymQueries.IMPORT_EXISTING)
         .execute(
-            Tuple.tuple().addString(namespace).addArrayOfString(originals).addArrayOfString(values))
-        .recover(failure -> failed(failure, namespace))
+            Tuple.tuple()
+                .addString(namespace.name())
+                .addArrayOfString(originals)
+                .addArrayOfString(values))
+        .recover(failure -> failed(failure, namespace.name()))
         .compose(
             rows -> {
               ImportDecisions decisions = new ImportDecisions(multiple);
@@ -705,7 +720,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                                   ErrorCode.UNAVAILABLE,
                                   "Concurrent writes to the namespace kept an import from"
                                       + " completing; retry it.",
-                                  metadata(namespace)));
+                                  metadata(namespace.name())));
                         }
                         return importPairs(namespace, multiple, raced, attempt + 1)
                             .map(
@@ -720,7 +735,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   private Future<Set<ImportedPair>> insertImported(
-      String namespace, List<ImportedPair> pairs, List<Integer> inserted, List<Long> sequences) {
+      Namespace namespace, List<ImportedPair> pairs, List<Integer> inserted, List<Long> sequences) {
     String[] originals = new String[inserted.size()];
     String[] values = new String[inserted.size()];
     Long[] numbers = sequences.toArray(Long[]::new);
@@ -731,20 +746,25 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     return pool.preparedQuery(PseudonymQueries.IMPORT_PAIRS)
         .execute(
             Tuple.tuple()
-                .addString(namespace)
+                .addString(namespace.name())
                 .addArrayOfString(originals)
                 .addArrayOfString(values)
-                .addArrayOfLong(numbers))
-        .recover(failure -> failed(failure, namespace))
-        .map(
+                .addArrayOfLong(numbers)
+                .addValue(createdAt(namespace)))
+        .recover(failure -> failed(failure, namespace.name()))
+        .compose(
             rows -> {
               Set<ImportedPair> stored = new HashSet<>();
-              rows.forEach(
-                  row ->
-                      stored.add(
-                          new ImportedPair(
-                              row.getString("original_value"), row.getString("pseudonym_value"))));
-              return stored;
+              for (Row row : rows) {
+                if (row.getString("original_value") == null) {
+                  // the namespace looked up is gone, perhaps created again under its name
+                  return Future.failedFuture(NamespaceService.notFound(namespace.name()));
+                }
+                stored.add(
+                    new ImportedPair(
+                        row.getString("original_value"), row.getString("pseudonym_value")));
+              }
+              return Future.succeededFuture(stored);
             });
   }
 
@@ -764,6 +784,14 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private static Pseudonym toPseudonym(
       String namespace, String originalValue, String pseudonymValue, Row row) {
     return toPseudonym(namespace, originalValue, pseudonymValue, row, 0);
+  }
+
+  /**
+   * The namespace's time of creation as the database keeps it: with its name, it tells the
+   * namespace the caller looked up from one created later under the same name.
+   */
+  static OffsetDateTime createdAt(Namespace namespace) {
+    return OffsetDateTime.ofInstant(namespace.createdAt(), ZoneOffset.UTC);
   }
 
   /** A stored row as a pseudonym: withdrawn, without its original value, if it is anonymized. */

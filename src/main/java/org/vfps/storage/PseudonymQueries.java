@@ -12,40 +12,66 @@ final class PseudonymQueries {
    * pair, both halves can come back empty (the select's snapshot predates the other commit); the
    * caller then runs it again. The pseudonym of a pair is its row of sequence number 0: a namespace
    * of the .NET service may hold more for one original value (its {@code count}), numbered from 0.
+   *
+   * <p>The row is bound to the namespace the caller looked up: the one named {@code $1} and created
+   * at {@code $4}, locked against a delete until the commit. When that namespace is gone (deleted,
+   * perhaps created again under its name) nothing is stored and one row of nulls comes back.
    */
   static final String UPSERT =
       """
-      WITH inserted AS (
+      WITH namespace AS (
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $4 FOR KEY SHARE
+      ),
+      inserted AS (
         INSERT INTO pseudonyms
           (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
             last_updated_at)
-        VALUES ($1, $2, 0, $3, now(), now())
+        SELECT name, $2, 0, $3, now(), now() FROM namespace
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING pseudonym_value, created_at, last_updated_at
       )
       SELECT pseudonym_value, created_at, last_updated_at, true AS inserted FROM inserted
       UNION ALL
       SELECT pseudonym_value, created_at, last_updated_at, false FROM pseudonyms
-      WHERE namespace_name = $1 AND original_value = $2 AND sequence_number = 0""";
+      WHERE namespace_name = $1 AND original_value = $2 AND sequence_number = 0
+        AND EXISTS (SELECT FROM namespace)
+      UNION ALL
+      SELECT NULL, NULL, NULL, NULL WHERE NOT EXISTS (SELECT FROM namespace)""";
 
   /**
    * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
-   * pairs and candidates as three parallel arrays (distinct pairs only). It returns the stored row
-   * of every pair, new or existing; a pair that a concurrent insert hid from the select is missing,
-   * and the caller upserts it again on its own. Only the pairs the insert skipped are looked up:
-   * probing the primary key for a pair this statement inserted finds its row, invisible to the
-   * statement's snapshot, and costs PostgreSQL about a tenth of a new row's CPU for nothing.
+   * pairs and candidates as parallel arrays (distinct pairs only), each pair bound to the namespace
+   * its caller looked up ({@code $4}, the namespace's time of creation). It returns the stored row
+   * of every pair, new or existing; a pair that a concurrent insert hid from the select, or whose
+   * namespace is gone, is missing, and the caller upserts it again on its own. Only the pairs the
+   * insert skipped are looked up: probing the primary key for a pair this statement inserted finds
+   * its row, invisible to the statement's snapshot, and costs PostgreSQL about a tenth of a new
+   * row's CPU for nothing.
    */
   static final String UPSERT_BATCH =
       """
-      WITH input (namespace_name, original_value, pseudonym_value) AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+      WITH given (namespace_name, original_value, pseudonym_value, namespace_created_at, ord) AS (
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
+          WITH ORDINALITY
+      ),
+      namespace AS (
+        SELECT n.name, n.created_at FROM namespaces n
+        WHERE (n.name, n.created_at) IN (
+          SELECT DISTINCT namespace_name, namespace_created_at FROM given)
+        FOR KEY SHARE OF n
+      ),
+      input AS (
+        SELECT g.namespace_name, g.original_value, g.pseudonym_value, g.ord FROM given g
+        WHERE EXISTS (
+          SELECT FROM namespace n
+          WHERE n.name = g.namespace_name AND n.created_at = g.namespace_created_at)
       ),
       inserted AS (
         INSERT INTO pseudonyms
           (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
             last_updated_at)
         SELECT namespace_name, original_value, 0, pseudonym_value, now(), now() FROM input
+        ORDER BY ord
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
       )
@@ -128,12 +154,19 @@ final class PseudonymQueries {
    */
   static final String INSERT_SEQUENCE_NUMBERS =
       """
-      INSERT INTO pseudonyms
-        (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-         last_updated_at)
-      SELECT $1, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
-      FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
-      ON CONFLICT DO NOTHING""";
+      WITH namespace AS (
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5 FOR KEY SHARE
+      ),
+      inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+           last_updated_at)
+        SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
+        FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
+        CROSS JOIN namespace n
+        ON CONFLICT DO NOTHING
+      )
+      SELECT EXISTS (SELECT FROM namespace) AS present""";
 
   /** The values of {@code $2}, a text array, that are pseudonyms of the namespace. */
   static final String EXISTING_PSEUDONYM_VALUES =
@@ -175,16 +208,28 @@ final class PseudonymQueries {
 
   /**
    * Stores imported pairs ({@code $2} original values, {@code $3} pseudonyms, {@code $4} sequence
-   * numbers), skipping any that meets a row stored meanwhile; returns the pairs stored.
+   * numbers) in the namespace named {@code $1} and created at {@code $5}, skipping any that meets a
+   * row stored meanwhile; returns the pairs stored, or one row of nulls when that namespace is
+   * gone.
    */
   static final String IMPORT_PAIRS =
       """
-      INSERT INTO pseudonyms
-        (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-         last_updated_at)
-      SELECT $1, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(), now()
-      FROM unnest($2::text[], $3::text[], $4::bigint[])
-        AS pair (original_value, pseudonym_value, sequence_number)
-      ON CONFLICT DO NOTHING
-      RETURNING original_value, pseudonym_value""";
+      WITH namespace AS (
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5 FOR KEY SHARE
+      ),
+      inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+           last_updated_at)
+        SELECT n.name, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(),
+          now()
+        FROM unnest($2::text[], $3::text[], $4::bigint[])
+          AS pair (original_value, pseudonym_value, sequence_number)
+        CROSS JOIN namespace n
+        ON CONFLICT DO NOTHING
+        RETURNING original_value, pseudonym_value
+      )
+      SELECT original_value, pseudonym_value FROM inserted
+      UNION ALL
+      SELECT NULL, NULL WHERE NOT EXISTS (SELECT FROM namespace)""";
 }

@@ -8,16 +8,20 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.Upserted;
@@ -86,7 +90,7 @@ final class WriteCoalescer {
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
-    Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates);
+    Future<Upserted> upsert(Namespace namespace, String originalValue, Candidates candidates);
   }
 
   WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer, Admission admission) {
@@ -97,7 +101,8 @@ final class WriteCoalescer {
         new Coalescer<>(
             this::send,
             MAX_ROWS,
-            request -> request.pair.namespace().length() + request.pair.originalValue().length(),
+            request ->
+                request.pair.namespace().name().length() + request.pair.originalValue().length(),
             MAX_BYTES,
             MAX_IN_FLIGHT,
             SIDE_BY_SIDE,
@@ -118,7 +123,7 @@ final class WriteCoalescer {
    * The stored pseudonym of the pair; of the requests for one new pair that share a statement, the
    * first is told it inserted it.
    */
-  Future<Upserted> upsert(String namespace, String originalValue, Candidates candidates) {
+  Future<Upserted> upsert(Namespace namespace, String originalValue, Candidates candidates) {
     Promise<Upserted> result = Coalescer.promise();
     Request request =
         new Request(new Pair(namespace, originalValue), candidates, result, CallDeadline.current());
@@ -138,7 +143,7 @@ final class WriteCoalescer {
    * chunk joins; the future fails with the first failure.
    */
   Future<List<Pseudonym>> upsertAll(
-      String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     return new Feed(namespace, originalValues, candidates).start();
   }
 
@@ -148,7 +153,7 @@ final class WriteCoalescer {
    */
   private static final Comparator<Request> LOCK_ORDER =
       (a, b) -> {
-        int byNamespace = a.pair.namespace().compareTo(b.pair.namespace());
+        int byNamespace = a.pair.namespace().name().compareTo(b.pair.namespace().name());
         return byNamespace != 0
             ? byNamespace
             : a.pair.originalValue().compareTo(b.pair.originalValue());
@@ -186,10 +191,12 @@ final class WriteCoalescer {
     String[] namespaces = new String[size];
     String[] originals = new String[size];
     String[] candidates = new String[size];
+    OffsetDateTime[] incarnations = new OffsetDateTime[size];
     try {
       for (int i = 0; i < size; i++) {
         Group group = batch.get(i);
-        namespaces[i] = group.pair.namespace();
+        namespaces[i] = group.pair.namespace().name();
+        incarnations[i] = PgPseudonymRepository.createdAt(group.pair.namespace());
         originals[i] = group.pair.originalValue();
         candidates[i] = group.first.candidates.get();
       }
@@ -200,7 +207,7 @@ final class WriteCoalescer {
     }
     long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT_BATCH)
-        .execute(Tuple.of(namespaces, originals, candidates))
+        .execute(Tuple.of(namespaces, originals, candidates, incarnations))
         .onComplete(
             done -> {
               timer.batch(System.nanoTime() - started, size);
@@ -216,23 +223,37 @@ final class WriteCoalescer {
                         group.deliver(
                             Future.failedFuture(
                                 PgFailures.translate(
-                                    failure, Map.of("namespace", group.pair.namespace())))));
+                                    failure, Map.of("namespace", group.pair.namespace().name())))));
               }
             });
   }
 
   private void complete(List<Group> batch, RowSet<Row> rows) {
+    // the rows name the namespace, not which of its incarnations they went to: a name that came
+    // with two (deleted and created again between their lookups) is left to the single upserts
+    Map<String, Namespace> incarnations = new HashMap<>();
+    Set<String> ambiguous = new HashSet<>();
     Map<Pair, Group> waiting = HashMap.newHashMap(batch.size());
-    batch.forEach(group -> waiting.put(group.pair, group));
+    for (Group group : batch) {
+      waiting.put(group.pair, group);
+      Namespace namespace = group.pair.namespace();
+      Namespace seen = incarnations.putIfAbsent(namespace.name(), namespace);
+      if (seen != null && !seen.createdAt().equals(namespace.createdAt())) {
+        ambiguous.add(namespace.name());
+      }
+    }
     for (Row row : rows) {
+      String name = row.getString(NAMESPACE);
       Group group =
-          waiting.remove(new Pair(row.getString(NAMESPACE), row.getString(ORIGINAL_VALUE)));
+          ambiguous.contains(name)
+              ? null
+              : waiting.remove(new Pair(incarnations.get(name), row.getString(ORIGINAL_VALUE)));
       if (group == null) {
         continue;
       }
       Pseudonym stored =
           new Pseudonym(
-              group.pair.namespace(),
+              group.pair.namespace().name(),
               group.pair.originalValue(),
               row.getString(PSEUDONYM_VALUE),
               row.getOffsetDateTime(CREATED_AT).toInstant(),
@@ -256,7 +277,7 @@ final class WriteCoalescer {
   /** Feeds one {@link #upsertAll} call to the coalescer, chunk by chunk. */
   private final class Feed {
 
-    private final String namespace;
+    private final Namespace namespace;
     private final List<String> originalValues;
     private final Function<String, Candidates> candidates;
     private final Pseudonym[] stored;
@@ -266,7 +287,8 @@ final class WriteCoalescer {
     private int next;
     private int chunksOutstanding;
 
-    Feed(String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+    Feed(
+        Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
       this.namespace = namespace;
       this.originalValues = originalValues;
       this.candidates = candidates;
@@ -342,8 +364,26 @@ final class WriteCoalescer {
     }
   }
 
-  /** What is upserted: a namespace and an original value. */
-  private record Pair(String namespace, String originalValue) {}
+  /**
+   * What is upserted: a namespace as its caller looked it up and an original value. Two
+   * incarnations of one name (one deleted, one created later) are two namespaces; other fields of
+   * the namespace are not compared.
+   */
+  private record Pair(Namespace namespace, String originalValue) {
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Pair pair
+          && originalValue.equals(pair.originalValue)
+          && namespace.name().equals(pair.namespace.name())
+          && namespace.createdAt().equals(pair.namespace.createdAt());
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * namespace.name().hashCode() + originalValue.hashCode();
+    }
+  }
 
   /** One upsert waiting for its statement; its outcome goes to {@code result}, exactly once. */
   private record Request(

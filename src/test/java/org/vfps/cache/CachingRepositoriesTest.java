@@ -100,7 +100,7 @@ class CachingRepositoriesTest {
     VfpsCache small = new VfpsCache(10, Duration.ofMinutes(10), ticker);
     CachingPseudonymRepository cached = new CachingPseudonymRepository(pseudonymStore, small);
     for (int i = 0; i < 50; i++) {
-      cached.upsert("ns", "value-" + i, () -> "candidate");
+      cached.upsert(namespace("ns"), "value-" + i, () -> "candidate");
     }
 
     small.cleanUp();
@@ -109,8 +109,8 @@ class CachingRepositoriesTest {
 
   @Test
   void aRepeatedCreateIsServedFromTheCache() {
-    Pseudonym first = pseudonyms.upsert("ns", "x", () -> "p1").result();
-    Pseudonym second = pseudonyms.upsert("ns", "x", () -> "p2").result();
+    Pseudonym first = pseudonyms.upsert(namespace("ns"), "x", () -> "p1").result();
+    Pseudonym second = pseudonyms.upsert(namespace("ns"), "x", () -> "p2").result();
 
     assertThat(second).isEqualTo(first);
     assertThat(pseudonymStore.upserts).isEqualTo(1);
@@ -121,10 +121,10 @@ class CachingRepositoriesTest {
     Promise<Void> gate = Promise.promise();
     pseudonymStore.gate = gate.future();
 
-    Future<Upserted> loading = pseudonyms.insertIfAbsent("ns", "x", () -> "p1");
-    Future<Upserted> waiting = pseudonyms.insertIfAbsent("ns", "x", () -> "p2");
+    Future<Upserted> loading = pseudonyms.insertIfAbsent(namespace("ns"), "x", () -> "p1");
+    Future<Upserted> waiting = pseudonyms.insertIfAbsent(namespace("ns"), "x", () -> "p2");
     gate.complete();
-    Upserted cached = pseudonyms.insertIfAbsent("ns", "x", () -> "p3").result();
+    Upserted cached = pseudonyms.insertIfAbsent(namespace("ns"), "x", () -> "p3").result();
 
     assertThat(loading.result().inserted()).isTrue();
     assertThat(waiting.result().inserted()).isFalse();
@@ -137,23 +137,25 @@ class CachingRepositoriesTest {
 
   @Test
   void aBatchLoadsOnlyTheValuesTheCacheLacksAndCachesThem() {
-    Pseudonym cached = pseudonyms.upsert("ns", "x", () -> "p-x").result();
+    Pseudonym cached = pseudonyms.upsert(namespace("ns"), "x", () -> "p-x").result();
 
     List<Pseudonym> batch =
-        pseudonyms.upsertAll("ns", List.of("y", "x", "z"), value -> () -> "p-" + value).result();
+        pseudonyms
+            .upsertAll(namespace("ns"), List.of("y", "x", "z"), value -> () -> "p-" + value)
+            .result();
 
     assertThat(batch).extracting(Pseudonym::pseudonymValue).containsExactly("p-y", "p-x", "p-z");
     assertThat(batch.get(1)).isEqualTo(cached);
     assertThat(pseudonymStore.batchValues).containsExactly("y", "z");
     pseudonymStore.rows.clear();
-    assertThat(pseudonyms.upsert("ns", "z", () -> "other").result().pseudonymValue())
+    assertThat(pseudonyms.upsert(namespace("ns"), "z", () -> "other").result().pseudonymValue())
         .isEqualTo("p-z");
   }
 
   @Test
   void aLookupByOriginalValueAsksTheStoreOnlyForTheValuesTheCacheLacks() {
-    Pseudonym cached = pseudonyms.upsert("ns", "x", () -> "p-x").result();
-    pseudonymStore.upsert("ns", "y", () -> "p-y").result();
+    Pseudonym cached = pseudonyms.upsert(namespace("ns"), "x", () -> "p-x").result();
+    pseudonymStore.upsert(namespace("ns"), "y", () -> "p-y").result();
 
     Map<String, Pseudonym> found =
         pseudonyms.findAllByOriginal("ns", List.of("x", "y", "z")).result();
@@ -171,34 +173,37 @@ class CachingRepositoriesTest {
     namespaceStore.rows.put("b", namespace("b"));
     namespaces.find("a");
     namespaces.find("b");
-    pseudonyms.upsert("a", "x", () -> "p");
-    pseudonyms.upsert("a", "y", () -> "q");
-    pseudonyms.upsert("b", "x", () -> "r");
+    pseudonyms.upsert(namespace("a"), "x", () -> "p");
+    pseudonyms.upsert(namespace("a"), "y", () -> "q");
+    pseudonyms.upsert(namespace("b"), "x", () -> "r");
 
     cache.evictNamespace("a");
 
     assertThat(cache.counts().entries()).isEqualTo(2);
     namespaces.find("a");
     namespaces.find("b");
-    pseudonyms.upsert("a", "x", () -> "p");
-    pseudonyms.upsert("b", "x", () -> "r");
+    pseudonyms.upsert(namespace("a"), "x", () -> "p");
+    pseudonyms.upsert(namespace("b"), "x", () -> "r");
     assertThat(namespaceStore.finds).isEqualTo(3);
     assertThat(pseudonymStore.upserts).isEqualTo(4);
   }
 
   @Test
   void evictingWithdrawnPseudonymsDropsTheirPairsOnlyAndANewCreateGetsANewPseudonym() {
-    pseudonyms.upsert("a", "x", () -> "p");
-    pseudonyms.upsert("a", "y", () -> "q");
-    pseudonyms.upsert("b", "x", () -> "p");
+    pseudonyms.upsert(namespace("a"), "x", () -> "p");
+    pseudonyms.upsert(namespace("a"), "y", () -> "q");
+    pseudonyms.upsert(namespace("b"), "x", () -> "p");
     pseudonyms.withdraw("a", List.of("x"), Withdrawal.DELETE);
 
     cache.evictPseudonyms("a", Set.of("p"));
 
     assertThat(cache.counts().entries()).isEqualTo(2);
-    assertThat(pseudonyms.upsert("a", "x", () -> "p2").result().pseudonymValue()).isEqualTo("p2");
-    assertThat(pseudonyms.upsert("a", "y", () -> "other").result().pseudonymValue()).isEqualTo("q");
-    assertThat(pseudonyms.upsert("b", "x", () -> "other").result().pseudonymValue()).isEqualTo("p");
+    assertThat(pseudonyms.upsert(namespace("a"), "x", () -> "p2").result().pseudonymValue())
+        .isEqualTo("p2");
+    assertThat(pseudonyms.upsert(namespace("a"), "y", () -> "other").result().pseudonymValue())
+        .isEqualTo("q");
+    assertThat(pseudonyms.upsert(namespace("b"), "x", () -> "other").result().pseudonymValue())
+        .isEqualTo("p");
     assertThat(pseudonymStore.upserts).isEqualTo(4);
   }
 
@@ -206,9 +211,9 @@ class CachingRepositoriesTest {
   void aWithdrawalEvictsTheNamespacesLoadsInFlightWhateverTheyWillAnswer() {
     Promise<Void> gate = Promise.promise();
     pseudonymStore.gate = gate.future();
-    Future<Upserted> loading = pseudonyms.insertIfAbsent("a", "x", () -> "p");
+    Future<Upserted> loading = pseudonyms.insertIfAbsent(namespace("a"), "x", () -> "p");
     pseudonymStore.gate = Future.succeededFuture();
-    pseudonyms.upsert("b", "x", () -> "r");
+    pseudonyms.upsert(namespace("b"), "x", () -> "r");
 
     // the load read its row before the withdrawal of "p" was committed, and answers it late
     cache.evictPseudonyms("a", Set.of("p"));
@@ -216,8 +221,10 @@ class CachingRepositoriesTest {
     gate.complete();
 
     assertThat(loading.result().pseudonym().pseudonymValue()).isEqualTo("p");
-    assertThat(pseudonyms.upsert("a", "x", () -> "p2").result().pseudonymValue()).isEqualTo("p2");
-    assertThat(pseudonyms.upsert("b", "x", () -> "other").result().pseudonymValue()).isEqualTo("r");
+    assertThat(pseudonyms.upsert(namespace("a"), "x", () -> "p2").result().pseudonymValue())
+        .isEqualTo("p2");
+    assertThat(pseudonyms.upsert(namespace("b"), "x", () -> "other").result().pseudonymValue())
+        .isEqualTo("r");
   }
 
   @Test
@@ -275,7 +282,7 @@ class CachingRepositoriesTest {
   void deletingThroughTheRepositoryEvictsTheNamespace() {
     namespaceStore.rows.put("a", namespace("a"));
     namespaces.find("a");
-    pseudonyms.upsert("a", "x", () -> "p");
+    pseudonyms.upsert(namespace("a"), "x", () -> "p");
 
     namespaces.delete("a");
 
@@ -346,24 +353,25 @@ class CachingRepositoriesTest {
 
     @Override
     public Future<Upserted> insertIfAbsent(
-        String namespace, String originalValue, Candidates candidates) {
+        Namespace namespace, String originalValue, Candidates candidates) {
       upserts++;
       Instant now = Instant.parse("2026-11-30T00:00:00Z");
-      String key = namespace + "/" + originalValue;
+      String key = namespace.name() + "/" + originalValue;
       boolean inserted = !rows.containsKey(key);
       Upserted upserted =
           new Upserted(
               rows.computeIfAbsent(
                   key,
                   ignored ->
-                      new Pseudonym(namespace, originalValue, candidates.get(), now, now, 0)),
+                      new Pseudonym(
+                          namespace.name(), originalValue, candidates.get(), now, now, 0)),
               inserted);
       return gate.map(ignored -> upserted);
     }
 
     @Override
     public Future<List<Pseudonym>> upsertAll(
-        String namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+        Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
       batchValues.addAll(originalValues);
       return Future.succeededFuture(
           originalValues.stream()
@@ -413,7 +421,7 @@ class CachingRepositoriesTest {
 
     @Override
     public Future<List<Pseudonym>> growTo(
-        String namespace, String originalValue, int count, Supplier<Candidates> candidates) {
+        Namespace namespace, String originalValue, int count, Supplier<Candidates> candidates) {
       return Future.succeededFuture(List.of());
     }
 
@@ -424,7 +432,7 @@ class CachingRepositoriesTest {
 
     @Override
     public Future<List<org.vfps.pseudonym.ImportStatus>> importPairs(
-        String namespace, boolean multiple, List<org.vfps.pseudonym.ImportedPair> pairs) {
+        Namespace namespace, boolean multiple, List<org.vfps.pseudonym.ImportedPair> pairs) {
       return Future.failedFuture(new UnsupportedOperationException("no import here"));
     }
 

@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vfps.TestPostgres;
+import org.vfps.namespace.Namespace;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -91,11 +92,12 @@ class BatchUpsertIT {
   @Test
   void storesEveryValueInOrderInBoundedMultiRowStatements() {
     String namespace = namespace();
-    Pseudonym existing = repository.upsert(namespace, "values-7", candidates("kept")).await();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
+    Pseudonym existing = repository.upsert(looked, "values-7", candidates("kept")).await();
     List<String> values = values("values", 1_300);
 
     List<Pseudonym> stored =
-        onEventLoop(() -> repository.upsertAll(namespace, values, random())).result();
+        onEventLoop(() -> repository.upsertAll(looked, values, random())).result();
 
     assertThat(stored).extracting(Pseudonym::originalValue).containsExactlyElementsOf(values);
     assertThat(stored).allMatch(pseudonym -> pseudonym.namespace().equals(namespace));
@@ -107,23 +109,24 @@ class BatchUpsertIT {
     assertThat(batches.stream().mapToInt(Integer::intValue).sum())
         .as("every value went out in a multi-row statement")
         .isEqualTo(values.size());
-    assertThat(repository.upsert(namespace, "values-1299", candidates("other")).await())
+    assertThat(repository.upsert(looked, "values-1299", candidates("other")).await())
         .isEqualTo(stored.get(1_299));
   }
 
   @Test
   void offTheEventLoopTheValuesStillGoThroughTheCoalescer() {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     List<String> values = values("off-loop", 600);
 
-    List<Pseudonym> fromTestThread = repository.upsertAll(namespace, values, random()).await();
+    List<Pseudonym> fromTestThread = repository.upsertAll(looked, values, random()).await();
     List<Pseudonym> fromBlockingTask =
         vertx
             .getOrCreateContext()
             .executeBlocking(
                 () ->
                     repository
-                        .upsertAll(namespace, values, random())
+                        .upsertAll(looked, values, random())
                         .toCompletionStage()
                         .toCompletableFuture()
                         .join())
@@ -138,6 +141,7 @@ class BatchUpsertIT {
   @Test
   void aLargeCallDoesNotQueueAheadOfASingleCallerOnTheSameEventLoop() {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     // twenty statements' worth, so that waiting behind half of them would show
     List<String> values = values("large", 20 * WriteCoalescer.MAX_ROWS);
     int statements = values.size() / WriteCoalescer.MAX_ROWS;
@@ -147,10 +151,10 @@ class BatchUpsertIT {
         .getOrCreateContext()
         .runOnContext(
             ignored -> {
-              Future<List<Pseudonym>> batch = repository.upsertAll(namespace, values, random());
+              Future<List<Pseudonym>> batch = repository.upsertAll(looked, values, random());
               Future<Pseudonym> single =
                   repository
-                      .upsert(namespace, "single", candidates("single-pseudonym"))
+                      .upsert(looked, "single", candidates("single-pseudonym"))
                       .onComplete(done -> doneBeforeSingle.set(batches.size()));
               submitted.complete(List.of(batch, single));
             });
@@ -166,13 +170,14 @@ class BatchUpsertIT {
   @Test
   void collidingCandidatesAreRegeneratedAsForSingleUpserts() {
     String namespace = namespace();
-    repository.upsert(namespace, "owner", candidates("taken")).await();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
+    repository.upsert(looked, "owner", candidates("taken")).await();
     List<String> values = values("colliding", 700);
     // every value's first candidate is taken, and the first chunk's also collide with each other
     Function<String, Candidates> collidingFirst = value -> candidates("taken", "fresh-" + value);
 
     List<Pseudonym> stored =
-        onEventLoop(() -> repository.upsertAll(namespace, values, collidingFirst)).result();
+        onEventLoop(() -> repository.upsertAll(looked, values, collidingFirst)).result();
 
     assertThat(stored)
         .extracting(Pseudonym::pseudonymValue)
@@ -183,6 +188,7 @@ class BatchUpsertIT {
   @Test
   void concurrentCallsOnSeveralEventLoopsSharingValuesAgreeWithoutDeadlocks() {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     List<String> shared = values("shared", 3_000);
     List<Future<List<Pseudonym>>> calls = new ArrayList<>();
     for (int call = 0; call < 4; call++) {
@@ -192,8 +198,7 @@ class BatchUpsertIT {
       // each new context from this thread is on the next event loop, with its own coalescer
       vertx
           .getOrCreateContext()
-          .runOnContext(
-              ignored -> repository.upsertAll(namespace, order, random()).onComplete(done));
+          .runOnContext(ignored -> repository.upsertAll(looked, order, random()).onComplete(done));
       calls.add(done.future());
     }
     Future.join(calls).otherwiseEmpty().await();
@@ -215,9 +220,9 @@ class BatchUpsertIT {
   @Test
   void findsPseudonymsByValueInChunksAndLeavesOutTheMissing() {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     List<Pseudonym> stored =
-        onEventLoop(() -> repository.upsertAll(namespace, values("lookup", 1_500), random()))
-            .result();
+        onEventLoop(() -> repository.upsertAll(looked, values("lookup", 1_500), random())).result();
     List<String> asked = new ArrayList<>();
     stored.forEach(pseudonym -> asked.add(pseudonym.pseudonymValue()));
     asked.addAll(values("missing", 700));

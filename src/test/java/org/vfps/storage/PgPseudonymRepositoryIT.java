@@ -1,6 +1,7 @@
 package org.vfps.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -21,6 +22,7 @@ import org.vfps.TestPostgres;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
@@ -63,9 +65,10 @@ class PgPseudonymRepositoryIT {
   @Test
   void aCandidateTakenByAnotherOriginalIsReplacedByTheNextOne(VertxTestContext test) {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     pseudonyms
-        .upsert(namespace, "a", candidates("taken"))
-        .compose(a -> pseudonyms.upsert(namespace, "b", candidates("taken", "fresh")))
+        .upsert(looked, "a", candidates("taken"))
+        .compose(a -> pseudonyms.upsert(looked, "b", candidates("taken", "fresh")))
         .compose(
             b -> {
               test.verify(() -> assertThat(b.pseudonymValue()).isEqualTo("fresh"));
@@ -98,8 +101,14 @@ class PgPseudonymRepositoryIT {
         "INSERT INTO namespaces VALUES ('v3', '', 5, 4, '', '', now(), now())");
     Database v3 = Database.connect(vertx, before);
     v3.pseudonyms()
-        .upsert("v3", "a", candidates("taken"))
-        .compose(a -> v3.pseudonyms().upsert("v3", "b", candidates("taken", "fresh")))
+        .upsert(TestPostgres.storedNamespace(before, "v3"), "a", candidates("taken"))
+        .compose(
+            a ->
+                v3.pseudonyms()
+                    .upsert(
+                        TestPostgres.storedNamespace(before, "v3"),
+                        "b",
+                        candidates("taken", "fresh")))
         .andThen(done -> v3.close())
         .onComplete(
             test.succeeding(
@@ -114,12 +123,13 @@ class PgPseudonymRepositoryIT {
   @Test
   void anExistingPairKeepsItsPseudonymWhateverTheCandidate(VertxTestContext test) {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     pseudonyms
-        .upsert(namespace, "a", candidates("one"))
+        .upsert(looked, "a", candidates("one"))
         .compose(
             first ->
                 pseudonyms
-                    .upsert(namespace, "a", candidates("two"))
+                    .upsert(looked, "a", candidates("two"))
                     .onComplete(
                         test.succeeding(
                             again ->
@@ -133,12 +143,13 @@ class PgPseudonymRepositoryIT {
   @Test
   void saysWhetherItInsertedThePair(VertxTestContext test) {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     pseudonyms
-        .insertIfAbsent(namespace, "a", candidates("one"))
+        .insertIfAbsent(looked, "a", candidates("one"))
         .compose(
             first ->
                 pseudonyms
-                    .insertIfAbsent(namespace, "a", candidates("two"))
+                    .insertIfAbsent(looked, "a", candidates("two"))
                     .map(again -> List.of(first, again)))
         .onComplete(
             test.succeeding(
@@ -155,8 +166,9 @@ class PgPseudonymRepositoryIT {
   @Test
   void findsPseudonymsByOriginalValueWithoutStoringAny(VertxTestContext test) {
     String namespace = namespace();
-    Future<Pseudonym> a = pseudonyms.upsert(namespace, "a", candidates("pa"));
-    Future<Pseudonym> b = pseudonyms.upsert(namespace, "b", candidates("pb"));
+    Namespace looked = TestPostgres.storedNamespace(namespace);
+    Future<Pseudonym> a = pseudonyms.upsert(looked, "a", candidates("pa"));
+    Future<Pseudonym> b = pseudonyms.upsert(looked, "b", candidates("pb"));
     Future.all(a, b)
         .compose(stored -> pseudonyms.findAllByOriginal(namespace, List.of("b", "unknown", "a")))
         .compose(
@@ -192,6 +204,7 @@ class PgPseudonymRepositoryIT {
   @Test
   void thePseudonymOfAnOriginalValueWithSeveralIsItsFirst(VertxTestContext test) {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     TestPostgres.execute(
         TestPostgres.database(),
         "INSERT INTO pseudonyms (namespace_name, original_value, sequence_number, pseudonym_value,"
@@ -205,9 +218,9 @@ class PgPseudonymRepositoryIT {
             + " ('"
             + namespace
             + "', 'a', 1, 'second', now(), now())");
-    Future<Upserted> single = pseudonyms.insertIfAbsent(namespace, "a", candidates("new"));
+    Future<Upserted> single = pseudonyms.insertIfAbsent(looked, "a", candidates("new"));
     Future<List<Pseudonym>> batch =
-        pseudonyms.upsertAll(namespace, List.of("b", "a"), value -> candidates("new-" + value));
+        pseudonyms.upsertAll(looked, List.of("b", "a"), value -> candidates("new-" + value));
     Future<Map<String, Pseudonym>> byOriginal =
         pseudonyms.findAllByOriginal(namespace, List.of("a"));
     Future<Map<String, Pseudonym>> byValue =
@@ -276,9 +289,10 @@ class PgPseudonymRepositoryIT {
   @Test
   void givesUpAsInternalWhenEveryCandidateIsTaken(VertxTestContext test) {
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     pseudonyms
-        .upsert(namespace, "a", candidates("taken"))
-        .compose(a -> pseudonyms.upsert(namespace, "b", () -> "taken"))
+        .upsert(looked, "a", candidates("taken"))
+        .compose(a -> pseudonyms.upsert(looked, "b", () -> "taken"))
         .onComplete(
             test.failing(
                 failure ->
@@ -300,9 +314,13 @@ class PgPseudonymRepositoryIT {
   }
 
   @Test
-  void upsertIntoAMissingNamespaceIsNotFound(VertxTestContext test) {
+  void upsertIntoADeletedNamespaceIsNotFound(VertxTestContext test) {
+    String name = namespace();
+    Namespace deleted = TestPostgres.storedNamespace(name);
+    TestPostgres.execute(
+        TestPostgres.database(), "DELETE FROM namespaces WHERE name = '" + name + "'");
     pseudonyms
-        .upsert("missing-" + UUID.randomUUID(), "a", candidates("x"))
+        .upsert(deleted, "a", candidates("x"))
         .onComplete(
             test.failing(
                 failure ->
@@ -316,15 +334,45 @@ class PgPseudonymRepositoryIT {
                         })));
   }
 
+  /**
+   * Every write is bound to the namespace as its caller looked it up: one deleted and created again
+   * under its name meanwhile is another namespace, and gets none of the writes.
+   */
+  @Test
+  void writesForANamespaceCreatedAgainUnderItsNameAreNotFoundAndStoreNothing() {
+    String name = namespace();
+    Namespace looked = TestPostgres.storedNamespace(name);
+    TestPostgres.execute(
+        TestPostgres.database(),
+        "DELETE FROM namespaces WHERE name = '" + name + "'",
+        "INSERT INTO namespaces VALUES ('" + name + "', '', 5, 4, '', '', now(), now())");
+
+    List<Future<?>> writes =
+        List.of(
+            pseudonyms.upsert(looked, "single", candidates("s")),
+            database
+                .pseudonyms()
+                .upsertAll(looked, List.of("a", "b"), value -> () -> value + UUID.randomUUID()),
+            pseudonyms.growTo(looked, "grown", 2, () -> candidates("g1", "g2")),
+            pseudonyms.importPairs(
+                looked, false, List.of(new org.vfps.pseudonym.ImportedPair("i", "imported"))));
+    for (Future<?> write : writes) {
+      assertThatThrownBy(write::await)
+          .isInstanceOfSatisfying(
+              ServiceException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+    }
+    assertThat(TestPostgres.pseudonymCount(name)).isZero();
+  }
+
   @Test
   void countsPseudonymsPerNamespaceLeavingOutEmptyOnes(VertxTestContext test) {
     String two = namespace();
     String one = namespace();
     String empty = namespace();
     Future.all(
-            pseudonyms.upsert(two, "a", candidates("a1")),
-            pseudonyms.upsert(two, "b", candidates("b1")),
-            pseudonyms.upsert(one, "a", candidates("a1")))
+            pseudonyms.upsert(TestPostgres.storedNamespace(two), "a", candidates("a1")),
+            pseudonyms.upsert(TestPostgres.storedNamespace(two), "b", candidates("b1")),
+            pseudonyms.upsert(TestPostgres.storedNamespace(one), "a", candidates("a1")))
         .compose(stored -> database.pseudonymCounts())
         .onComplete(
             test.succeeding(
@@ -356,10 +404,11 @@ class PgPseudonymRepositoryIT {
               public void batch(long nanos, int rows) {}
             });
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     timed
         .pseudonyms()
-        .upsert(namespace, "a", candidates("taken"))
-        .compose(a -> timed.pseudonyms().upsert(namespace, "b", candidates("taken", "fresh")))
+        .upsert(looked, "a", candidates("taken"))
+        .compose(a -> timed.pseudonyms().upsert(looked, "b", candidates("taken", "fresh")))
         .andThen(done -> timed.close())
         .onComplete(
             test.succeeding(

@@ -93,13 +93,14 @@ class WriteCoalescerIT {
     Database database = Database.connect(vertx, TestPostgres.database(), recording);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     List<Future<Pseudonym>> all = new ArrayList<>();
     for (int loop = 0; loop < 4; loop++) {
       Context context = vertx.getOrCreateContext();
       List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
         String original = "value-" + (i % 40);
-        upserts.add(() -> repository.upsert(namespace, original, random()));
+        upserts.add(() -> repository.upsert(looked, original, random()));
       }
       all.addAll(onOneEventLoop(context, upserts));
     }
@@ -124,13 +125,14 @@ class WriteCoalescerIT {
     Database database = Database.connect(vertx, TestPostgres.database(), recording);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
-    repository.upsert(namespace, "known", random()).await();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
+    repository.upsert(looked, "known", random()).await();
     List<Future<Upserted>> all = new ArrayList<>();
     for (int loop = 0; loop < 4; loop++) {
       List<Supplier<Future<Upserted>>> upserts = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
         String original = i % 5 == 0 ? "known" : "value-" + (i % 20);
-        upserts.add(() -> repository.insertIfAbsent(namespace, original, random()));
+        upserts.add(() -> repository.insertIfAbsent(looked, original, random()));
       }
       all.addAll(onOneEventLoop(vertx.getOrCreateContext(), upserts));
     }
@@ -155,16 +157,20 @@ class WriteCoalescerIT {
     Database database = Database.connect(vertx, TestPostgres.database(), recording);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
-    repository.upsert(namespace, "owner", candidates("taken")).await();
-    String missing = "missing-" + UUID.randomUUID();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
+    repository.upsert(looked, "owner", candidates("taken")).await();
+    // a namespace deleted since its caller looked it up
+    Namespace missing = TestPostgres.storedNamespace(namespace());
+    TestPostgres.execute(
+        TestPostgres.database(), "DELETE FROM namespaces WHERE name = '" + missing.name() + "'");
 
     // the first request goes alone; the four after it wait and go as one batch
     List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
-    upserts.add(() -> repository.upsert(namespace, "first", candidates("p-first")));
-    upserts.add(() -> repository.upsert(namespace, "a", candidates("p-a")));
+    upserts.add(() -> repository.upsert(looked, "first", candidates("p-first")));
+    upserts.add(() -> repository.upsert(looked, "a", candidates("p-a")));
     upserts.add(() -> repository.upsert(missing, "b", candidates("p-b")));
-    upserts.add(() -> repository.upsert(namespace, "c", candidates("taken", "p-c")));
-    upserts.add(() -> repository.upsert(namespace, "d", candidates("p-d")));
+    upserts.add(() -> repository.upsert(looked, "c", candidates("taken", "p-c")));
+    upserts.add(() -> repository.upsert(looked, "d", candidates("p-d")));
     List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
     List<Future<Pseudonym>> batch = results.subList(1, results.size());
 
@@ -185,6 +191,7 @@ class WriteCoalescerIT {
     Database database = Database.connect(vertx, TestPostgres.database(), recording);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
 
     // one alone; then the next SIDE_BY_SIDE go beside it as soon as they wait, and so do the
     // SIDE_BY_SIDE after them; the last three wait for the small statement in flight
@@ -192,7 +199,7 @@ class WriteCoalescerIT {
     List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String original = "value-" + i;
-      upserts.add(() -> repository.upsert(namespace, original, random()));
+      upserts.add(() -> repository.upsert(looked, original, random()));
     }
     List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
 
@@ -208,6 +215,7 @@ class WriteCoalescerIT {
   void nothingIsAcknowledgedBeforeCommitAndALostConnectionFailsAsUnavailable() throws Exception {
     ConnectionSettings direct = TestPostgres.database();
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     try (TcpProxy proxy = new TcpProxy(direct.host(), direct.port());
         Connection locker =
             DriverManager.getConnection(
@@ -228,7 +236,7 @@ class WriteCoalescerIT {
               "vfps-coalescer-it");
       Database database = Database.connect(vertx, viaProxy, recording);
       PseudonymRepository repository = database.pseudonyms();
-      repository.upsert(namespace, "warm-up", random()).await();
+      repository.upsert(looked, "warm-up", random()).await();
 
       locker.setAutoCommit(false);
       try (Statement statement = locker.createStatement()) {
@@ -240,7 +248,7 @@ class WriteCoalescerIT {
           ignored -> {
             List<Future<Pseudonym>> futures = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-              futures.add(repository.upsert(namespace, "blocked-" + i, random()));
+              futures.add(repository.upsert(looked, "blocked-" + i, random()));
             }
             submitted.complete(futures);
           });
@@ -266,7 +274,7 @@ class WriteCoalescerIT {
           .atMost(Duration.ofSeconds(20))
           .until(
               () -> {
-                Future<Pseudonym> after = repository.upsert(namespace, "after", random());
+                Future<Pseudonym> after = repository.upsert(looked, "after", random());
                 Future.join(List.of(after)).otherwiseEmpty().await();
                 return after;
               },
@@ -313,18 +321,19 @@ class WriteCoalescerIT {
     Database database = Database.connect(vertx, TestPostgres.database(), recording, admission);
     PseudonymRepository repository = database.pseudonyms();
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
 
     // the first request goes at once, one more waits for it, and then the queue is full
     List<Supplier<Future<Pseudonym>>> upserts = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
       String original = "admitted-" + i;
-      upserts.add(() -> repository.upsert(namespace, original, random()));
+      upserts.add(() -> repository.upsert(looked, original, random()));
     }
-    upserts.add(() -> repository.upsert(namespace, "refused", random()));
+    upserts.add(() -> repository.upsert(looked, "refused", random()));
     upserts.add(
         () ->
             repository
-                .upsertAll(namespace, List.of("refused-a", "refused-b"), value -> random())
+                .upsertAll(looked, List.of("refused-a", "refused-b"), value -> random())
                 .map(stored -> stored.get(0)));
     List<Future<Pseudonym>> results = onOneEventLoop(vertx.getOrCreateContext(), upserts);
 
@@ -348,6 +357,7 @@ class WriteCoalescerIT {
     PseudonymRepository repository = database.pseudonyms();
     NamespaceRepository namespaces = database.namespaces();
     String namespace = namespace();
+    Namespace looked = TestPostgres.storedNamespace(namespace);
     ContextInternal loop = (ContextInternal) vertx.getOrCreateContext();
     ContextInternal late = loop.duplicate();
     ContextInternal left = loop.duplicate();
@@ -359,19 +369,19 @@ class WriteCoalescerIT {
           late.dispatch(
               () -> {
                 CallDeadline.begin(late, System.nanoTime(), 0);
-                calls.add(repository.upsert(namespace, "late", random()));
-                calls.add(repository.upsertAll(namespace, List.of("late-a"), value -> random()));
+                calls.add(repository.upsert(looked, "late", random()));
+                calls.add(repository.upsertAll(looked, List.of("late-a"), value -> random()));
                 calls.add(namespaces.find(namespace));
               });
           left.dispatch(
               () -> {
                 CallDeadline.begin(left, System.nanoTime(), -1).abandon();
-                calls.add(repository.upsert(namespace, "left", random()));
+                calls.add(repository.upsert(looked, "left", random()));
               });
           inTime.dispatch(
               () -> {
                 CallDeadline.begin(inTime, System.nanoTime(), TimeUnit.MINUTES.toNanos(1));
-                calls.add(repository.upsert(namespace, "in-time", random()));
+                calls.add(repository.upsert(looked, "in-time", random()));
               });
           submitted.complete(calls);
         });
