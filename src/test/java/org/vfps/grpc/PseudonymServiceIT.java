@@ -30,6 +30,7 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.namespace.TextLimits;
 import org.vfps.server.VfpsServer;
 
 class PseudonymServiceIT {
@@ -316,6 +317,32 @@ class PseudonymServiceIT {
     assertThat(client.call(PseudonymServiceGrpcClient.List, listRequest(other, 1, token)).status())
         .isEqualTo(GrpcStatus.INVALID_ARGUMENT);
     assertThat(list(namespace, 1, token).getPseudonymsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void pageTokensHaveOneLengthWhateverTheLengthsOfTheValues() {
+    String namespace = randomNamespace();
+    int max = TextLimits.MAX_ORIGINAL_VALUE_BYTES;
+    Set<String> created = new HashSet<>();
+    for (String original :
+        List.of("a", "bc", "patient-4711", "d".repeat(300), "e".repeat(max), "é".repeat(max / 2))) {
+      created.add(createOk(namespace, original).getPseudonymValue());
+    }
+
+    Set<Integer> lengths = new HashSet<>();
+    List<String> seen = new ArrayList<>();
+    String token = "";
+    do {
+      PseudonymServiceListResponse page = list(namespace, 1, token);
+      page.getPseudonymsList().forEach(p -> seen.add(p.getPseudonymValue()));
+      token = page.getNextPageToken();
+      if (!token.isEmpty()) {
+        lengths.add(token.length());
+      }
+    } while (!token.isEmpty() && seen.size() <= created.size());
+
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(created);
+    assertThat(lengths).as("page token lengths").hasSize(1);
   }
 
   @Test
