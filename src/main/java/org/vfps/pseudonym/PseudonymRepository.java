@@ -21,7 +21,9 @@ public interface PseudonymRepository {
    * the next one from {@code candidates}, until the namespace is (almost) full. The future
    * completes only after the row is committed. Fails with {@code NOT_FOUND} if the namespace does
    * not exist (or was deleted meanwhile), {@code RESOURCE_EXHAUSTED} if it has no free pseudonym
-   * left.
+   * left, and {@code FAILED_PRECONDITION} if {@code candidates} has only one ({@link
+   * Candidates#distinct()} 1, a method that derives the pseudonym from the value) and another row
+   * holds it: the caller, who knows the method, looks that row up to say what it means.
    */
   default Future<Pseudonym> upsert(String namespace, String originalValue, Candidates candidates) {
     return insertIfAbsent(namespace, originalValue, candidates).map(Upserted::pseudonym);
@@ -37,8 +39,8 @@ public interface PseudonymRepository {
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each
    * as {@link #upsert} stores one: through the same statements, with the same idempotency,
    * candidate regeneration and commit before the future completes. {@code candidates} gives each
-   * value's candidates. Values may be stored in several statements; when the future fails, some of
-   * them may be stored (as a retry would store them).
+   * value's candidates. Values may be stored in several statements; when the future fails (as
+   * {@link #insertIfAbsent} fails), some of them may be stored (as a retry would store them).
    */
   Future<List<Pseudonym>> upsertAll(
       String namespace, List<String> originalValues, Function<String, Candidates> candidates);

@@ -319,6 +319,36 @@ class PseudonymServiceIT {
     assertThat(list(namespace, 1, token).getPseudonymsCount()).isEqualTo(1);
   }
 
+  /**
+   * SHA-256 hashes the value's UTF-8 bytes as they are, as the .NET vfps does: the composed and the
+   * decomposed "José" are two values with two pseudonyms (VOPRF normalizes, see VoprfPseudonymsIT).
+   */
+  @Test
+  void sha256HashesTheBytesAsTheyAreSoTwoSpellingsAreTwoValues() throws Exception {
+    String namespace =
+        namespace(PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED, 64);
+    List<String> spellings = List.of("Jos\u00e9", "Jose\u0301");
+
+    for (String spelling : spellings) {
+      byte[] hash =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(spelling.getBytes(StandardCharsets.UTF_8));
+      assertThat(createOk(namespace, spelling).getPseudonymValue())
+          .isEqualTo(java.util.HexFormat.of().withUpperCase().formatHex(hash));
+    }
+    List<Pseudonym> batch =
+        client
+            .ok(
+                PseudonymServiceGrpcClient.BatchCreate,
+                org.vfps.api.v1.PseudonymServiceBatchCreateRequest.newBuilder()
+                    .setNamespace(namespace)
+                    .addAllOriginalValues(spellings)
+                    .build())
+            .getPseudonymsList();
+    assertThat(batch).extracting(Pseudonym::getPseudonymValue).doesNotHaveDuplicates();
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+  }
+
   @Test
   void pageTokensHaveOneLengthWhateverTheLengthsOfTheValues() {
     String namespace = randomNamespace();
