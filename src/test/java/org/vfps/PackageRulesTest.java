@@ -109,8 +109,10 @@ class PackageRulesTest {
           Map.entry("text", Set.of()),
           // keyed pseudonyms: the RFC 9497 primitives, vfps's client of a VOPRF server (a keyed
           // generator of the pseudonym package, failing as the domain fails) and the server, which
-          // authenticates its callers and logs as the edges do
-          Map.entry("voprf", Set.of("api", "auth", "config", "error", "log", "pseudonym")),
+          // authenticates its callers and logs as the edges do, its audit lines escaped as
+          // vfps's
+          Map.entry(
+              "voprf", Set.of("access", "api", "auth", "config", "error", "log", "pseudonym")),
           // the start-up chain wires them all
           Map.entry(
               "server",

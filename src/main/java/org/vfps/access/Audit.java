@@ -144,37 +144,66 @@ public final class Audit {
   }
 
   /**
-   * The value with backslashes, quotes and control characters escaped, so that no value a client
-   * chose (a namespace name, a pseudonym) can end the line or fake a field of the text format.
+   * The value with backslashes and quotes escaped, and every character that is not shown as itself
+   * written as its JSON-style escape (a backslash, {@code u} and four hex digits per UTF-16 unit):
+   * the controls (C0, DEL, C1 with NEL), the line and paragraph separators, the invisible format
+   * characters (the bidirectional overrides among them) and unpaired surrogates. So no value a
+   * client chose (a namespace name, a subject, a pseudonym) can end the line for any log reader,
+   * fake a field of the text format, or hide what it says. The one place the audit trail escapes,
+   * for vfps's lines and the VOPRF server's alike.
+   *
+   * @return {@code ""} for null
    */
-  static String safe(String value) {
+  public static String safe(String value) {
     if (value == null) {
       return "";
     }
     StringBuilder escaped = null;
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      boolean plain = c >= 0x20 && c != 0x7F && c != '"' && c != '\\' && c != 0x2028 && c != 0x2029;
-      if (plain) {
+    for (int i = 0; i < value.length(); ) {
+      int codePoint = value.codePointAt(i);
+      int next = i + Character.charCount(codePoint);
+      if (shownAsItself(codePoint)) {
         if (escaped != null) {
-          escaped.append(c);
+          escaped.append(value, i, next);
         }
-        continue;
-      }
-      if (escaped == null) {
-        escaped = new StringBuilder(value.length() + 16).append(value, 0, i);
-      }
-      if (c == '"' || c == '\\') {
-        escaped.append('\\').append(c);
       } else {
-        escaped
-            .append("\\u")
-            .append(HEX[c >> 12 & 0xF])
-            .append(HEX[c >> 8 & 0xF])
-            .append(HEX[c >> 4 & 0xF])
-            .append(HEX[c & 0xF]);
+        if (escaped == null) {
+          escaped = new StringBuilder(value.length() + 16).append(value, 0, i);
+        }
+        for (int unit = i; unit < next; unit++) {
+          escape(value.charAt(unit), escaped);
+        }
       }
+      i = next;
     }
     return escaped == null ? value : escaped.toString();
+  }
+
+  private static boolean shownAsItself(int codePoint) {
+    if (codePoint >= 0x20 && codePoint < 0x7F) {
+      return codePoint != '"' && codePoint != '\\';
+    }
+    return switch (Character.getType(codePoint)) {
+      case Character.CONTROL,
+          Character.LINE_SEPARATOR,
+          Character.PARAGRAPH_SEPARATOR,
+          Character.FORMAT,
+          Character.SURROGATE ->
+          false;
+      default -> true;
+    };
+  }
+
+  private static void escape(char c, StringBuilder escaped) {
+    if (c == '"' || c == '\\') {
+      escaped.append('\\').append(c);
+    } else {
+      escaped
+          .append("\\u")
+          .append(HEX[c >> 12 & 0xF])
+          .append(HEX[c >> 8 & 0xF])
+          .append(HEX[c >> 4 & 0xF])
+          .append(HEX[c & 0xF]);
+    }
   }
 }

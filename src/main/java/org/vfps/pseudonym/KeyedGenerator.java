@@ -22,4 +22,13 @@ public interface KeyedGenerator {
    * for an answer that does not prove itself; then no core is returned for any of them.
    */
   Future<List<String>> derive(List<String> originalValues);
+
+  /**
+   * Whether the two values are one input to {@link #derive}: equal once prepared as it prepares
+   * every value (the VOPRF client normalizes them, to NFC by default), so that they derive one core
+   * under every key.
+   */
+  default boolean sameInput(String a, String b) {
+    return a.equals(b);
+  }
 }

@@ -23,7 +23,10 @@ public interface PseudonymRepository {
    * completes only after the row is committed. The row is bound to {@code namespace} as the caller
    * looked it up: it fails with {@code NOT_FOUND}, and stores nothing, if that namespace does not
    * exist any more (deleted meanwhile, even if created again under its name); with {@code
-   * RESOURCE_EXHAUSTED} if it has no free pseudonym left.
+   * RESOURCE_EXHAUSTED} if it has no free pseudonym left; and with {@code FAILED_PRECONDITION} if
+   * {@code candidates} has only one ({@link Candidates#distinct()} 1, a method that derives the
+   * pseudonym from the value) and another row holds it: the caller, who knows the method, looks
+   * that row up to say what it means.
    */
   default Future<Pseudonym> upsert(
       Namespace namespace, String originalValue, Candidates candidates) {
@@ -40,9 +43,10 @@ public interface PseudonymRepository {
    * The stored pseudonyms of many distinct original values of one namespace, in their order, each
    * as {@link #upsert} stores one: through the same statements, with the same idempotency,
    * candidate regeneration and commit before the future completes. {@code candidates} gives each
-   * value's candidates. Values may be stored in several statements; when the future fails, some of
-   * them may be stored (as a retry would store them), but never in a namespace other than {@code
-   * namespace} as the caller looked it up: one deleted meanwhile takes them with it.
+   * value's candidates. Values may be stored in several statements; when the future fails (as
+   * {@link #insertIfAbsent} fails), some of them may be stored (as a retry would store them), but
+   * never in a namespace other than {@code namespace} as the caller looked it up: one deleted
+   * meanwhile takes them with it.
    */
   Future<List<Pseudonym>> upsertAll(
       Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates);

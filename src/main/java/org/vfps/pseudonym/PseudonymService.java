@@ -97,11 +97,14 @@ public final class PseudonymService {
 
   /**
    * The pseudonym of the original value in the namespace, created on first use. Idempotent: the
-   * same pair always yields the same stored pseudonym. Fails with {@code NOT_FOUND} (namespace),
-   * {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value), {@code
-   * FAILED_PRECONDITION} (a new value in a namespace whose method makes no new pseudonyms here, see
-   * {@link GenerationSupport}), {@code RESOURCE_EXHAUSTED} (the namespace is full) or {@code
-   * INTERNAL}; first with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
+   * same pair always yields the same stored pseudonym. In a namespace whose method derives the
+   * pseudonym from the value, another spelling of a stored value that derives the same pseudonym
+   * (NFC-equal values under VOPRF) gets the stored one, and no row of its own. Fails with {@code
+   * NOT_FOUND} (namespace), {@code INVALID_ARGUMENT} (blank, oversized or NUL-containing value),
+   * {@code FAILED_PRECONDITION} (a new value in a namespace whose method makes no new pseudonyms
+   * here, see {@link GenerationSupport}; or a derived pseudonym that an anonymized value or another
+   * value keeps), {@code RESOURCE_EXHAUSTED} (the namespace is full) or {@code INTERNAL}; first
+   * with {@code PERMISSION_DENIED} if the caller may not write to the namespace.
    */
   public Future<Pseudonym> create(Caller caller, String namespaceName, String originalValue) {
     return upsert(caller, namespaceName, originalValue).map(Upserted::pseudonym);
@@ -693,6 +696,9 @@ public final class PseudonymService {
     }
     Candidates candidates = candidates(namespace).apply(originalValue);
     String first = firstCandidate(namespace, candidates);
+    if (namespace.generationMethod().derivedFromOriginalValue()) {
+      return storeDerived(namespace, originalValue, first);
+    }
     return storeOf(namespace)
         .insertIfAbsent(namespace, originalValue, firstThen(first, candidates));
   }
@@ -717,16 +723,15 @@ public final class PseudonymService {
                   .derive(List.of(originalValue))
                   .compose(
                       cores ->
-                          store.insertIfAbsent(
-                              namespace, originalValue, derived(namespace, cores.getFirst())));
+                          storeDerived(
+                              namespace, originalValue, pseudonymOf(namespace, cores.getFirst())));
             });
   }
 
   /** {@link #storeKeyedFirst} of many distinct values: one lookup, one derivation of the new. */
   private Future<List<Pseudonym>> storeKeyedAll(Namespace namespace, List<String> distinct) {
     requireKeyedLength(namespace);
-    PseudonymRepository store = storeOf(namespace);
-    return store
+    return storeOf(namespace)
         .findAllByOriginal(namespace.name(), distinct)
         .compose(
             found -> {
@@ -737,14 +742,11 @@ public final class PseudonymService {
               return keyed
                   .derive(fresh)
                   .compose(
-                      cores -> {
-                        Map<String, String> pseudonymOf = new HashMap<>(fresh.size() * 2);
-                        for (int i = 0; i < fresh.size(); i++) {
-                          pseudonymOf.put(fresh.get(i), cores.get(i));
-                        }
-                        return store.upsertAll(
-                            namespace, fresh, value -> derived(namespace, pseudonymOf.get(value)));
-                      })
+                      cores ->
+                          storeDerivedAll(
+                              namespace,
+                              fresh,
+                              cores.stream().map(core -> pseudonymOf(namespace, core)).toList()))
                   .map(
                       stored -> {
                         Map<String, Pseudonym> all = new HashMap<>(found);
@@ -771,9 +773,187 @@ public final class PseudonymService {
     }
   }
 
-  /** The one candidate of a derived core: prefix + core + suffix. */
-  private static Candidates derived(Namespace namespace, String core) {
-    String pseudonym = namespace.pseudonymPrefix() + core + namespace.pseudonymSuffix();
+  /**
+   * Stores the value's one pseudonym, of a method that derives it from the value, unless it is
+   * stored; if another row holds that pseudonym, the row decides (see {@link #heldFor}). One lookup
+   * more, on that path only.
+   */
+  private Future<Upserted> storeDerived(
+      Namespace namespace, String originalValue, String pseudonym) {
+    PseudonymRepository store = storeOf(namespace);
+    return store
+        .insertIfAbsent(namespace, originalValue, only(pseudonym))
+        .recover(
+            failure -> {
+              if (!heldElsewhere(failure)) {
+                return Future.failedFuture(failure);
+              }
+              return repository
+                  .findByValue(namespace.name(), pseudonym)
+                  .compose(
+                      holder ->
+                          holder.isPresent()
+                              ? Future.succeededFuture(
+                                  new Upserted(
+                                      heldFor(namespace, originalValue, holder.get()), false))
+                              // the row went meanwhile (a withdrawal): the pseudonym is free
+                              : store.insertIfAbsent(namespace, originalValue, only(pseudonym)));
+            });
+  }
+
+  /**
+   * {@link #storeDerived} of many distinct values, {@code pseudonyms} theirs in their order: the
+   * values of one input share the row of the first of them, and the rows that hold values'
+   * pseudonyms are looked up in one statement, each judged before any further value is stored. In
+   * the values' order.
+   */
+  private Future<List<Pseudonym>> storeDerivedAll(
+      Namespace namespace, List<String> values, List<String> pseudonyms) {
+    Map<String, String> firstOfPseudonym = HashMap.newHashMap(values.size());
+    Map<String, String> pseudonymOfFirst = HashMap.newHashMap(values.size());
+    List<String> firsts = new ArrayList<>(values.size());
+    for (int i = 0; i < values.size(); i++) {
+      String value = values.get(i);
+      String first = firstOfPseudonym.putIfAbsent(pseudonyms.get(i), value);
+      if (first == null) {
+        firsts.add(value);
+        pseudonymOfFirst.put(value, pseudonyms.get(i));
+      } else if (!sameInput(namespace, first, value)) {
+        throw derivedPseudonymOfAnotherValue(namespace.name());
+      }
+    }
+    PseudonymRepository store = storeOf(namespace);
+    Function<String, Candidates> candidates = value -> only(pseudonymOfFirst.get(value));
+    return store
+        .upsertAll(namespace, firsts, candidates)
+        .map(stored -> byValue(firsts, stored))
+        .recover(
+            failure -> {
+              if (!heldElsewhere(failure)) {
+                return Future.failedFuture(failure);
+              }
+              return repository
+                  .findAllByValue(namespace.name(), List.copyOf(pseudonymOfFirst.values()))
+                  .compose(
+                      holders -> {
+                        Map<String, Pseudonym> byFirst = HashMap.newHashMap(firsts.size());
+                        List<String> free = new ArrayList<>(firsts.size());
+                        for (String value : firsts) {
+                          Pseudonym holder = holders.get(pseudonymOfFirst.get(value));
+                          if (holder == null) {
+                            free.add(value);
+                          } else {
+                            byFirst.put(value, heldFor(namespace, value, holder));
+                          }
+                        }
+                        if (free.isEmpty()) {
+                          return Future.succeededFuture(byFirst);
+                        }
+                        return store
+                            .upsertAll(namespace, free, candidates)
+                            .map(
+                                stored -> {
+                                  byFirst.putAll(byValue(free, stored));
+                                  return byFirst;
+                                });
+                      });
+            })
+        .map(
+            byFirst -> {
+              List<Pseudonym> answers = new ArrayList<>(values.size());
+              for (int i = 0; i < values.size(); i++) {
+                String value = values.get(i);
+                Pseudonym stored = byFirst.get(firstOfPseudonym.get(pseudonyms.get(i)));
+                answers.add(stored.originalValue().equals(value) ? stored : respelt(stored, value));
+              }
+              return Collections.unmodifiableList(answers);
+            });
+  }
+
+  /** The stored pseudonyms of {@code values}, which {@code stored} holds in their order. */
+  private static Map<String, Pseudonym> byValue(List<String> values, List<Pseudonym> stored) {
+    Map<String, Pseudonym> byValue = HashMap.newHashMap(values.size());
+    for (int i = 0; i < values.size(); i++) {
+      byValue.put(values.get(i), stored.get(i));
+    }
+    return byValue;
+  }
+
+  /**
+   * What the row that holds a value's derived pseudonym means for the value. A row of the same
+   * input (the value itself, or another spelling the method derives alike: NFC-equal values in a
+   * VOPRF namespace) holds the value's pseudonym, answered with the value as it was asked; the row
+   * keeps the spelling stored first. Fails with {@code FAILED_PRECONDITION} if the row's value was
+   * anonymized, or if the row is another value's.
+   */
+  private Pseudonym heldFor(Namespace namespace, String originalValue, Pseudonym holder) {
+    if (holder.withdrawn()) {
+      throw derivedPseudonymAnonymized(namespace.name());
+    }
+    if (holder.originalValue().equals(originalValue)) {
+      return holder;
+    }
+    if (!sameInput(namespace, holder.originalValue(), originalValue)) {
+      throw derivedPseudonymOfAnotherValue(namespace.name());
+    }
+    return respelt(holder, originalValue);
+  }
+
+  /** The stored pseudonym, answered for another spelling of its original value. */
+  private static Pseudonym respelt(Pseudonym stored, String originalValue) {
+    return new Pseudonym(
+        stored.namespace(),
+        originalValue,
+        stored.pseudonymValue(),
+        stored.createdAt(),
+        stored.lastUpdatedAt(),
+        stored.sequenceNumber());
+  }
+
+  /**
+   * Whether the two values derive one pseudonym by the namespace's method: SHA-256 hashes the
+   * value's bytes as they are (as the .NET vfps does), the VOPRF client normalizes first.
+   */
+  private boolean sameInput(Namespace namespace, String a, String b) {
+    return namespace.generationMethod() == GenerationMethod.VOPRF
+        ? keyed.sameInput(a, b)
+        : a.equals(b);
+  }
+
+  /**
+   * Whether a store of a derived pseudonym failed because another row holds it (see {@link
+   * PseudonymRepository#insertIfAbsent}); the caller looks the row up before it says so.
+   */
+  private static boolean heldElsewhere(Throwable failure) {
+    return failure instanceof ServiceException service
+        && service.code() == ErrorCode.FAILED_PRECONDITION;
+  }
+
+  private static ServiceException derivedPseudonymAnonymized(String namespace) {
+    return new ServiceException(
+        ErrorCode.FAILED_PRECONDITION,
+        "The pseudonym the namespace's deterministic method derives for the value belongs to"
+            + " another row: the value's own, kept when the value was anonymized (consent"
+            + " withdrawn). This method cannot give it another; use a namespace of a random method.",
+        Map.of("namespace", namespace));
+  }
+
+  private static ServiceException derivedPseudonymOfAnotherValue(String namespace) {
+    return new ServiceException(
+        ErrorCode.FAILED_PRECONDITION,
+        "The pseudonym the namespace's deterministic method derives for the value belongs to"
+            + " another original value (two values that derive one pseudonym, or an imported"
+            + " pair). This method cannot give it another; use a namespace of a random method.",
+        Map.of("namespace", namespace));
+  }
+
+  /** A derived core as the namespace's pseudonym: prefix + core + suffix. */
+  private static String pseudonymOf(Namespace namespace, String core) {
+    return namespace.pseudonymPrefix() + core + namespace.pseudonymSuffix();
+  }
+
+  /** The one candidate of a derived pseudonym. */
+  private static Candidates only(String pseudonym) {
     return new Candidates() {
       @Override
       public String get() {
@@ -960,6 +1140,12 @@ public final class PseudonymService {
     }
     Function<String, Candidates> candidates = candidates(namespace);
     firstCandidate(namespace, candidates.apply(distinct.get(0)));
+    if (namespace.generationMethod().derivedFromOriginalValue()) {
+      return storeDerivedAll(
+          namespace,
+          distinct,
+          distinct.stream().map(value -> candidates.apply(value).get()).toList());
+    }
     return storeOf(namespace).upsertAll(namespace, distinct, candidates);
   }
 

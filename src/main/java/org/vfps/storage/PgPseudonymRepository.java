@@ -228,15 +228,14 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   }
 
   /**
-   * A deterministic method's one pseudonym for a value is another row's: that of the same value
-   * before it was anonymized (consent withdrawn), which keeps its pseudonym.
+   * A deterministic method's one pseudonym for a value is another row's. Whose, and so what it
+   * means, the caller finds out (see {@link PseudonymRepository#insertIfAbsent}).
    */
   private static ServiceException derivedPseudonymTaken(String namespace) {
     return new ServiceException(
         ErrorCode.FAILED_PRECONDITION,
         "The pseudonym the namespace's deterministic method derives for the value belongs to"
-            + " another row: the value's own, kept when the value was anonymized (consent"
-            + " withdrawn). This method cannot give it another; use a namespace of a random method.",
+            + " another row.",
         metadata(namespace));
   }
 

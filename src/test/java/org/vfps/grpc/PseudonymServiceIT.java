@@ -30,6 +30,7 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceListRequest;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.namespace.TextLimits;
 import org.vfps.server.VfpsServer;
 
 class PseudonymServiceIT {
@@ -316,6 +317,62 @@ class PseudonymServiceIT {
     assertThat(client.call(PseudonymServiceGrpcClient.List, listRequest(other, 1, token)).status())
         .isEqualTo(GrpcStatus.INVALID_ARGUMENT);
     assertThat(list(namespace, 1, token).getPseudonymsCount()).isEqualTo(1);
+  }
+
+  /**
+   * SHA-256 hashes the value's UTF-8 bytes as they are, as the .NET vfps does: the composed and the
+   * decomposed "José" are two values with two pseudonyms (VOPRF normalizes, see VoprfPseudonymsIT).
+   */
+  @Test
+  void sha256HashesTheBytesAsTheyAreSoTwoSpellingsAreTwoValues() throws Exception {
+    String namespace =
+        namespace(PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED, 64);
+    List<String> spellings = List.of("Jos\u00e9", "Jose\u0301");
+
+    for (String spelling : spellings) {
+      byte[] hash =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(spelling.getBytes(StandardCharsets.UTF_8));
+      assertThat(createOk(namespace, spelling).getPseudonymValue())
+          .isEqualTo(java.util.HexFormat.of().withUpperCase().formatHex(hash));
+    }
+    List<Pseudonym> batch =
+        client
+            .ok(
+                PseudonymServiceGrpcClient.BatchCreate,
+                org.vfps.api.v1.PseudonymServiceBatchCreateRequest.newBuilder()
+                    .setNamespace(namespace)
+                    .addAllOriginalValues(spellings)
+                    .build())
+            .getPseudonymsList();
+    assertThat(batch).extracting(Pseudonym::getPseudonymValue).doesNotHaveDuplicates();
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+  }
+
+  @Test
+  void pageTokensHaveOneLengthWhateverTheLengthsOfTheValues() {
+    String namespace = randomNamespace();
+    int max = TextLimits.MAX_ORIGINAL_VALUE_BYTES;
+    Set<String> created = new HashSet<>();
+    for (String original :
+        List.of("a", "bc", "patient-4711", "d".repeat(300), "e".repeat(max), "é".repeat(max / 2))) {
+      created.add(createOk(namespace, original).getPseudonymValue());
+    }
+
+    Set<Integer> lengths = new HashSet<>();
+    List<String> seen = new ArrayList<>();
+    String token = "";
+    do {
+      PseudonymServiceListResponse page = list(namespace, 1, token);
+      page.getPseudonymsList().forEach(p -> seen.add(p.getPseudonymValue()));
+      token = page.getNextPageToken();
+      if (!token.isEmpty()) {
+        lengths.add(token.length());
+      }
+    } while (!token.isEmpty() && seen.size() <= created.size());
+
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(created);
+    assertThat(lengths).as("page token lengths").hasSize(1);
   }
 
   @Test

@@ -25,6 +25,7 @@ import org.vfps.api.v1.NamespaceServiceGetRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.namespace.TextLimits;
 import org.vfps.server.VfpsServer;
 
 /** The REST routes against the real service and PostgreSQL, compared field by field. */
@@ -568,6 +569,49 @@ class RestApiIT {
       assertThat(pages).as(spelling[0]).isEqualTo(3);
       assertThat(seen).hasSize(7).containsExactlyInAnyOrderElementsOf(created);
     }
+  }
+
+  /**
+   * Page tokens are padded to one length; the longest request line, a namespace name of 256 bytes
+   * that all need escaping and such a token, still fits what the server reads.
+   */
+  @Test
+  void pageTokensHaveOneLengthAndFitTheLongestNamespaceName() {
+    StringBuilder unique = new StringBuilder();
+    for (char digit : UUID.randomUUID().toString().replace("-", "").toCharArray()) {
+      unique.append((char) ('À' + Character.digit(digit, 16)));
+    }
+    String name = unique + "é".repeat(TextLimits.MAX_NAME_BYTES / 2 - unique.length());
+    createNamespace(name, 16);
+    int max = TextLimits.MAX_ORIGINAL_VALUE_BYTES;
+    Set<String> created = new HashSet<>();
+    for (String original : List.of("a", "b".repeat(max), "👷".repeat(max / 4), "patient-4711")) {
+      created.add(createPseudonym(name, original).getString("pseudonymValue"));
+    }
+
+    Set<Integer> lengths = new HashSet<>();
+    List<String> seen = new ArrayList<>();
+    String token = "";
+    do {
+      Response page =
+          http.get(
+              "/v1/namespaces/"
+                  + path(name)
+                  + "/pseudonyms?pageSize=1&includeTotalSize=true"
+                  + (token.isEmpty() ? "" : "&pageToken=" + token));
+      assertThat(page.status()).as(page.body()).isEqualTo(200);
+      page.json()
+          .getJsonArray("pseudonyms")
+          .forEach(item -> seen.add(((JsonObject) item).getString("pseudonymValue")));
+      token = page.json().getString("nextPageToken");
+      if (!token.isEmpty()) {
+        lengths.add(token.length());
+      }
+    } while (!token.isEmpty() && seen.size() <= created.size());
+
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(created);
+    assertThat(lengths).as("page token lengths").hasSize(1);
+    assertThat(http.delete("/v1/namespaces/" + path(name)).status()).isEqualTo(200);
   }
 
   @Test

@@ -9,12 +9,16 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.TextLimits;
 
 class PageTokensTest {
 
@@ -42,8 +46,7 @@ class PageTokensTest {
 
   /**
    * A token of the versions from before sequence numbers: the time and the original value, sealed
-   * the same way. It points at sequence number 0, and a cursor of sequence number 0 makes it again,
-   * so that replicas of both versions read each other's tokens.
+   * the same way. It points at sequence number 0.
    */
   @Test
   void aTokenFromBeforeSequenceNumbersPointsAtSequenceNumberZero() throws Exception {
@@ -51,26 +54,72 @@ class PageTokensTest {
       byte[] value = original.getBytes(StandardCharsets.UTF_8);
       ByteBuffer plain = ByteBuffer.allocate(Long.BYTES + value.length);
       plain.putLong(ChronoUnit.MICROS.between(Instant.EPOCH, cursor.createdAt())).put(value);
-      byte[] nonce = new byte[12];
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.ENCRYPT_MODE, new SecretKeySpec(KEY, "AES"), new GCMParameterSpec(128, nonce));
-      cipher.updateAAD("ns".getBytes(StandardCharsets.UTF_8));
-      byte[] sealed = cipher.doFinal(plain.array());
-      String earlier =
-          Base64.getUrlEncoder()
-              .withoutPadding()
-              .encodeToString(
-                  ByteBuffer.allocate(12 + sealed.length).put(nonce).put(sealed).array());
-
-      ListCursor decoded = tokens.decode("ns", earlier);
+      ListCursor decoded = tokens.decode("ns", sealUnpadded(plain.array()));
 
       assertThat(decoded).isEqualTo(new ListCursor(cursor.createdAt(), original, 0));
-      byte[] encoded = Base64.getUrlDecoder().decode(tokens.encode("ns", decoded));
-      assertThat(encoded)
-          .as("the same length as the earlier token")
-          .hasSameSizeAs(Base64.getUrlDecoder().decode(earlier));
     }
+  }
+
+  /**
+   * A token of the versions before padding: the time, the original value and, for a sequence number
+   * other than 0, the mark byte 0xFF and the sequence number. It still reads.
+   */
+  @Test
+  void aTokenFromBeforePaddingStillReads() throws Exception {
+    ByteBuffer plain = ByteBuffer.allocate(Long.BYTES + 3 + 1 + Long.BYTES);
+    plain
+        .putLong(ChronoUnit.MICROS.between(Instant.EPOCH, cursor.createdAt()))
+        .put("abc".getBytes(StandardCharsets.UTF_8))
+        .put((byte) 0xFF)
+        .putLong(7);
+
+    assertThat(tokens.decode("ns", sealUnpadded(plain.array())))
+        .isEqualTo(new ListCursor(cursor.createdAt(), "abc", 7));
+  }
+
+  @Test
+  void tokensOfTheShortestAndTheLongestValuesHaveOneLength() {
+    int max = TextLimits.MAX_ORIGINAL_VALUE_BYTES;
+    List<String> originals =
+        List.of(
+            "a",
+            "é",
+            "patient-4711",
+            "x".repeat(max / 2),
+            "x".repeat(max - 1),
+            "x".repeat(max),
+            "é".repeat(max / 2),
+            "👷".repeat(max / 4));
+    Set<Integer> lengths = new HashSet<>();
+    for (String original : originals) {
+      for (long sequenceNumber : new long[] {0, 1, Long.MAX_VALUE}) {
+        ListCursor each = new ListCursor(cursor.createdAt(), original, sequenceNumber);
+        String token = tokens.encode("ns", each);
+
+        assertThat(tokens.decode("ns", token)).isEqualTo(each);
+        lengths.add(token.length());
+      }
+    }
+
+    assertThat(lengths).as("token lengths").hasSize(1);
+  }
+
+  /**
+   * The .NET vfps stored values of any length; a value longer than vfps accepts still pages, its
+   * token padded to a whole number of the longest values' size.
+   */
+  @Test
+  void aValueLongerThanTheLimitStillMakesAToken() {
+    int max = TextLimits.MAX_ORIGINAL_VALUE_BYTES;
+    int ordinary = tokens.encode("ns", cursor).length();
+    ListCursor longer = new ListCursor(cursor.createdAt(), "y".repeat(max + 1), 3);
+    ListCursor longest = new ListCursor(cursor.createdAt(), "y".repeat(2 * max), 3);
+
+    String token = tokens.encode("ns", longer);
+
+    assertThat(tokens.decode("ns", token)).isEqualTo(longer);
+    assertThat(token.length()).isGreaterThan(ordinary);
+    assertThat(tokens.encode("ns", longest)).hasSameSizeAs(token);
   }
 
   @Test
@@ -120,5 +169,18 @@ class PageTokensTest {
               ServiceException.class,
               e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
     }
+  }
+
+  /** A token as the versions before padding sealed it: with the namespace alone as the AAD. */
+  private static String sealUnpadded(byte[] plain) throws Exception {
+    byte[] nonce = new byte[12];
+    Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+    cipher.init(
+        Cipher.ENCRYPT_MODE, new SecretKeySpec(KEY, "AES"), new GCMParameterSpec(128, nonce));
+    cipher.updateAAD("ns".getBytes(StandardCharsets.UTF_8));
+    byte[] sealed = cipher.doFinal(plain);
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(ByteBuffer.allocate(12 + sealed.length).put(nonce).put(sealed).array());
   }
 }

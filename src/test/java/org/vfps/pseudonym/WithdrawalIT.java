@@ -176,6 +176,16 @@ class WithdrawalIT {
                 .build());
     assertThat(again.status()).as(again.message()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
     assertThat(again.message()).contains("anonymized").doesNotContain("patient-sha");
+    Reply<?> batch =
+        grpc.call(
+            PseudonymServiceGrpcClient.BatchCreate,
+            org.vfps.api.v1.PseudonymServiceBatchCreateRequest.newBuilder()
+                .setNamespace(namespace)
+                .addOriginalValues("patient-other")
+                .addOriginalValues("patient-sha")
+                .build());
+    assertThat(batch.status()).as(batch.message()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
+    assertThat(batch.message()).contains("anonymized").doesNotContain("patient-sha");
   }
 
   @Test

@@ -121,14 +121,24 @@ public final class VoprfGenerator implements KeyedGenerator {
         .compose(this::submit);
   }
 
-  /** The value normalized and encoded; {@code INVALID_ARGUMENT} beyond the protocol's length. */
-  private byte[] encode(String originalValue) {
-    String normalized = originalValue;
+  /** Equal once normalized ({@code Voprf__Normalization}). */
+  @Override
+  public boolean sameInput(String a, String b) {
+    return a.equals(b) || normalized(a).equals(normalized(b));
+  }
+
+  /** The value as the derivation takes it: normalized, if a normalization is configured. */
+  private String normalized(String originalValue) {
     if (config.normalization().isPresent()
         && !Normalizer.isNormalized(originalValue, config.normalization().get())) {
-      normalized = Normalizer.normalize(originalValue, config.normalization().get());
+      return Normalizer.normalize(originalValue, config.normalization().get());
     }
-    byte[] utf8 = normalized.getBytes(StandardCharsets.UTF_8);
+    return originalValue;
+  }
+
+  /** The value normalized and encoded; {@code INVALID_ARGUMENT} beyond the protocol's length. */
+  private byte[] encode(String originalValue) {
+    byte[] utf8 = normalized(originalValue).getBytes(StandardCharsets.UTF_8);
     if (utf8.length > 0xFFFF) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
 import java.net.URI;
+import java.text.Normalizer;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -21,27 +22,45 @@ class VoprfGeneratorTest {
     vertx.close().await();
   }
 
+  /** A config of a server that is never reached, with the normalization given. */
+  private static VoprfConfig unreached(Optional<Normalizer.Form> normalization) {
+    VoprfConfig off = VoprfConfig.off();
+    return new VoprfConfig(
+        Optional.of(URI.create("http://127.0.0.1:9")),
+        Optional.empty(),
+        Optional.empty(),
+        true,
+        off.maxBatchSize(),
+        true,
+        off.format(),
+        off.length(),
+        normalization,
+        off.timeout(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  @Test
+  void twoSpellingsAreOneInputExactlyWhenTheyNormalizeAlike() {
+    VoprfGenerator nfc = VoprfGenerator.start(vertx, unreached(Optional.of(Normalizer.Form.NFC)));
+    VoprfGenerator none = VoprfGenerator.start(vertx, unreached(Optional.empty()));
+
+    assertThat(nfc.sameInput("Jos\u00e9", "Jose\u0301")).isTrue();
+    assertThat(nfc.sameInput("Jos\u00e9", "Jos\u00e9")).isTrue();
+    assertThat(nfc.sameInput("Jos\u00e9", "jos\u00e9")).isFalse();
+    assertThat(nfc.sameInput("\ufb01", "fi")).as("NFC is no compatibility form").isFalse();
+    assertThat(none.sameInput("Jos\u00e9", "Jose\u0301")).isFalse();
+    nfc.close().await();
+    none.close().await();
+  }
+
   @Test
   void aValueBeyondTheProtocolsLengthIsInvalidBeforeAnyCall() {
-    VoprfConfig off = VoprfConfig.off();
     // a server that is never reached: the value is refused before any call
-    VoprfConfig config =
-        new VoprfConfig(
-            Optional.of(URI.create("http://127.0.0.1:9")),
-            Optional.empty(),
-            Optional.empty(),
-            true,
-            off.maxBatchSize(),
-            true,
-            off.format(),
-            off.length(),
-            off.normalization(),
-            off.timeout(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
-    VoprfGenerator generator = VoprfGenerator.start(vertx, config);
+    VoprfGenerator generator =
+        VoprfGenerator.start(vertx, unreached(VoprfConfig.off().normalization()));
 
     Throwable failure = generator.derive(List.of("ok", "x".repeat(65_536))).cause();
 

@@ -39,6 +39,8 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
+import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcClient;
 import org.vfps.server.VfpsServer;
 import org.vfps.voprf.server.TestVoprfServer;
 
@@ -328,6 +330,115 @@ class VoprfPseudonymsIT {
     parameters.addParameter().setName("namespace").setValue(new StringType(namespace));
     parameters.addParameter().setName("originalValue").setValue(new StringType(originalValue));
     return parameters;
+  }
+
+  /** "José" with U+00E9, and with "e" and the combining acute accent U+0301: NFC-equal. */
+  private static final String COMPOSED = "Jos\u00e9";
+
+  private static final String DECOMPOSED = "Jose\u0301";
+
+  private static String originalOf(String namespace, String pseudonym) {
+    return vfps.ok(
+            PseudonymServiceGrpcClient.Get,
+            PseudonymServiceGetRequest.newBuilder()
+                .setNamespace(namespace)
+                .setPseudonymValue(pseudonym)
+                .build())
+        .getPseudonym()
+        .getOriginalValue();
+  }
+
+  private static List<String> batchCreate(String namespace, String... values) {
+    return vfps
+        .ok(
+            PseudonymServiceGrpcClient.BatchCreate,
+            PseudonymServiceBatchCreateRequest.newBuilder()
+                .setNamespace(namespace)
+                .addAllOriginalValues(List.of(values))
+                .build())
+        .getPseudonymsList()
+        .stream()
+        .map(pseudonym -> pseudonym.getPseudonymValue())
+        .toList();
+  }
+
+  @Test
+  void theSecondSpellingOfAValueGetsThePseudonymOfTheFirstAndStoresNoRow() {
+    for (String[] order :
+        List.of(new String[] {COMPOSED, DECOMPOSED}, new String[] {DECOMPOSED, COMPOSED})) {
+      String namespace = namespace(vfps, 86, "", "");
+      String first = createOk(vfps, namespace, order[0]);
+
+      Reply<PseudonymServiceCreateResponse> second = create(vfps, namespace, order[1]);
+
+      assertThat(second.status()).as(second.message()).isEqualTo(GrpcStatus.OK);
+      assertThat(second.body().getPseudonym().getPseudonymValue()).isEqualTo(first);
+      assertThat(second.body().getPseudonym().getOriginalValue()).isEqualTo(order[1]);
+      assertThat(createOk(vfps, namespace, order[1])).as("again").isEqualTo(first);
+      GrpcTestClient.StreamReply<PseudonymServiceCreateResponse> streamed =
+          vfps.stream(
+              PseudonymServiceGrpcClient.CreateStream,
+              List.of(
+                  PseudonymServiceCreateRequest.newBuilder()
+                      .setNamespace(namespace)
+                      .setOriginalValue(order[1])
+                      .build()),
+              Map.of());
+      assertThat(streamed.status()).as(streamed.message()).isEqualTo(GrpcStatus.OK);
+      assertThat(streamed.bodies().getFirst().getPseudonym().getPseudonymValue()).isEqualTo(first);
+      assertThat(batchCreate(namespace, order[1], "other")).first().isEqualTo(first);
+      assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+      assertThat(originalOf(namespace, first)).as("the stored spelling").isEqualTo(order[0]);
+    }
+  }
+
+  @Test
+  void aBatchWithBothSpellingsGivesBothOnePseudonymAndStoresOneRow() {
+    String namespace = namespace(vfps, 86, "", "");
+
+    List<String> pseudonyms = batchCreate(namespace, COMPOSED, "other", DECOMPOSED, COMPOSED);
+
+    assertThat(pseudonyms).hasSize(4);
+    assertThat(pseudonyms.get(2)).isEqualTo(pseudonyms.get(0)).isEqualTo(pseudonyms.get(3));
+    assertThat(pseudonyms.get(1)).isNotEqualTo(pseudonyms.get(0));
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
+    assertThat(originalOf(namespace, pseudonyms.get(0))).isEqualTo(COMPOSED);
+    assertThat(createOk(vfps, namespace, DECOMPOSED)).isEqualTo(pseudonyms.get(0));
+  }
+
+  @Test
+  void anAnonymizedValueCannotBeCreatedAgainInEitherSpellingAndSaysWhy() {
+    String namespace = namespace(vfps, 86, "", "");
+    String pseudonym = createOk(vfps, namespace, COMPOSED);
+    assertThat(
+            vfps.call(
+                    WithdrawalServiceGrpcClient.AnonymizeOriginal,
+                    AnonymizeOriginalRequest.newBuilder()
+                        .setNamespace(namespace)
+                        .setOriginalValue(COMPOSED)
+                        .build())
+                .status())
+        .isEqualTo(GrpcStatus.OK);
+
+    for (String spelling : List.of(COMPOSED, DECOMPOSED)) {
+      Reply<PseudonymServiceCreateResponse> again = create(vfps, namespace, spelling);
+      Reply<?> batch =
+          vfps.call(
+              PseudonymServiceGrpcClient.BatchCreate,
+              PseudonymServiceBatchCreateRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .addOriginalValues("fresh-" + UUID.randomUUID())
+                  .addOriginalValues(spelling)
+                  .build());
+
+      for (Reply<?> reply : List.of(again, batch)) {
+        assertThat(reply.status()).as(reply.message()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
+        assertThat(reply.message())
+            .contains("anonymized")
+            .doesNotContain(spelling)
+            .doesNotContain(pseudonym);
+      }
+    }
   }
 
   @Test
