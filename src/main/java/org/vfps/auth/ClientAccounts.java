@@ -89,7 +89,7 @@ final class ClientAccounts {
   }
 
   private Future<Boolean> slowCheck(Account account, String secret, byte[] digest) {
-    String key = account.identity.subject() + ":" + Base64.getEncoder().encodeToString(digest);
+    String key = account.identity.id().subject() + ":" + Base64.getEncoder().encodeToString(digest);
     synchronized (checking) {
       Future<Boolean> running = checking.get(key);
       if (running != null) {
