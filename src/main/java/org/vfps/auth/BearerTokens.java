@@ -158,9 +158,7 @@ final class BearerTokens {
       return CallerId.azp(azp);
     }
     throw ProviderTokenChecks.invalid(
-        kind,
-        "it names no caller: it has no subject (sub) and, for a client's token, no authorized"
-            + " party (azp)");
+        kind, "it names no caller, having neither a subject (sub) nor an authorized party (azp)");
   }
 
   private Identity identity(JsonObject claims) {
