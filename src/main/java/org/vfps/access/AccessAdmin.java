@@ -18,10 +18,10 @@ import org.vfps.error.ServiceException;
 
 /**
  * Managing who may do what: the database grants, the service accounts and the access tokens. Grants
- * and service accounts are for admins; a person manages their own personal tokens, an admin every
- * token; no call made with an access token creates one. Every change is written to the audit trail
- * (never a secret) and, once committed, reaches every replica's copy before the call completes.
- * Thread-safe.
+ * and service accounts are for admins; a person of the OIDC provider (a caller named by {@code
+ * sub}) manages their own personal tokens, an admin every token; no call made with an access token
+ * creates one. Every change is written to the audit trail (never a secret) and, once committed,
+ * reaches every replica's copy before the call completes. Thread-safe.
  */
 public final class AccessAdmin {
 
@@ -224,7 +224,10 @@ public final class AccessAdmin {
         .compose(
             enabled -> {
               if (!all && serviceAccount.isEmpty()) {
-                return store.tokens(Optional.of(caller.subject()), Optional.empty());
+                // only people of the provider own personal tokens (see AccessToken#actsAs)
+                return caller.id().issuer() == CallerId.Issuer.PROVIDER_SUB
+                    ? store.tokens(Optional.of(caller.subject()), Optional.empty())
+                    : Future.succeededFuture(List.of());
               }
               if (!access.isAdmin(caller)) {
                 return access.deny(
@@ -261,11 +264,12 @@ public final class AccessAdmin {
                     operation,
                     "No access token can create an access token; use the sign-in of a person.");
               }
-              if (account.isEmpty() && caller.credential() != Caller.Credential.PROVIDER_TOKEN) {
+              if (account.isEmpty() && caller.id().issuer() != CallerId.Issuer.PROVIDER_SUB) {
                 return access.deny(
                     caller,
                     operation,
-                    "Personal access tokens are for people signed in with the OIDC provider.");
+                    "Personal access tokens are for people signed in with the OIDC provider (a"
+                        + " token with a subject, sub).");
               }
               if (!account.isEmpty() && !access.isAdmin(caller)) {
                 return access.deny(
@@ -380,8 +384,7 @@ public final class AccessAdmin {
             token -> {
               boolean owner =
                   token.type() == AccessToken.Type.PERSONAL
-                      && caller.subject().equals(token.subject())
-                      && caller.serviceAccount() == null;
+                      && token.actsAs().filter(caller.id()::equals).isPresent();
               if (owner || access.isAdmin(caller)) {
                 return Future.succeededFuture(token);
               }

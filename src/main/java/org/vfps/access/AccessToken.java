@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -12,7 +13,7 @@ import java.util.UUID;
  *
  * @param tokenId the public part of the token, unique and case-sensitive
  * @param hash SHA-256 of the secret's UTF-8 bytes; never leaves the service
- * @param subject the owner's subject (personal tokens); null for service-account tokens
+ * @param subject the owner's {@code sub} (personal tokens); null for service-account tokens
  * @param username the owner's user name; null when unknown
  * @param email the owner's verified, lower-cased e-mail address; null when none
  * @param roles the roles a personal token acts with; unmodifiable
@@ -77,6 +78,25 @@ public record AccessToken(
     roles = List.copyOf(roles);
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(lastUpdatedAt, "lastUpdatedAt");
+  }
+
+  /**
+   * Who the token acts as: for a personal token its owner, a person of the OIDC provider (the table
+   * keeps the owner's {@code sub} only, as the .NET vfps does, so the issuer is the provider
+   * configured now); for a token of a service account that account. Empty for a token without
+   * either: a personal one whose subject is missing or {@value Caller#ANONYMOUS} (vfps once wrote
+   * that for every caller without {@code sub}, so it stands for nobody in particular).
+   */
+  public Optional<CallerId> actsAs() {
+    if (serviceAccount != null) {
+      return Optional.of(CallerId.serviceAccount(serviceAccount));
+    }
+    return type != Type.PERSONAL
+            || subject == null
+            || subject.isEmpty()
+            || subject.equals(Caller.ANONYMOUS)
+        ? Optional.empty()
+        : Optional.of(CallerId.sub(subject));
   }
 
   /** Not revoked and not expired at {@code now}. */

@@ -7,8 +7,7 @@ import java.util.Set;
  * Who makes a request, as the edge authenticated it: what the permission rules and the audit trail
  * need.
  *
- * @param subject the token's {@code sub}, a client account's id, {@code service-account:<name>} for
- *     a service-account token, or {@value #ANONYMOUS}
+ * @param id who the caller is: what ownership and shares compare (never the subject alone)
  * @param roles the caller's roles; unmodifiable
  * @param clientAddress the address the request came from, for the audit trail
  * @param credential what the caller authenticated with
@@ -18,7 +17,7 @@ import java.util.Set;
  * @param tokenId the id of the access token that authenticated the call; null otherwise
  */
 public record Caller(
-    String subject,
+    CallerId id,
     Set<String> roles,
     String clientAddress,
     Credential credential,
@@ -27,7 +26,7 @@ public record Caller(
     String serviceAccount,
     String tokenId) {
 
-  /** The subject of a caller that did not authenticate (authorization off) or has no subject. */
+  /** The subject of every caller while authorization is off; with authorization on, no caller's. */
   public static final String ANONYMOUS = "anonymous";
 
   /** What a caller authenticated with. */
@@ -43,20 +42,32 @@ public record Caller(
   }
 
   public Caller {
-    Objects.requireNonNull(subject, "subject");
+    Objects.requireNonNull(id, "id");
     roles = Set.copyOf(roles);
     Objects.requireNonNull(clientAddress, "clientAddress");
     Objects.requireNonNull(credential, "credential");
   }
 
-  /** A caller of the OIDC provider's token, without an e-mail address or user name. */
-  public Caller(String subject, Set<String> roles, String clientAddress) {
-    this(subject, roles, clientAddress, Credential.PROVIDER_TOKEN, null, null, null, null);
+  /** A caller of a provider's token with this {@code sub}, without e-mail address or user name. */
+  public Caller(String sub, Set<String> roles, String clientAddress) {
+    this(
+        CallerId.sub(sub), roles, clientAddress, Credential.PROVIDER_TOKEN, null, null, null, null);
   }
 
   /** A caller without credentials or roles, as every caller is when authorization is off. */
   public static Caller anonymous(String clientAddress) {
-    return new Caller(ANONYMOUS, Set.of(), clientAddress, Credential.NONE, null, null, null, null);
+    return new Caller(
+        CallerId.ANONYMOUS, Set.of(), clientAddress, Credential.NONE, null, null, null, null);
+  }
+
+  /**
+   * The caller's subject, as the audit trail writes it: a person's {@code sub}, {@code
+   * azp:<client>} for a provider's token without {@code sub}, a client account's id, {@code
+   * service-account:<name>}, or {@value #ANONYMOUS} while authorization is off. Not unique across
+   * issuers: compare {@link #id()}.
+   */
+  public String subject() {
+    return id.subject();
   }
 
   /** Whether an access token authenticated the call (it may then create no token). */

@@ -20,6 +20,7 @@ import org.vfps.access.AccessStore;
 import org.vfps.access.AccessToken;
 import org.vfps.access.AccessTokenSecret;
 import org.vfps.access.Caller;
+import org.vfps.access.CallerId;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -91,15 +92,21 @@ final class AccessTokenChecks {
     if (!stored.expiresAt().isAfter(now)) {
       return rejected("The access token has expired.");
     }
+    Optional<CallerId> actsAs = stored.actsAs();
+    if (actsAs.isEmpty()) {
+      return rejected(
+          "The access token belongs to no one (it was made for a caller without a subject);"
+              + " revoke it and sign in to make a new one.");
+    }
     used.get().put(stored.id(), now);
-    return Future.succeededFuture(identity(stored));
+    return Future.succeededFuture(identity(stored, actsAs.get()));
   }
 
   /** The principal of a token, as the .NET vfps builds it. */
-  private static Identity identity(AccessToken token) {
+  private static Identity identity(AccessToken token, CallerId actsAs) {
     if (token.serviceAccount() != null) {
       return new Identity(
-          "service-account:" + token.serviceAccount(),
+          actsAs,
           Set.of(),
           Caller.Credential.ACCESS_TOKEN,
           null,
@@ -108,7 +115,7 @@ final class AccessTokenChecks {
           token.tokenId());
     }
     return new Identity(
-        token.subject() == null ? Caller.ANONYMOUS : token.subject(),
+        actsAs,
         Set.copyOf(token.roles()),
         Caller.Credential.ACCESS_TOKEN,
         token.email(),

@@ -16,15 +16,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.vfps.access.Caller;
+import org.vfps.access.CallerId;
 import org.vfps.config.AuthorizationConfig;
 
 /**
  * Checks bearer tokens (and the admin UI's ID tokens) as {@link ProviderTokenChecks} does: JWTs
  * signed with an asymmetric algorithm by one of the provider's keys, naming its issuer and the
- * configured audience, with an expiry ({@code exp}) not passed and a {@code nbf} reached. A valid
- * token is cached until it expires (at most {@link #CACHE_CHARACTERS} characters of tokens), so a
- * repeated token costs one map lookup; the cache is emptied when the provider's keys change.
- * Thread-safe.
+ * configured audience, with an expiry ({@code exp}) not passed and a {@code nbf} reached, naming
+ * its caller (see {@link #callerId}). A valid token is cached until it expires (at most {@link
+ * #CACHE_CHARACTERS} characters of tokens), so a repeated token costs one map lookup; the cache is
+ * emptied when the provider's keys change. Thread-safe.
  */
 final class BearerTokens {
 
@@ -77,8 +78,8 @@ final class BearerTokens {
   }
 
   /**
-   * The identity of a valid token; fails with {@code UNAUTHENTICATED} saying what is wrong with it,
-   * or {@code UNAVAILABLE} while the keys are not loaded.
+   * The identity of a valid token; fails with {@code UNAUTHENTICATED} saying what is wrong with it
+   * (a token that names no caller included), or {@code UNAVAILABLE} while the keys are not loaded.
    */
   Future<Identity> check(String token) {
     return checkWithExpiry(token).map(Valid::identity);
@@ -94,6 +95,7 @@ final class BearerTokens {
         .check(token)
         .map(
             claims -> {
+              // a token that names no caller throws: the future fails with it, and it is not cached
               Valid valid = new Valid(identity(claims), claims.getLong("exp"));
               cache.put(token, valid);
               return valid;
@@ -132,8 +134,35 @@ final class BearerTokens {
     return keys;
   }
 
+  /**
+   * The caller a valid token's claims name: its {@code sub}; for a token without one (a client's,
+   * by client credentials, as Keycloak issues them without the {@code basic} scope) its {@code
+   * azp}, which {@link CallerId#azp} keeps apart from every {@code sub}. Throws {@code
+   * UNAUTHENTICATED} for a token with neither, so that no two callers share a name, and for the
+   * {@code sub} {@value Caller#ANONYMOUS}, the name of every caller while authorization is off.
+   *
+   * @param kind what the token is, for the message
+   */
+  static CallerId callerId(JsonObject claims, String kind) {
+    if (claims.getValue("sub") instanceof String sub && !sub.isEmpty()) {
+      if (sub.equals(Caller.ANONYMOUS)) {
+        throw ProviderTokenChecks.invalid(
+            kind,
+            "its subject (sub) is '"
+                + Caller.ANONYMOUS
+                + "', which vfps keeps for callers without credentials");
+      }
+      return CallerId.sub(sub);
+    }
+    if (claims.getValue("azp") instanceof String azp && !azp.isEmpty()) {
+      return CallerId.azp(azp);
+    }
+    throw ProviderTokenChecks.invalid(
+        kind, "it names no caller, having neither a subject (sub) nor an authorized party (azp)");
+  }
+
   private Identity identity(JsonObject claims) {
-    Object subject = claims.getValue("sub");
+    CallerId id = callerId(claims, ProviderTokenChecks.BEARER_TOKEN);
     Set<String> roles = new HashSet<>();
     Object claim = claims.getValue(roleClaimType);
     if (claim instanceof String role) {
@@ -148,7 +177,7 @@ final class BearerTokens {
     Object email = claims.getValue("email");
     Object username = claims.getValue("preferred_username");
     return new Identity(
-        subject instanceof String s && !s.isEmpty() ? s : Caller.ANONYMOUS,
+        id,
         roles,
         Caller.Credential.PROVIDER_TOKEN,
         // an address counts for e-mail grants only when the provider verified it

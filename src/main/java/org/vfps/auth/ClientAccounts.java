@@ -1,8 +1,9 @@
 package org.vfps.auth;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.WorkerExecutor;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,26 +22,26 @@ import org.vfps.text.StrictDecoding;
 
 /**
  * Checks {@code Authorization: Basic} credentials against the client accounts. A secret is checked
- * against its slow hash (PBKDF2) once, on one worker thread, and from then on by a fast digest
- * (SHA-256 of the account's salt and the secret) compared in constant time. Concurrent first checks
- * of the same secret share one slow check; at most {@link #MAX_SLOW_CHECKS} slow checks wait at a
- * time, further ones are answered {@code UNAVAILABLE} at once, so wrong secrets cannot queue
- * unbounded work. Thread-safe.
+ * against its slow hash (PBKDF2) once, by {@link SlowChecks}, which share one worker thread fairly
+ * between accounts and client addresses, and from then on by a fast digest (SHA-256 of the
+ * account's salt and the secret) compared in constant time. A refused digest is remembered too (at
+ * most {@link #MAX_REFUSED}), so that a wrong secret sent again costs no slow check. Thread-safe.
  */
 final class ClientAccounts {
 
-  /** The most slow checks running or waiting at a time. */
-  static final int MAX_SLOW_CHECKS = 16;
+  /** The most refused digests remembered. */
+  static final int MAX_REFUSED = 4096;
 
   private final Map<String, Account> accounts = new HashMap<>();
-  private final WorkerExecutor worker;
-  private final Map<String, Future<Boolean>> checking = new HashMap<>();
+  private final SlowChecks slowChecks;
+  private final Cache<String, Boolean> refused =
+      Caffeine.newBuilder().maximumSize(MAX_REFUSED).build();
 
   ClientAccounts(Vertx vertx, List<ClientAccount> configured) {
     for (ClientAccount account : configured) {
       accounts.put(account.id(), new Account(account));
     }
-    this.worker = vertx.createSharedWorkerExecutor("vfps-secret-checks", 1);
+    this.slowChecks = new SlowChecks(vertx);
   }
 
   boolean isEmpty() {
@@ -50,9 +51,11 @@ final class ClientAccounts {
   /**
    * The account of the Basic credentials ({@code credentials} is what follows {@code Basic });
    * fails with {@code UNAUTHENTICATED} when they are malformed, name no account or hold the wrong
-   * secret.
+   * secret, and with {@code UNAVAILABLE} when a secret not checked yet finds no place to wait.
+   *
+   * @param clientAddress where the request came from, whose checks wait in a queue of their own
    */
-  Future<Identity> check(String credentials) {
+  Future<Identity> check(String credentials, String clientAddress) {
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(credentials.strip());
@@ -68,7 +71,8 @@ final class ClientAccounts {
     if (colon < 0) {
       return Future.failedFuture(invalid());
     }
-    Account account = accounts.get(decoded.substring(0, colon));
+    String id = decoded.substring(0, colon);
+    Account account = accounts.get(id);
     String secret = decoded.substring(colon + 1);
     if (account == null || secret.isEmpty()) {
       return Future.failedFuture(invalid());
@@ -77,44 +81,21 @@ final class ClientAccounts {
     if (account.isVerified(digest)) {
       return Future.succeededFuture(account.identity);
     }
-    return slowCheck(account, secret, digest)
+    String key = id + ":" + Base64.getEncoder().encodeToString(digest);
+    if (refused.getIfPresent(key) != null) {
+      return Future.failedFuture(invalid());
+    }
+    return slowChecks
+        .check(id, clientAddress, key, () -> account.matches(secret))
         .compose(
             matches -> {
               if (!matches) {
+                refused.put(key, Boolean.TRUE);
                 return Future.failedFuture(invalid());
               }
               account.verified(digest);
               return Future.succeededFuture(account.identity);
             });
-  }
-
-  private Future<Boolean> slowCheck(Account account, String secret, byte[] digest) {
-    String key = account.identity.subject() + ":" + Base64.getEncoder().encodeToString(digest);
-    synchronized (checking) {
-      Future<Boolean> running = checking.get(key);
-      if (running != null) {
-        return running;
-      }
-      if (checking.size() >= MAX_SLOW_CHECKS) {
-        return Future.failedFuture(
-            new ServiceException(
-                ErrorCode.UNAVAILABLE,
-                "Too many client credentials are being checked; try again shortly."));
-      }
-      Future<Boolean> started =
-          worker
-              .executeBlocking(() -> account.matches(secret), false)
-              .andThen(
-                  done -> {
-                    synchronized (checking) {
-                      checking.remove(key);
-                    }
-                  });
-      if (!started.isComplete()) {
-        checking.put(key, started);
-      }
-      return started;
-    }
   }
 
   private static ServiceException invalid() {

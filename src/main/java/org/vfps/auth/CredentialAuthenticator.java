@@ -89,7 +89,7 @@ final class CredentialAuthenticator implements Authenticator {
       identity =
           clientAccounts.isEmpty()
               ? rejected("Basic credentials are not accepted (no client accounts)")
-              : clientAccounts.check(authorization.substring(BASIC.length()));
+              : clientAccounts.check(authorization.substring(BASIC.length()), clientAddress);
     } else {
       identity = rejected("the Authorization scheme is neither Bearer nor Basic");
     }

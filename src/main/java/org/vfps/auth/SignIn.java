@@ -14,7 +14,7 @@ import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vfps.access.Caller;
+import org.vfps.access.CallerId;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -195,7 +195,9 @@ public final class SignIn {
                 accessToken(answer)
                     .compose(
                         valid -> {
-                          if (!valid.identity().subject().equals(session.subject())) {
+                          // a token without sub names the client, not the user: the session does
+                          if (valid.identity().id().issuer() == CallerId.Issuer.PROVIDER_SUB
+                              && !valid.identity().id().subject().equals(session.subject())) {
                             return Future.failedFuture(
                                 tokensRefused("the refreshed access token names another subject"));
                           }
@@ -330,20 +332,25 @@ public final class SignIn {
             both -> {
               JsonObject id = identity.result();
               BearerTokens.Valid access = both.resultAt(1);
-              String idSubject = id.getValue("sub") instanceof String s ? s : "";
-              String subject = access.identity().subject();
-              if (subject.equals(Caller.ANONYMOUS)) {
-                subject = idSubject;
-              } else if (!subject.equals(idSubject)) {
+              CallerId user;
+              try {
+                user = BearerTokens.callerId(id, "ID token");
+              } catch (ServiceException e) {
+                return Future.failedFuture(tokensRefused(e.getMessage()));
+              }
+              if (user.issuer() != CallerId.Issuer.PROVIDER_SUB) {
+                return Future.failedFuture(tokensRefused("the ID token names no subject (sub)"));
+              }
+              // an access token without sub names the client the user signed in with
+              CallerId accessCaller = access.identity().id();
+              if (accessCaller.issuer() == CallerId.Issuer.PROVIDER_SUB
+                  && !accessCaller.equals(user)) {
                 return Future.failedFuture(
                     tokensRefused("the ID token and the access token name different subjects"));
               }
-              if (subject.isEmpty()) {
-                return Future.failedFuture(tokensRefused("the tokens name no subject (sub)"));
-              }
               return sealed(
                   new UiSession(
-                      subject,
+                      user.subject(),
                       text(id, "name"),
                       text(id, "preferred_username"),
                       text(id, "email"),

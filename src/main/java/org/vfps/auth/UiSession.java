@@ -10,13 +10,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.vfps.access.Caller;
+import org.vfps.access.CallerId;
 
 /**
  * A user signed in to the admin UI, as the session cookie carries it: who it is (from the ID
  * token), its roles (from the access token, checked as the API checks bearer tokens), until when,
  * the CSRF token bound to the sign-in, and the provider's refresh token.
  *
- * @param subject the access token's {@code sub}
+ * @param subject the user's {@code sub}, of the ID token (and of the access token, where it has
+ *     one)
  * @param name the ID token's {@code name}; empty when absent
  * @param username the ID token's {@code preferred_username}; empty when absent
  * @param email the ID token's {@code email}; empty when absent
@@ -53,7 +55,7 @@ public record UiSession(
   /** The caller of an API request this session authenticates. */
   public Caller caller(String clientAddress) {
     return new Caller(
-        subject,
+        CallerId.sub(subject),
         roles,
         clientAddress,
         Caller.Credential.PROVIDER_TOKEN,

@@ -5,10 +5,12 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashSet;
 import java.util.Set;
 import org.vfps.access.Caller;
+import org.vfps.access.CallerId;
 
 /**
- * The caller a job runs for, as stored with the job: its permissions are checked again on every
- * chunk, against the grants of that moment, so a revoked grant stops the job.
+ * The caller a job runs for, as stored with the job ({@code vfps_csv_job_runs.creator}): who it is
+ * ({@code issuer} and {@code subject}: the job's owner) and its permissions, which are checked
+ * again on every chunk, against the grants of that moment, so a revoked grant stops the job.
  */
 final class Creators {
 
@@ -16,6 +18,7 @@ final class Creators {
 
   static String encode(Caller caller) {
     return new JsonObject()
+        .put("issuer", caller.id().issuer().name())
         .put("subject", caller.subject())
         .put(
             "roles",
@@ -33,14 +36,36 @@ final class Creators {
     JsonObject json = new JsonObject(encoded);
     Set<String> roles = new HashSet<>();
     json.getJsonArray("roles", new JsonArray()).forEach(role -> roles.add((String) role));
+    Caller.Credential credential = Caller.Credential.valueOf(json.getString("credential"));
+    String subject = json.getString("subject");
+    String issuer = json.getString("issuer");
     return new Caller(
-        json.getString("subject"),
+        new CallerId(
+            issuer != null
+                ? CallerId.Issuer.valueOf(issuer)
+                : issuerBefore(credential, json.getString("serviceAccount")),
+            subject),
         roles,
         json.getString("clientAddress", ""),
-        Caller.Credential.valueOf(json.getString("credential")),
+        credential,
         json.getString("email"),
         json.getString("username"),
         json.getString("serviceAccount"),
         json.getString("tokenId"));
+  }
+
+  /**
+   * The issuer of a creator stored before creators named theirs, from its credential; as {@code
+   * CsvJobQueries.CREATOR_ISSUER} derives it.
+   */
+  private static CallerId.Issuer issuerBefore(Caller.Credential credential, String serviceAccount) {
+    if (serviceAccount != null) {
+      return CallerId.Issuer.SERVICE_ACCOUNT;
+    }
+    return switch (credential) {
+      case NONE -> CallerId.Issuer.NONE;
+      case CLIENT_ACCOUNT -> CallerId.Issuer.CLIENT_ACCOUNT;
+      case PROVIDER_TOKEN, ACCESS_TOKEN -> CallerId.Issuer.PROVIDER_SUB;
+    };
   }
 }

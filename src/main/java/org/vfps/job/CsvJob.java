@@ -8,7 +8,8 @@ import java.util.UUID;
 /**
  * A job as a row of {@code pseudonymization_jobs} holds it.
  *
- * @param createdBy the subject of the caller who created it
+ * @param createdBy the subject of the caller who created it; who that is (the issuer too) is kept
+ *     with the job's run (see {@link CsvJobRepository#find(UUID, org.vfps.access.CallerId)})
  * @param inputKey the object key of the uploaded file; null for an export
  * @param outputKey the object key of the result; null until the job is completed
  * @param fileName the uploaded file's name, for display only; null when unknown

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.vfps.access.CallerId;
 
 /**
  * The jobs in the database, and the protocol by which workers on any replica share them: a worker
@@ -20,8 +21,13 @@ public interface CsvJobRepository {
 
   Future<Optional<CsvJob>> find(UUID id);
 
+  /**
+   * The job, if {@code creator} created it; empty for another's, as for one that does not exist.
+   */
+  Future<Optional<CsvJob>> find(UUID id, CallerId creator);
+
   /** The newest {@code limit} jobs, of one creator or (empty) of all, newest first. */
-  Future<List<CsvJob>> list(Optional<String> createdBy, int limit);
+  Future<List<CsvJob>> list(Optional<CallerId> creator, int limit);
 
   /** Queues a job awaiting its upload, with its file's size; empty if it awaited none. */
   Future<Optional<CsvJob>> queue(UUID id, long totalBytes);

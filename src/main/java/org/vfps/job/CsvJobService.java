@@ -361,24 +361,26 @@ public final class CsvJobService {
         .compose(
             current ->
                 repository.list(
-                    access.isAdmin(caller) ? Optional.empty() : Optional.of(caller.subject()),
+                    access.isAdmin(caller) ? Optional.empty() : Optional.of(caller.id()),
                     MAX_LISTED));
   }
 
+  /** The job, if the caller created it (by its id, not its subject alone) or is an admin. */
   private Future<CsvJob> owned(Caller caller, UUID id) {
     return access
         .fresh()
-        .compose(current -> repository.find(id))
         .compose(
-            found -> {
-              if (found.isEmpty()
-                  || !(found.get().createdBy().equals(caller.subject())
-                      || access.isAdmin(caller))) {
-                return Future.failedFuture(
-                    new ServiceException(ErrorCode.NOT_FOUND, "No such CSV job: " + id + "."));
-              }
-              return Future.succeededFuture(found.get());
-            });
+            current ->
+                access.isAdmin(caller) ? repository.find(id) : repository.find(id, caller.id()))
+        .compose(
+            found ->
+                found
+                    .map(Future::succeededFuture)
+                    .orElseGet(
+                        () ->
+                            Future.failedFuture(
+                                new ServiceException(
+                                    ErrorCode.NOT_FOUND, "No such CSV job: " + id + "."))));
   }
 
   /** The result's name offered to a browser: the input's name with a suffix of its direction. */

@@ -31,11 +31,35 @@ final class CsvJobQueries {
   static final String LIST_ALL =
       "SELECT " + COLUMNS + " FROM pseudonymization_jobs ORDER BY created_at DESC, id LIMIT $1";
 
+  /**
+   * The issuer ({@code CallerId.Issuer}'s name) of job {@code j}'s creator, with its run row {@code
+   * r} joined: the one stored with the creator; for a creator stored before creators named theirs,
+   * derived from its credential (as {@code Creators} does); for a job of the .NET vfps, which has
+   * no run row and a {@code sub} in {@code created_by}, the provider's.
+   */
+  private static final String CREATOR_ISSUER =
+      """
+      CASE
+        WHEN r.job_id IS NULL THEN 'PROVIDER_SUB'
+        WHEN r.creator ->> 'issuer' IS NOT NULL THEN r.creator ->> 'issuer'
+        WHEN r.creator ->> 'serviceAccount' IS NOT NULL THEN 'SERVICE_ACCOUNT'
+        WHEN r.creator ->> 'credential' = 'CLIENT_ACCOUNT' THEN 'CLIENT_ACCOUNT'
+        WHEN r.creator ->> 'credential' = 'NONE' THEN 'NONE'
+        ELSE 'PROVIDER_SUB'
+      END""";
+
+  /** Jobs of the creator of subject {@code $1} and issuer {@code $2}. */
+  private static final String OF_CREATOR =
+      " FROM pseudonymization_jobs j LEFT JOIN vfps_csv_job_runs r ON r.job_id = j.id"
+          + " WHERE j.created_by = $1 AND "
+          + CREATOR_ISSUER
+          + " = $2";
+
+  /** Job {@code $3}, if its creator is the one of subject {@code $1} and issuer {@code $2}. */
+  static final String FIND_OF_CREATOR = "SELECT " + COLUMNS + OF_CREATOR + " AND j.id = $3";
+
   static final String LIST_OF_CREATOR =
-      "SELECT "
-          + COLUMNS
-          + " FROM pseudonymization_jobs WHERE created_by = $1"
-          + " ORDER BY created_at DESC, id LIMIT $2";
+      "SELECT " + COLUMNS + OF_CREATOR + " ORDER BY j.created_at DESC, j.id LIMIT $3";
 
   /** AwaitingUpload (0) to Queued (1), with the file's size. */
   static final String QUEUE =

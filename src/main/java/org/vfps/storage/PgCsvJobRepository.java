@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.vfps.access.CallerId;
 import org.vfps.job.ColumnMapping;
 import org.vfps.job.CsvJob;
 import org.vfps.job.CsvJobRepository;
@@ -72,13 +73,20 @@ public final class PgCsvJobRepository implements CsvJobRepository {
   }
 
   @Override
-  public Future<List<CsvJob>> list(Optional<String> createdBy, int limit) {
+  public Future<Optional<CsvJob>> find(UUID id, CallerId creator) {
+    return one(
+        pool.preparedQuery(CsvJobQueries.FIND_OF_CREATOR)
+            .execute(Tuple.of(creator.subject(), creator.issuer().name(), id)));
+  }
+
+  @Override
+  public Future<List<CsvJob>> list(Optional<CallerId> creator, int limit) {
     Future<RowSet<Row>> rows =
-        createdBy
+        creator
             .map(
-                creator ->
+                by ->
                     pool.preparedQuery(CsvJobQueries.LIST_OF_CREATOR)
-                        .execute(Tuple.of(creator, limit)))
+                        .execute(Tuple.of(by.subject(), by.issuer().name(), limit)))
             .orElseGet(() -> pool.preparedQuery(CsvJobQueries.LIST_ALL).execute(Tuple.of(limit)));
     return rows.recover(PgCsvJobRepository::failed)
         .map(

@@ -54,7 +54,7 @@ class GrantedPermissionsTest {
 
   private static Caller person(String email, String... roles) {
     return new Caller(
-        "someone",
+        CallerId.sub("someone"),
         Set.of(roles),
         "127.0.0.1",
         Caller.Credential.PROVIDER_TOKEN,
@@ -66,7 +66,7 @@ class GrantedPermissionsTest {
 
   private static Caller serviceAccount(String name) {
     return new Caller(
-        "service-account:" + name,
+        CallerId.serviceAccount(name),
         Set.of(),
         "127.0.0.1",
         Caller.Credential.ACCESS_TOKEN,

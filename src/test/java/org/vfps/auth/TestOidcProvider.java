@@ -94,6 +94,7 @@ public final class TestOidcProvider implements AutoCloseable {
   private final List<String> grants = new CopyOnWriteArrayList<>();
   private volatile boolean offerPushedAuthorizationRequests = true;
   private volatile boolean issueRefreshTokens = true;
+  private volatile boolean accessTokensWithSub = true;
   private volatile Duration accessTokenLifetime = Duration.ofMinutes(5);
   private volatile RSAKey signingKey = rsaKey();
   private volatile ECKey ecKey = ecKey();
@@ -195,6 +196,15 @@ public final class TestOidcProvider implements AutoCloseable {
   /** Whether the token endpoint gives refresh tokens (it does by default). */
   public TestOidcProvider issueRefreshTokens(boolean issue) {
     issueRefreshTokens = issue;
+    return this;
+  }
+
+  /**
+   * Whether the access tokens of a sign-in name the user by {@code sub} (they do by default), or by
+   * the client only ({@code azp}), as Keycloak's do for a client without the {@code basic} scope.
+   */
+  public TestOidcProvider accessTokensWithSub(boolean withSub) {
+    accessTokensWithSub = withSub;
     return this;
   }
 
@@ -404,6 +414,7 @@ public final class TestOidcProvider implements AutoCloseable {
                 "access_token",
                 token(
                     claims(user.username(), user.roles().toArray(String[]::new))
+                        .subject(accessTokensWithSub ? user.username() : null)
                         .claim("azp", CLIENT_ID)
                         .expirationTime(Date.from(now.plus(accessTokenLifetime)))
                         .build()));

@@ -425,6 +425,26 @@ class SignInIT {
   }
 
   @Test
+  void accessTokensWithoutSubSignInAndRenewAsTheIdTokensSubject() {
+    provider.accessTokensWithSub(false);
+    try {
+      openSignedIn("/ui/namespaces", "admin");
+      String cookie = browser.cookie("vfps_session").orElseThrow();
+      assertThat(sessions.open(cookie).subject()).isEqualTo("admin");
+      browser.setCookie("vfps_session", sessions.expired(cookie, true));
+
+      browser.open(namespacePage);
+
+      browser.textContaining("main h1", namespace);
+      UiSession renewed = sessions.open(browser.cookie("vfps_session").orElseThrow());
+      assertThat(renewed.expiresAt()).isGreaterThan(Instant.now().getEpochSecond());
+      assertThat(renewed.subject()).isEqualTo("admin");
+    } finally {
+      provider.accessTokensWithSub(true);
+    }
+  }
+
+  @Test
   void aReturnUrlThatLeavesTheServiceIsRefused() {
     int requests = provider.authorizationRequests().size();
     for (String target :
