@@ -55,7 +55,8 @@ class DatabasePrivilegesIT {
           "GRANT SELECT, INSERT ON pseudonyms, vfps_secrets TO %1$s",
           "GRANT UPDATE, DELETE ON pseudonyms TO %1$s",
           "GRANT SELECT, INSERT, UPDATE ON pseudonymization_jobs, vfps_csv_job_runs TO %1$s",
-          "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_csv_job_pending_output TO %1$s");
+          "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_csv_job_pending_output TO %1$s",
+          "GRANT SELECT, INSERT, DELETE ON vfps_ended_ui_sessions TO %1$s");
 
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
@@ -69,7 +70,7 @@ class DatabasePrivilegesIT {
         "the role of the test database may not create roles (ALTER ROLE ... CREATEROLE)");
     String role = "vfps_service_" + UUID.randomUUID().toString().replace("-", "");
     String password = UUID.randomUUID().toString();
-    assertThat(Migrations.migrate(owner)).isEqualTo(8);
+    assertThat(Migrations.migrate(owner)).isEqualTo(9);
     TestPostgres.execute(owner, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
       TestPostgres.execute(

@@ -35,6 +35,7 @@ public final class TestSessions {
     UiSession session = open(cookie);
     return seal(
         new UiSession(
+            session.id(),
             session.subject(),
             session.name(),
             session.username(),
@@ -42,6 +43,7 @@ public final class TestSessions {
             session.emailVerified(),
             session.roles(),
             Instant.now().minusSeconds(3_600).getEpochSecond(),
+            session.endsAt(),
             session.csrfToken(),
             keepRefreshToken ? session.refreshToken() : ""));
   }

@@ -27,7 +27,8 @@ class DotnetSchemaIT {
           "flyway_schema_history",
           "vfps_secrets",
           "vfps_csv_job_runs",
-          "vfps_csv_job_pending_output");
+          "vfps_csv_job_pending_output",
+          "vfps_ended_ui_sessions");
 
   /**
    * The one line of the schema where vfps differs on purpose: pseudonyms are unique within a

@@ -50,7 +50,7 @@ class MigrationsIT {
   @Test
   void aCurrentSchemaIsRecognisedFromItsHistoryWithoutStartingFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(8);
+    assertThat(Migrations.migrate(database)).isEqualTo(9);
     // Flyway would refuse this history (a checksum that no file has); one query does not read it
     TestPostgres.execute(
         database, "UPDATE flyway_schema_history SET checksum = 12345 WHERE version = '1'");
@@ -61,16 +61,18 @@ class MigrationsIT {
   @Test
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(8);
-    // back to the schema of version 6: no EF migration history (7), no CSV job runs (8)
+    assertThat(Migrations.migrate(database)).isEqualTo(9);
+    // back to the schema of version 6: no EF migration history (7), no CSV job runs (8), no ended
+    // UI sessions (9)
     TestPostgres.execute(
         database,
         "DROP TABLE \"__EFMigrationsHistory\"",
         "DROP TABLE vfps_csv_job_pending_output",
         "DROP TABLE vfps_csv_job_runs",
-        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8')");
+        "DROP TABLE vfps_ended_ui_sessions",
+        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9')");
 
-    assertThat(Migrations.migrate(database)).isEqualTo(2);
+    assertThat(Migrations.migrate(database)).isEqualTo(3);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
         .isEqualTo(18);
   }
@@ -110,7 +112,7 @@ class MigrationsIT {
   @Test
   void aHistoryWithAFailedMigrationGoesToFlywayWhichRefusesIt() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(8);
+    assertThat(Migrations.migrate(database)).isEqualTo(9);
     TestPostgres.execute(
         database,
         "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
