@@ -254,7 +254,7 @@ public final class SignIn {
   }
 
   /** Whether the session was signed out, on any replica. */
-  public Future<Boolean> signedOut(UiSession session) {
+  Future<Boolean> signedOut(UiSession session) {
     return endedSessions.ended(session.id());
   }
 

@@ -517,17 +517,45 @@ class SignInFlowIT {
     }
   }
 
-  @Test
-  void aSignedOutSessionIsRefusedOnEveryReplica() throws Exception {
-    String session = signIn("admin");
-    String token = csrfToken(session);
-    TestSessions sessions;
+  /** Opens and seals sessions under the key of this class's database. */
+  private static TestSessions sessions() {
     io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
     try (Database opened = Database.connect(vertx, database)) {
-      sessions = new TestSessions(opened.uiSessionKey().await());
+      return new TestSessions(opened.uiSessionKey().await());
     } finally {
       vertx.close().await();
     }
+  }
+
+  @Test
+  void aSessionIsNotRenewedPastItsEnd() {
+    String session = signIn("admin");
+    TestSessions sessions = sessions();
+    String renewable =
+        "vfps_session=" + sessions.expired(session.substring("vfps_session=".length()), true);
+    String past =
+        "vfps_session=" + sessions.pastItsEnd(session.substring("vfps_session=".length()));
+    long refreshes = provider.grants().stream().filter("refresh_token"::equals).count();
+
+    Answer ended = get(origin(first) + "/ui/session", "cookie", past);
+
+    assertThat(ended.json().getValue("user")).isNull();
+    assertThat(ended.setCookie("vfps_session")).contains("Max-Age=0");
+    assertThat(provider.grants().stream().filter("refresh_token"::equals).count())
+        .isEqualTo(refreshes);
+    Answer page = get(origin(first) + "/ui/namespaces", "cookie", past);
+    assertThat(page.status()).isEqualTo(302);
+    assertThat(page.location()).startsWith("/ui/authentication/login");
+    // before its end, the same session is renewed
+    Answer renewed = get(origin(first) + "/ui/session", "cookie", renewable);
+    assertThat(renewed.json().getJsonObject("user").getString("subject")).isEqualTo("admin");
+  }
+
+  @Test
+  void aSignedOutSessionIsRefusedOnEveryReplica() {
+    String session = signIn("admin");
+    String token = csrfToken(session);
+    TestSessions sessions = sessions();
     String ended =
         "vfps_session=" + sessions.expired(session.substring("vfps_session=".length()), true);
     assertThat(get(origin(second) + "/v1/namespaces/" + namespace, "cookie", session).status())
