@@ -57,7 +57,8 @@ class DatabasePrivilegesIT {
           "GRANT SELECT, INSERT, UPDATE ON pseudonymization_jobs, vfps_csv_job_runs TO %1$s",
           "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_csv_job_pending_output TO %1$s",
           "GRANT SELECT, UPDATE ON vfps_cache_generation TO %1$s",
-          "GRANT SELECT, INSERT, DELETE ON vfps_cache_invalidations TO %1$s");
+          "GRANT SELECT, INSERT, DELETE ON vfps_cache_invalidations TO %1$s",
+          "GRANT SELECT, INSERT, DELETE ON vfps_ended_ui_sessions TO %1$s");
 
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
@@ -71,7 +72,7 @@ class DatabasePrivilegesIT {
         "the role of the test database may not create roles (ALTER ROLE ... CREATEROLE)");
     String role = "vfps_service_" + UUID.randomUUID().toString().replace("-", "");
     String password = UUID.randomUUID().toString();
-    assertThat(Migrations.migrate(owner)).isEqualTo(9);
+    assertThat(Migrations.migrate(owner)).isEqualTo(10);
     TestPostgres.execute(owner, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
       TestPostgres.execute(

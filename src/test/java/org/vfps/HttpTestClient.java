@@ -90,27 +90,46 @@ public final class HttpTestClient implements AutoCloseable {
    * malformed percent escape); reads a response with a {@code content-length}.
    */
   public Response rawGet(String target) {
+    return raw("GET", target, Map.of(), null);
+  }
+
+  /**
+   * A request whose target is sent byte for byte over a socket, as no {@link URI} would write it
+   * ({@code //v1/...}, {@code /./v1/...}, {@code /x/../v1/...}), with these headers and, unless it
+   * is null, a JSON body; reads a response with a {@code content-length}.
+   */
+  public Response raw(String method, String target, Map<String, String> headers, String json) {
+    byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head =
+        new StringBuilder(method)
+            .append(' ')
+            .append(target)
+            .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+    if (json != null) {
+      head.append("Content-Type: application/json\r\nContent-Length: ")
+          .append(body.length)
+          .append("\r\n");
+    }
+    head.append("\r\n");
     try (Socket socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout(30_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(head.toString().getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(body);
       String[] headAndBody =
           new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
               .split("\r\n\r\n", 2);
       String[] lines = headAndBody[0].split("\r\n");
-      Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      Map<String, List<String>> answered = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       for (int i = 1; i < lines.length; i++) {
         int colon = lines[i].indexOf(':');
-        headers
+        answered
             .computeIfAbsent(lines[i].substring(0, colon).strip(), name -> new ArrayList<>())
             .add(lines[i].substring(colon + 1).strip());
       }
       return new Response(
           Integer.parseInt(lines[0].split(" ")[1]),
-          HttpHeaders.of(headers, (name, value) -> true),
+          HttpHeaders.of(answered, (name, value) -> true),
           headAndBody.length > 1 ? headAndBody[1] : "");
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -8,6 +8,7 @@ import org.vfps.access.AccessSnapshots;
 import org.vfps.access.AccessStore;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
+import org.vfps.access.EndedSessions;
 import org.vfps.access.Operation;
 import org.vfps.config.AuthorizationConfig;
 
@@ -29,6 +30,8 @@ public interface Authenticator {
    * @param audit where calls without valid credentials are written
    * @param sessionKey the 32-byte key every replica seals the admin UI's session cookies with; used
    *     when the config has a sign-in client
+   * @param endedSessions where the admin UI's signed-out sessions are kept; used as {@code
+   *     sessionKey}
    * @param snapshots the access tokens, when the config enables them
    * @param store where the tokens' last use is written back
    */
@@ -37,6 +40,7 @@ public interface Authenticator {
       AuthorizationConfig config,
       Audit audit,
       byte[] sessionKey,
+      EndedSessions endedSessions,
       AccessSnapshots snapshots,
       AccessStore store) {
     if (!config.enabled()) {
@@ -47,6 +51,7 @@ public interface Authenticator {
         config,
         audit,
         sessionKey,
+        endedSessions,
         snapshots,
         store,
         ProviderKeys.Timing.DEFAULT,
@@ -66,8 +71,9 @@ public interface Authenticator {
 
   /**
    * The caller of a request that sent no {@code Authorization} header but the admin UI's session
-   * cookie; fails as {@link #authenticate} does, when the session is not valid or has ended. Where
-   * the UI has no sign-in, the cookie is no credential: as {@link #authenticate} without a header.
+   * cookie; fails as {@link #authenticate} does, when the session is not valid, has ended or was
+   * signed out (which takes a database round trip; only the admin UI's requests pay it). Where the
+   * UI has no sign-in, the cookie is no credential: as {@link #authenticate} without a header.
    *
    * @param session the cookie's value
    */

@@ -9,6 +9,7 @@ import org.vfps.access.AccessStore;
 import org.vfps.access.AccessTokenSecret;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
+import org.vfps.access.EndedSessions;
 import org.vfps.access.Operation;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.error.ErrorCode;
@@ -35,12 +36,14 @@ final class CredentialAuthenticator implements Authenticator {
 
   /**
    * @param sessionKey seals the admin UI's sessions; used when the config has a sign-in client
+   * @param endedSessions the signed-out sessions; used as {@code sessionKey}
    */
   CredentialAuthenticator(
       Vertx vertx,
       AuthorizationConfig config,
       Audit audit,
       byte[] sessionKey,
+      EndedSessions endedSessions,
       AccessSnapshots snapshots,
       AccessStore store,
       ProviderKeys.Timing timing,
@@ -55,7 +58,7 @@ final class CredentialAuthenticator implements Authenticator {
     this.clientAccounts = new ClientAccounts(vertx, config.clients());
     this.signIn =
         bearerTokens != null && config.signIn().configured()
-            ? new SignIn(config, bearerTokens, new SessionSeal(sessionKey), clock)
+            ? new SignIn(config, bearerTokens, new SessionSeal(sessionKey), endedSessions, clock)
             : null;
     this.audit = audit;
     if (bearerTokens != null) {
@@ -125,7 +128,14 @@ final class CredentialAuthenticator implements Authenticator {
     if (!signIn.current(opened)) {
       return unauthenticated("the session has ended (sign in again)", clientAddress, operation);
     }
-    return Future.succeededFuture(opened.caller(clientAddress));
+    return signIn
+        .signedOut(opened)
+        .compose(
+            ended ->
+                ended
+                    ? unauthenticated(
+                        "the session was signed out (sign in again)", clientAddress, operation)
+                    : Future.succeededFuture(opened.caller(clientAddress)));
   }
 
   @Override

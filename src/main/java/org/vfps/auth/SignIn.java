@@ -10,11 +10,13 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.CallerId;
+import org.vfps.access.EndedSessions;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -27,10 +29,13 @@ import org.vfps.error.ServiceException;
  * token is checked as the API checks bearer tokens, and its subject and roles become the session,
  * so a user has in the UI exactly the permissions its token has at the API.
  *
- * <p>Nothing is kept on the server: the flow's state (state, nonce, PKCE verifier, where to return)
- * travels in a sealed cookie of its own, and the session in another, both under a key every replica
- * shares, so any replica can finish a sign-in and serve a session. A session lasts as long as its
- * access token and is renewed with the provider's refresh token, if it gave one. Thread-safe.
+ * <p>The flow's state (state, nonce, PKCE verifier, where to return) travels in a sealed cookie of
+ * its own, and the session in another, both under a key every replica shares, so any replica can
+ * finish a sign-in and serve a session. A session lasts as long as its access token and is renewed
+ * with the provider's refresh token, if it gave one, for at most {@link #SESSION_LIFETIME} after
+ * the sign-in. The server keeps only the sessions that were signed out ({@link EndedSessions}),
+ * until they would have ended anyway, so that a copy of their cookie is refused by every replica.
+ * Thread-safe.
  */
 public final class SignIn {
 
@@ -44,6 +49,13 @@ public final class SignIn {
 
   /** How long a user has between starting a sign-in and coming back from the provider. */
   public static final Duration FLOW_LIFETIME = Duration.ofMinutes(10);
+
+  /**
+   * The longest a session lasts after its sign-in, renewals included (a working day): then the user
+   * signs in again, at the provider without a form while its own session lasts. It bounds how long
+   * a signed-out session is remembered.
+   */
+  public static final Duration SESSION_LIFETIME = Duration.ofHours(12);
 
   /** The largest session cookie value; browsers keep 4,096 bytes of name and value. */
   static final int MAX_COOKIE_CHARACTERS = 3_800;
@@ -65,16 +77,23 @@ public final class SignIn {
   private final BearerTokens tokens;
   private final ProviderKeys keys;
   private final SessionSeal seal;
+  private final EndedSessions endedSessions;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
 
-  SignIn(AuthorizationConfig config, BearerTokens tokens, SessionSeal seal, Clock clock) {
+  SignIn(
+      AuthorizationConfig config,
+      BearerTokens tokens,
+      SessionSeal seal,
+      EndedSessions endedSessions,
+      Clock clock) {
     this.clientId = config.signIn().clientId();
     this.clientSecret = config.signIn().clientSecret();
     this.usePushedAuthorizationRequests = config.signIn().usePushedAuthorizationRequests();
     this.tokens = tokens;
     this.keys = tokens.keys();
     this.seal = seal;
+    this.endedSessions = endedSessions;
     this.clock = clock;
   }
 
@@ -168,12 +187,14 @@ public final class SignIn {
 
   /**
    * The session renewed with its refresh token: new roles and expiry from a new access token, the
-   * same user and CSRF token. Fails with {@code UNAUTHENTICATED} when the session has no refresh
-   * token or the provider no longer accepts it (the user signs in again), and with {@code
-   * UNAVAILABLE} as {@link #complete}.
+   * same sign-in, user and CSRF token. Fails with {@code UNAUTHENTICATED} when the session has no
+   * refresh token, has reached its end, or the provider no longer accepts the token (the user signs
+   * in again), and with {@code UNAVAILABLE} as {@link #complete}.
+   *
+   * @param session a session that was not signed out ({@link #session(String)})
    */
   public Future<Sealed> refresh(UiSession session) {
-    if (session.refreshToken().isEmpty()) {
+    if (session.refreshToken().isEmpty() || now() >= session.endsAt()) {
       return Future.failedFuture(
           new ServiceException(
               ErrorCode.UNAUTHENTICATED, "The session has ended and cannot be renewed."));
@@ -211,11 +232,44 @@ public final class SignIn {
                         }));
   }
 
-  /** The session a cookie value carries, current or not; empty for a value not sealed by vfps. */
+  /**
+   * The session a cookie value carries, current or not, without asking whether it was signed out;
+   * empty for a value not sealed by vfps.
+   */
   public Optional<UiSession> open(String cookie) {
     return cookie == null
         ? Optional.empty()
         : seal.open(SESSION_COOKIE, cookie).flatMap(UiSession::fromJson);
+  }
+
+  /**
+   * The session a cookie value carries, current or not; empty for a value not sealed by vfps and
+   * for a session signed out on any replica. Fails with {@code UNAVAILABLE} when the database
+   * cannot say.
+   */
+  public Future<Optional<UiSession>> session(String cookie) {
+    Optional<UiSession> opened = open(cookie);
+    if (opened.isEmpty()) {
+      return Future.succeededFuture(opened);
+    }
+    return signedOut(opened.get()).map(ended -> ended ? Optional.empty() : opened);
+  }
+
+  /** Whether the session was signed out, on any replica. */
+  Future<Boolean> signedOut(UiSession session) {
+    return endedSessions.ended(session.id());
+  }
+
+  /**
+   * Ends the session on every replica: from now on its cookie, and every copy of it, is refused.
+   * Fails with {@code UNAVAILABLE} when the database cannot record it.
+   */
+  public Future<Void> end(UiSession session) {
+    // kept as long as a copy of the cookie could be current
+    return endedSessions.end(
+        session.id(),
+        Instant.ofEpochSecond(session.endsAt() + ProviderTokenChecks.LEEWAY_SECONDS),
+        clock.instant());
   }
 
   /**
@@ -224,6 +278,11 @@ public final class SignIn {
    */
   public boolean current(UiSession session) {
     return now() < session.expiresAt() + ProviderTokenChecks.LEEWAY_SECONDS;
+  }
+
+  /** Whether the session is current, or can be renewed with its refresh token before its end. */
+  public boolean usable(UiSession session) {
+    return current(session) || (!session.refreshToken().isEmpty() && now() < session.endsAt());
   }
 
   /** Whether the provider's keys and discovery document are loaded, so a sign-in can start. */
@@ -348,15 +407,18 @@ public final class SignIn {
                 return Future.failedFuture(
                     tokensRefused("the ID token and the access token name different subjects"));
               }
+              long endsAt = now() + SESSION_LIFETIME.toSeconds();
               return sealed(
                   new UiSession(
+                      randomText(16),
                       user.subject(),
                       text(id, "name"),
                       text(id, "preferred_username"),
                       text(id, "email"),
                       Boolean.TRUE.equals(id.getValue("email_verified")),
                       access.identity().roles(),
-                      access.expiresAtSecond(),
+                      Math.min(access.expiresAtSecond(), endsAt),
+                      endsAt,
                       randomText(16),
                       answer.getValue("refresh_token") instanceof String refresh ? refresh : ""));
             });

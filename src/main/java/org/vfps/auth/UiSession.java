@@ -13,10 +13,12 @@ import org.vfps.access.Caller;
 import org.vfps.access.CallerId;
 
 /**
- * A user signed in to the admin UI, as the session cookie carries it: who it is (from the ID
- * token), its roles (from the access token, checked as the API checks bearer tokens), until when,
- * the CSRF token bound to the sign-in, and the provider's refresh token.
+ * A user signed in to the admin UI, as the session cookie carries it: which sign-in it is, who
+ * (from the ID token), its roles (from the access token, checked as the API checks bearer tokens),
+ * until when, the CSRF token bound to the sign-in, and the provider's refresh token.
  *
+ * @param id a random text that names the sign-in, the same for the whole sign-in (renewals
+ *     included); a sign-out ends it by this name on every replica
  * @param subject the user's {@code sub}, of the ID token (and of the access token, where it has
  *     one)
  * @param name the ID token's {@code name}; empty when absent
@@ -25,11 +27,15 @@ import org.vfps.access.CallerId;
  * @param emailVerified whether the ID token says the address is verified ({@code email_verified}),
  *     without which no e-mail grant matches
  * @param roles the access token's roles; unmodifiable
- * @param expiresAt the access token's {@code exp}, in seconds since the epoch
+ * @param expiresAt the access token's {@code exp}, in seconds since the epoch, or {@code endsAt}
+ *     when that is sooner
+ * @param endsAt the second (since the epoch) after which the session is not renewed: {@link
+ *     SignIn#SESSION_LIFETIME} after the sign-in
  * @param csrfToken a random text, the same for the whole sign-in
  * @param refreshToken the provider's refresh token; empty when it gave none
  */
 public record UiSession(
+    String id,
     String subject,
     String name,
     String username,
@@ -37,12 +43,15 @@ public record UiSession(
     boolean emailVerified,
     Set<String> roles,
     long expiresAt,
+    long endsAt,
     String csrfToken,
     String refreshToken) {
 
-  private static final int VERSION = 1;
+  /** 2: with the sign-in's id and end; a cookie of version 1 is no session (sign in again). */
+  private static final int VERSION = 2;
 
   public UiSession {
+    Objects.requireNonNull(id, "id");
     Objects.requireNonNull(subject, "subject");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(username, "username");
@@ -72,21 +81,35 @@ public record UiSession(
             csrfToken.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** This session with the fields of a refresh; who it is and the CSRF token stay. */
+  /**
+   * This session with the fields of a refresh, expiring no later than its end; the sign-in, who it
+   * is and the CSRF token stay.
+   */
   UiSession refreshed(Set<String> roles, long expiresAt, String refreshToken) {
     return new UiSession(
-        subject, name, username, email, emailVerified, roles, expiresAt, csrfToken, refreshToken);
+        id,
+        subject,
+        name,
+        username,
+        email,
+        emailVerified,
+        roles,
+        Math.min(expiresAt, endsAt),
+        endsAt,
+        csrfToken,
+        refreshToken);
   }
 
   /** This session without its refresh token (for a cookie that would be too large with it). */
   UiSession withoutRefreshToken() {
     return new UiSession(
-        subject, name, username, email, emailVerified, roles, expiresAt, csrfToken, "");
+        id, subject, name, username, email, emailVerified, roles, expiresAt, endsAt, csrfToken, "");
   }
 
   JsonObject toJson() {
     return new JsonObject()
         .put("v", VERSION)
+        .put("id", id)
         .put("sub", subject)
         .put("name", name)
         .put("user", username)
@@ -94,6 +117,7 @@ public record UiSession(
         .put("ev", emailVerified)
         .put("roles", new JsonArray(roles.stream().sorted().toList()))
         .put("exp", expiresAt)
+        .put("end", endsAt)
         .put("csrf", csrfToken)
         .put("rt", refreshToken);
   }
@@ -109,6 +133,7 @@ public record UiSession(
     }
     return Optional.of(
         new UiSession(
+            json.getString("id"),
             json.getString("sub"),
             json.getString("name"),
             json.getString("user"),
@@ -116,6 +141,7 @@ public record UiSession(
             json.getBoolean("ev", false),
             roles,
             json.getLong("exp"),
+            json.getLong("end"),
             json.getString("csrf"),
             json.getString("rt")));
   }

@@ -173,7 +173,17 @@ public final class ConfigLoader {
         port(settings, "Grpc:Port"),
         port(settings, "MetricsPort"),
         bool(settings, "Grpc:Reflection:IsEnabled"),
-        positiveInt(settings, "Http:MaxRequestBodyBytes"));
+        positiveInt(settings, "Http:MaxRequestBodyBytes"),
+        trustedProxies(settings, "Http:TrustedProxies"));
+  }
+
+  private static TrustedProxies trustedProxies(FlatSettings settings, String key) {
+    String value = settings.required(key);
+    try {
+      return TrustedProxies.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(FlatSettings.environmentName(key) + ": " + e.getMessage());
+    }
   }
 
   private static CachingConfig caching(FlatSettings settings) {

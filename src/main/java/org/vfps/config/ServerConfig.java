@@ -1,5 +1,7 @@
 package org.vfps.config;
 
+import java.util.Objects;
+
 /**
  * The listeners. A port of 0 lets the operating system pick a free one (useful in tests), except
  * for {@code metricsPort}, where 0 turns the Prometheus listener off.
@@ -10,13 +12,16 @@ package org.vfps.config;
  * @param grpcReflectionEnabled gRPC server reflection ({@code Grpc__Reflection__IsEnabled})
  * @param httpMaxRequestBodyBytes the largest request body the HTTP listener reads; larger ones are
  *     answered with 413 ({@code Http__MaxRequestBodyBytes})
+ * @param trustedProxies the proxies whose forwarding headers the HTTP listener honours ({@code
+ *     Http__TrustedProxies})
  */
 public record ServerConfig(
     int httpPort,
     int grpcPort,
     int metricsPort,
     boolean grpcReflectionEnabled,
-    int httpMaxRequestBodyBytes) {
+    int httpMaxRequestBodyBytes,
+    TrustedProxies trustedProxies) {
 
   /** The largest TCP port number. */
   static final int MAX_PORT = 65_535;
@@ -29,6 +34,7 @@ public record ServerConfig(
       throw new IllegalArgumentException(
           "httpMaxRequestBodyBytes must be positive: " + httpMaxRequestBodyBytes);
     }
+    Objects.requireNonNull(trustedProxies, "trustedProxies");
   }
 
   private static void requirePort(int port, String name) {

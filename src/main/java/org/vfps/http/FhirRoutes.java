@@ -13,8 +13,9 @@ import org.vfps.fhir.FhirReply;
  * The FHIR operations on their routes of the contract, unvalidated by it: they read their own
  * content types and answer with their own bodies, failures included, never through {@link
  * HttpErrors}: those of {@code /v1/fhir} and of the gPAS dialect under {@code /ttp-fhir/fhir/gpas}.
- * The operations authenticate their caller through {@link Authentication}; the CapabilityStatements
- * are open.
+ * The operations authenticate their caller through {@link Authentication}, by the {@code
+ * Authorization} header only (the admin UI's session cookie is no credential here, so that no link
+ * on another site can make a signed-in browser call them); the CapabilityStatements are open.
  */
 final class FhirRoutes {
 
@@ -94,7 +95,7 @@ final class FhirRoutes {
   }
 
   private FhirOperations.Callers callers(RoutingContext rc) {
-    return operation -> authentication.caller(rc.request(), operation);
+    return operation -> authentication.caller(rc, operation);
   }
 
   private static String contentType(RoutingContext rc) {

@@ -84,7 +84,7 @@ public final class HttpApiVerticle extends VerticleBase {
     builder.rootHandler(
         new RequestAdmission(dependencies.admission(), dependencies.requestTimeout()));
     Authentication authentication = new Authentication(dependencies.authenticator());
-    builder.rootHandler(authentication::rejectForgedRequests);
+    builder.rootHandler(authentication::admitSession);
     new RestRoutes(
             dependencies.namespaces(),
             dependencies.pseudonyms(),

@@ -53,9 +53,9 @@ import org.vfps.pseudonym.Withdrawal;
 /**
  * The ten RPCs on the routes of their {@code google.api.http} rules, bound to the operations of the
  * contract: path variables and query parameters (by proto or JSON name) and the JSON body become
- * the request, the caller comes from the {@code Authorization} header, the domain service answers,
- * and the reply goes out as protobuf JSON. A failure goes to the router's failure handler, {@link
- * HttpErrors}.
+ * the request, the caller comes from the {@code Authorization} header (or the admin UI's session
+ * cookie, as {@link Authentication} admits it), the domain service answers, and the reply goes out
+ * as protobuf JSON. A failure goes to the router's failure handler, {@link HttpErrors}.
  */
 final class RestRoutes {
 
@@ -109,7 +109,7 @@ final class RestRoutes {
             rc -> {
               NamespaceListStream list = new NamespaceListStream(rc.response());
               authentication
-                  .caller(rc.request(), Operation.NAMESPACE_GET_ALL)
+                  .caller(rc, Operation.NAMESPACE_GET_ALL)
                   .compose(caller -> namespaces.getAll(caller, list::write))
                   .compose(read -> list.end())
                   .onFailure(
@@ -546,7 +546,7 @@ final class RestRoutes {
         .addHandler(
             rc ->
                 authentication
-                    .caller(rc.request(), operation)
+                    .caller(rc, operation)
                     .compose(caller -> handler.apply(rc, caller))
                     .onComplete(
                         reply -> {

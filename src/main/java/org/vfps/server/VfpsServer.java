@@ -306,6 +306,7 @@ public final class VfpsServer implements AutoCloseable {
                           authorization,
                           audit,
                           keys.uiSessions().orElse(null),
+                          database.endedSessions(),
                           snapshots,
                           accessStore),
                       Authenticator::close);
@@ -574,7 +575,8 @@ public final class VfpsServer implements AutoCloseable {
                             authorization.accessTokens().defaultLifetime(),
                             authorization.accessTokens().maximumLifetime()),
                         generationSupport(config),
-                        services.csvJobs().transferOrigin()))
+                        services.csvJobs().transferOrigin(),
+                        config.server().trustedProxies()::trusts))
                 ::mount,
             httpConnections(config.connections()),
             services.admission(),

@@ -15,6 +15,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.vfps.access.EndedSessions;
 import org.vfps.admission.Admission;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
@@ -115,6 +116,11 @@ public final class Database implements AutoCloseable {
   /** The grants, service accounts and access tokens. */
   public PgAccessStore access() {
     return new PgAccessStore(pool);
+  }
+
+  /** The admin UI's signed-out sessions. */
+  public EndedSessions endedSessions() {
+    return new PgEndedSessions(pool);
   }
 
   public PseudonymRepository pseudonyms() {

@@ -24,9 +24,9 @@ import org.vfps.namespace.NamespaceService;
 /**
  * What the pages ask of the UI itself: {@code GET /ui/session} (who is signed in and what the rules
  * let them do, the CSRF token for their requests; a session whose access token has expired is
- * renewed here with its refresh token) and {@code GET /ui/access} (for admins: the admin roles, the
- * rules and the roles per namespace, for the Access control page). The pages use this to show what
- * a user may not do; the API decides.
+ * renewed here with its refresh token; a signed-out one is none) and {@code GET /ui/access} (for
+ * admins: the admin roles, the rules and the roles per namespace, for the Access control page). The
+ * pages use this to show what a user may not do; the API decides.
  */
 final class SessionRoutes {
 
@@ -43,6 +43,7 @@ final class SessionRoutes {
   private final Permissions permissions;
   private final NamespaceService namespaces;
   private final JsonObject service;
+  private final SessionCookies cookies;
 
   /**
    * @param service the fields every session answer has (version, limits, accessTokens, generation)
@@ -52,9 +53,11 @@ final class SessionRoutes {
       Optional<SignIn> signIn,
       Permissions permissions,
       NamespaceService namespaces,
-      JsonObject service) {
+      JsonObject service,
+      SessionCookies cookies) {
     this.authorization = authorization;
     this.signIn = signIn;
+    this.cookies = cookies;
     this.permissions = permissions;
     this.namespaces = namespaces;
     this.service = service;
@@ -71,21 +74,31 @@ final class SessionRoutes {
       UiJson.send(rc, 200, answer(null, Caller.anonymous("")).put("authorization", false));
       return;
     }
-    UiSession session =
-        signIn.flatMap(flow -> SessionCookies.session(flow, rc.request())).orElse(null);
-    if (session == null) {
+    if (signIn.isEmpty()) {
       UiJson.send(rc, 200, signedOut());
       return;
     }
-    SignIn flow = signIn.orElseThrow();
-    if (flow.current(session)) {
-      UiJson.send(rc, 200, signedIn(session));
-      return;
-    }
+    SignIn flow = signIn.get();
+    SessionCookies.session(flow, rc.request())
+        .onSuccess(
+            found -> {
+              if (found.isEmpty()) {
+                UiJson.send(rc, 200, signedOut());
+              } else if (flow.current(found.get())) {
+                UiJson.send(rc, 200, signedIn(found.get()));
+              } else {
+                renew(rc, flow, found.get());
+              }
+            })
+        .onFailure(failure -> unavailable(rc, failure));
+  }
+
+  /** Answers the session renewed with its refresh token, or signed out when it cannot be. */
+  private void renew(RoutingContext rc, SignIn flow, UiSession session) {
     flow.refresh(session)
         .onSuccess(
             renewed -> {
-              SessionCookies.setSession(rc, renewed.cookie());
+              cookies.setSession(rc, renewed.cookie());
               UiJson.send(rc, 200, signedIn(renewed.session()));
             })
         .onFailure(
@@ -101,10 +114,21 @@ final class SessionRoutes {
                 LOG.error("A session could not be renewed", failure);
               }
               if (code != ErrorCode.UNAVAILABLE) {
-                SessionCookies.clearSession(rc);
+                cookies.clearSession(rc);
               }
               UiJson.send(rc, 200, signedOut());
             });
+  }
+
+  /** The answer when the database cannot say whether a session was signed out. */
+  private static void unavailable(RoutingContext rc, Throwable failure) {
+    LOG.warn("A session could not be checked: {}", failure.getMessage());
+    UiJson.error(
+        rc,
+        503,
+        ErrorCode.UNAVAILABLE,
+        "The session cannot be checked right now (the database is not available); try again"
+            + " shortly.");
   }
 
   private JsonObject signedOut() {
@@ -157,11 +181,21 @@ final class SessionRoutes {
       UiJson.send(rc, 200, new JsonObject().put("authorization", false));
       return;
     }
-    Caller caller =
-        signIn
-            .flatMap(flow -> SessionCookies.session(flow, rc.request()).filter(flow::current))
-            .map(session -> session.caller(""))
-            .orElse(null);
+    if (signIn.isEmpty()) {
+      UiJson.error(rc, 401, ErrorCode.UNAUTHENTICATED, "Sign in to see the access rules.");
+      return;
+    }
+    SignIn flow = signIn.get();
+    SessionCookies.session(flow, rc.request())
+        .onSuccess(
+            found ->
+                access(
+                    rc,
+                    found.filter(flow::current).map(session -> session.caller("")).orElse(null)))
+        .onFailure(failure -> unavailable(rc, failure));
+  }
+
+  private void access(RoutingContext rc, Caller caller) {
     if (caller == null) {
       UiJson.error(rc, 401, ErrorCode.UNAUTHENTICATED, "Sign in to see the access rules.");
       return;

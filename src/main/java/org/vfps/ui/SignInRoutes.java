@@ -1,5 +1,6 @@
 package org.vfps.ui;
 
+import io.vertx.core.Future;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -18,8 +19,8 @@ import org.vfps.error.ServiceException;
 /**
  * The sign-in's addresses under {@code /ui/authentication/}: {@code login?returnUrl=...} sends the
  * browser to the provider, {@code callback} takes it back and sets the session, {@code POST logout}
- * ends the session here and then at the provider. Problems are answered with a page that says what
- * went wrong and offers to sign in again.
+ * ends the session on every replica and then at the provider. Problems are answered with a page
+ * that says what went wrong and offers to sign in again.
  */
 final class SignInRoutes {
 
@@ -33,14 +34,16 @@ final class SignInRoutes {
 
   private final boolean authorization;
   private final Optional<SignIn> signIn;
+  private final SessionCookies cookies;
 
   /**
    * @param authorization whether authorization is on
    * @param signIn the sign-in; empty when authorization is off or no client is configured
    */
-  SignInRoutes(boolean authorization, Optional<SignIn> signIn) {
+  SignInRoutes(boolean authorization, Optional<SignIn> signIn, SessionCookies cookies) {
     this.authorization = authorization;
     this.signIn = signIn;
+    this.cookies = cookies;
   }
 
   void mount(Router router) {
@@ -72,11 +75,21 @@ final class SignInRoutes {
       return;
     }
     SignIn flow = signIn.get();
-    if (SessionCookies.session(flow, request).filter(flow::current).isPresent()) {
-      redirect(rc, returnUrl.get());
-      return;
-    }
-    Optional<String> origin = SessionCookies.origin(request);
+    SessionCookies.session(flow, request)
+        .onSuccess(
+            found -> {
+              if (found.filter(flow::current).isPresent()) {
+                redirect(rc, returnUrl.get());
+              } else {
+                begin(rc, flow, returnUrl.get());
+              }
+            })
+        .onFailure(failure -> problem(rc, failure, returnUrl.get()));
+  }
+
+  /** Sends the browser to the provider, with the flow's cookie. */
+  private void begin(RoutingContext rc, SignIn flow, String returnUrl) {
+    Optional<String> origin = cookies.origin(rc.request());
     if (origin.isEmpty()) {
       SignInPages.send(
           rc,
@@ -88,13 +101,13 @@ final class SignInRoutes {
           "Back to vfps");
       return;
     }
-    flow.begin(origin.get() + SessionCookies.CALLBACK_PATH, returnUrl.get())
+    flow.begin(origin.get() + SessionCookies.CALLBACK_PATH, returnUrl)
         .onSuccess(
             redirect -> {
-              SessionCookies.setFlow(rc, redirect.flowCookieName(), redirect.flowCookie());
+              cookies.setFlow(rc, redirect.flowCookieName(), redirect.flowCookie());
               redirect(rc, redirect.location());
             })
-        .onFailure(failure -> problem(rc, failure, returnUrl.get()));
+        .onFailure(failure -> problem(rc, failure, returnUrl));
   }
 
   private void callback(RoutingContext rc) {
@@ -118,7 +131,7 @@ final class SignInRoutes {
     }
     String error = request.getParam("error");
     if (error != null) {
-      SessionCookies.clearFlow(rc, cookieName);
+      cookies.clearFlow(rc, cookieName);
       String code = ERROR_CODE.matcher(error).matches() ? error : "an unknown error";
       LOG.info(
           "The identity provider ended a sign-in with {}: {}",
@@ -140,27 +153,29 @@ final class SignInRoutes {
             state, request.getParam("code"), flowCookie == null ? null : flowCookie.getValue())
         .onSuccess(
             signedIn -> {
-              SessionCookies.clearFlow(rc, cookieName);
-              SessionCookies.setSession(rc, signedIn.session().cookie());
+              cookies.clearFlow(rc, cookieName);
+              cookies.setSession(rc, signedIn.session().cookie());
               redirect(rc, signedIn.returnUrl());
             })
         .onFailure(
             failure -> {
-              SessionCookies.clearFlow(rc, cookieName);
+              cookies.clearFlow(rc, cookieName);
               problem(rc, failure, ReturnUrls.HOME);
             });
   }
 
   /**
-   * Ends the session here (the cookie goes), then sends the browser to the provider's end-session
-   * endpoint, which comes back to {@code /ui/}; a request that carries a session must carry its
-   * CSRF token too ({@code X-CSRF-Token}, or the form field {@code csrfToken}). A page's script
-   * asks with {@code Accept: application/json} and is answered {@code {"location": ...}}; a form is
-   * answered with a redirect.
+   * Ends the session on every replica (the cookie goes, and every copy of it is refused from now
+   * on), then sends the browser to the provider's end-session endpoint, which comes back to {@code
+   * /ui/}; a request that carries a session must carry its CSRF token too ({@code X-CSRF-Token}, or
+   * the form field {@code csrfToken}). A page's script asks with {@code Accept: application/json}
+   * and is answered {@code {"location": ...}}; a form is answered with a redirect. When the end
+   * cannot be recorded (the database is away), the answer is 503 and the cookie stays, so that the
+   * user can try again.
    */
   private void logout(RoutingContext rc) {
     HttpServerRequest request = rc.request();
-    Optional<UiSession> session = signIn.flatMap(flow -> SessionCookies.session(flow, request));
+    Optional<UiSession> session = signIn.flatMap(flow -> SessionCookies.opened(flow, request));
     String token = request.getHeader("X-CSRF-Token");
     if (token == null) {
       token = request.getFormAttribute("csrfToken");
@@ -177,12 +192,34 @@ final class SignInRoutes {
       }
       return;
     }
-    SessionCookies.clearSession(rc);
+    Future<Void> ended =
+        session.isPresent() ? signIn.orElseThrow().end(session.get()) : Future.succeededFuture();
+    ended
+        .onSuccess(done -> signedOut(rc, json))
+        .onFailure(
+            failure -> {
+              LOG.warn("A session could not be ended: {}", failure.getMessage());
+              String message =
+                  "The session could not be ended (the database is not available); try again"
+                      + " shortly.";
+              if (json) {
+                UiJson.error(rc, 503, ErrorCode.UNAVAILABLE, message);
+              } else {
+                SignInPages.send(
+                    rc, 503, "Sign-out failed", message, ReturnUrls.HOME, "Back to vfps");
+              }
+            });
+  }
+
+  /** Clears the cookie and sends the browser on to the provider's end-session endpoint. */
+  private void signedOut(RoutingContext rc, boolean json) {
+    cookies.clearSession(rc);
     String location =
         signIn
             .flatMap(
                 flow ->
-                    SessionCookies.origin(request)
+                    cookies
+                        .origin(rc.request())
                         .flatMap(origin -> flow.endSession(origin + ReturnUrls.HOME)))
             .orElse(ReturnUrls.HOME);
     if (json) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.vfps.access.Permissions;
 import org.vfps.auth.SignIn;
 import org.vfps.error.ErrorCode;
@@ -70,6 +71,8 @@ public final class UiRoutes {
    * @param generation which methods make new pseudonyms here, for the namespace form
    * @param objectStoreOrigin where the CSV page uploads the files of server-side jobs to ({@code
    *     scheme://host[:port]}); empty when CSV jobs are off
+   * @param trustedProxy whether a peer's IP address is a proxy whose {@code X-Forwarded-Proto} and
+   *     {@code X-Forwarded-Host} count ({@code Http__TrustedProxies})
    */
   public record Dependencies(
       String version,
@@ -80,9 +83,11 @@ public final class UiRoutes {
       NamespaceService namespaces,
       AccessTokenSettings accessTokens,
       GenerationSupport generation,
-      Optional<String> objectStoreOrigin) {
+      Optional<String> objectStoreOrigin,
+      Predicate<String> trustedProxy) {
 
     public Dependencies {
+      Objects.requireNonNull(trustedProxy, "trustedProxy");
       Objects.requireNonNull(objectStoreOrigin, "objectStoreOrigin");
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(signIn, "signIn");
@@ -121,6 +126,7 @@ public final class UiRoutes {
             dependencies.objectStoreOrigin().map(origin -> " " + origin).orElse(""));
     this.signIn = dependencies.signIn();
     this.namespaces = dependencies.namespaces();
+    SessionCookies cookies = new SessionCookies(dependencies.trustedProxy());
     this.sessions =
         new SessionRoutes(
             dependencies.authorization(),
@@ -133,8 +139,10 @@ public final class UiRoutes {
                     "limits",
                     new JsonObject().put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes()))
                 .put("accessTokens", accessTokens(dependencies.accessTokens()))
-                .put("generation", generation(dependencies.generation())));
-    this.signInRoutes = new SignInRoutes(dependencies.authorization(), dependencies.signIn());
+                .put("generation", generation(dependencies.generation())),
+            cookies);
+    this.signInRoutes =
+        new SignInRoutes(dependencies.authorization(), dependencies.signIn(), cookies);
   }
 
   /**
@@ -223,7 +231,8 @@ public final class UiRoutes {
 
   /**
    * The app's page, or, with a sign-in, a redirect to the login when the request has no session
-   * that is current or can be renewed; the login returns to the page's path and query.
+   * that is current or can be renewed (a signed-out one is none); the login returns to the page's
+   * path and query.
    */
   private void page(RoutingContext rc) {
     HttpServerRequest request = rc.request();
@@ -232,24 +241,32 @@ public final class UiRoutes {
       unknownPage(rc);
       return;
     }
-    if (signIn.isPresent()) {
-      SignIn flow = signIn.get();
-      boolean usable =
-          SessionCookies.session(flow, request)
-              .filter(session -> flow.current(session) || !session.refreshToken().isEmpty())
-              .isPresent();
-      if (!usable) {
-        String target = request.query() == null ? request.path() : request.uri();
-        rc.response()
-            .setStatusCode(302)
-            .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
-            .putHeader(
-                HttpHeaders.LOCATION,
-                ReturnUrls.login(ReturnUrls.local(target).orElse(ReturnUrls.HOME)))
-            .end();
-        return;
-      }
+    if (signIn.isEmpty()) {
+      pageOf(rc);
+      return;
     }
+    SignIn flow = signIn.get();
+    SessionCookies.session(flow, request)
+        .onSuccess(
+            found -> {
+              if (found.filter(flow::usable).isPresent()) {
+                pageOf(rc);
+              } else {
+                String target = request.query() == null ? request.path() : request.uri();
+                rc.response()
+                    .setStatusCode(302)
+                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+                    .putHeader(
+                        HttpHeaders.LOCATION,
+                        ReturnUrls.login(ReturnUrls.local(target).orElse(ReturnUrls.HOME)))
+                    .end();
+              }
+            })
+        .onFailure(rc::fail);
+  }
+
+  /** The page of the request's route; 404 for a namespace that does not exist. */
+  private void pageOf(RoutingContext rc) {
     String namespace = rc.pathParam("name");
     if (namespace == null) {
       sendPage(rc.response(), rc);

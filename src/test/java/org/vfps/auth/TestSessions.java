@@ -35,6 +35,7 @@ public final class TestSessions {
     UiSession session = open(cookie);
     return seal(
         new UiSession(
+            session.id(),
             session.subject(),
             session.name(),
             session.username(),
@@ -42,7 +43,30 @@ public final class TestSessions {
             session.emailVerified(),
             session.roles(),
             Instant.now().minusSeconds(3_600).getEpochSecond(),
+            session.endsAt(),
             session.csrfToken(),
             keepRefreshToken ? session.refreshToken() : ""));
+  }
+
+  /**
+   * The cookie of the same session, with its refresh token, past its end ({@link
+   * SignIn#SESSION_LIFETIME} after the sign-in) by an hour.
+   */
+  public String pastItsEnd(String cookie) {
+    UiSession session = open(cookie);
+    long hourAgo = Instant.now().minusSeconds(3_600).getEpochSecond();
+    return seal(
+        new UiSession(
+            session.id(),
+            session.subject(),
+            session.name(),
+            session.username(),
+            session.email(),
+            session.emailVerified(),
+            session.roles(),
+            hourAgo,
+            hourAgo,
+            session.csrfToken(),
+            session.refreshToken()));
   }
 }

@@ -33,7 +33,8 @@ class ConfigLoaderTest {
 
     assertThat(config.database())
         .isEqualTo(new DatabaseConfig(Optional.empty(), Path.of("./data/postgres"), false));
-    assertThat(config.server()).isEqualTo(new ServerConfig(8080, 8081, 8082, true, 1_048_576));
+    assertThat(config.server())
+        .isEqualTo(new ServerConfig(8080, 8081, 8082, true, 1_048_576, TrustedProxies.NONE));
     assertThat(config.caching())
         .isEqualTo(new CachingConfig(false, false, 65534, Duration.ofHours(1)));
     assertThat(config.initNamespaces()).isEmpty();
@@ -249,7 +250,8 @@ class ConfigLoaderTest {
                 "Pseudonymization__Caching__SizeLimit", "100",
                 "Pseudonymization__Caching__AbsoluteExpiration", "00:05:00"));
 
-    assertThat(config.server()).isEqualTo(new ServerConfig(9090, 0, 0, false, 1_048_576));
+    assertThat(config.server())
+        .isEqualTo(new ServerConfig(9090, 0, 0, false, 1_048_576, TrustedProxies.NONE));
     assertThat(config.database().forceRunMigrations()).isTrue();
     assertThat(config.database().embeddedDataDirectory()).isEqualTo(Path.of("/var/lib/vfps"));
     assertThat(config.caching())
@@ -279,6 +281,55 @@ class ConfigLoaderTest {
     VfpsConfig config = ConfigLoader.load(Map.of("Http__MaxRequestBodyBytes", "65536"));
 
     assertThat(config.server().httpMaxRequestBodyBytes()).isEqualTo(65_536);
+  }
+
+  @Test
+  void trustedProxiesAreAddressesAndRangesAndNoneByDefault() {
+    assertThat(ConfigLoader.load(Map.of()).server().trustedProxies().trusts("127.0.0.1")).isFalse();
+
+    TrustedProxies trusted =
+        ConfigLoader.load(Map.of("Http__TrustedProxies", " 10.1.2.3, 192.168.0.0/16,fd00::/8,::1 "))
+            .server()
+            .trustedProxies();
+
+    assertThat(trusted.ranges())
+        .extracting(TrustedProxies.Range::toString)
+        .containsExactly(
+            "10.1.2.3/32", "192.168.0.0/16", "fd00:0:0:0:0:0:0:0/8", "0:0:0:0:0:0:0:1/128");
+    assertThat(trusted.trusts("10.1.2.3")).isTrue();
+    assertThat(trusted.trusts("10.1.2.4")).isFalse();
+    assertThat(trusted.trusts("192.168.255.7")).isTrue();
+    assertThat(trusted.trusts("192.169.0.1")).isFalse();
+    assertThat(trusted.trusts("fdab::1")).isTrue();
+    assertThat(trusted.trusts("fe00::1")).isFalse();
+    assertThat(trusted.trusts("::1")).isTrue();
+    // an IPv4 peer as an IPv6 listener sees it
+    assertThat(trusted.trusts("::ffff:10.1.2.3")).isTrue();
+    assertThat(trusted.trusts("proxy.example")).isFalse();
+    assertThat(trusted.trusts("")).isFalse();
+    TrustedProxies odd = TrustedProxies.parse("172.16.0.0/12, 0.0.0.0/0");
+    assertThat(odd.trusts("8.8.8.8")).isTrue();
+    assertThat(TrustedProxies.parse("172.16.0.0/12").trusts("172.31.255.255")).isTrue();
+    assertThat(TrustedProxies.parse("172.16.0.0/12").trusts("172.32.0.0")).isFalse();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "proxy.example|'proxy.example' is not an IP address or CIDR range",
+        "10.0.0.0/33|'10.0.0.0/33' has no prefix length of 0 to 32 after its '/'",
+        "10.0.0.0/|'10.0.0.0/' has no prefix length of 0 to 32 after its '/'",
+        "10.0.0.1/8|'10.0.0.1/8' has bits set past its prefix",
+        "10.0.0.256|'10.0.0.256' is not an IP address or CIDR range",
+        "/8|'/8' is not an IP address or CIDR range",
+        "fd00::/129|'fd00::/129' has no prefix length of 0 to 128 after its '/'"
+      })
+  void aTrustedProxyThatIsNoAddressOrRangeStopsTheStartNamingTheKey(String value, String problem) {
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("Http__TrustedProxies", "10.0.0.7, " + value)))
+        .withMessageStartingWith("Http__TrustedProxies: " + problem);
   }
 
   @Test

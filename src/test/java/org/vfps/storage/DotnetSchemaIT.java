@@ -29,7 +29,8 @@ class DotnetSchemaIT {
           "vfps_csv_job_runs",
           "vfps_csv_job_pending_output",
           "vfps_cache_generation",
-          "vfps_cache_invalidations");
+          "vfps_cache_invalidations",
+          "vfps_ended_ui_sessions");
 
   /**
    * The one line of the schema where vfps differs on purpose: pseudonyms are unique within a

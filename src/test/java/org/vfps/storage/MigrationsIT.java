@@ -50,7 +50,7 @@ class MigrationsIT {
   @Test
   void aCurrentSchemaIsRecognisedFromItsHistoryWithoutStartingFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(9);
+    assertThat(Migrations.migrate(database)).isEqualTo(10);
     // Flyway would refuse this history (a checksum that no file has); one query does not read it
     TestPostgres.execute(
         database, "UPDATE flyway_schema_history SET checksum = 12345 WHERE version = '1'");
@@ -61,9 +61,9 @@ class MigrationsIT {
   @Test
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(9);
+    assertThat(Migrations.migrate(database)).isEqualTo(10);
     // back to the schema of version 6: no EF migration history (7), no CSV job runs (8), no cache
-    // invalidation log (9)
+    // invalidation log (9), no ended UI sessions (10)
     TestPostgres.execute(
         database,
         "DROP TABLE \"__EFMigrationsHistory\"",
@@ -71,9 +71,10 @@ class MigrationsIT {
         "DROP TABLE vfps_csv_job_runs",
         "DROP TABLE vfps_cache_invalidations",
         "DROP TABLE vfps_cache_generation",
-        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9')");
+        "DROP TABLE vfps_ended_ui_sessions",
+        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9', '10')");
 
-    assertThat(Migrations.migrate(database)).isEqualTo(3);
+    assertThat(Migrations.migrate(database)).isEqualTo(4);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
         .isEqualTo(18);
   }
@@ -113,7 +114,7 @@ class MigrationsIT {
   @Test
   void aHistoryWithAFailedMigrationGoesToFlywayWhichRefusesIt() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(9);
+    assertThat(Migrations.migrate(database)).isEqualTo(10);
     TestPostgres.execute(
         database,
         "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"

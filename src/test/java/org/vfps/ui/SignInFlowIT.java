@@ -33,19 +33,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.vfps.ClassResources;
+import org.vfps.HttpTestClient;
 import org.vfps.TestCertificates;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.auth.TestOidcProvider;
+import org.vfps.auth.TestSessions;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.server.VfpsServer;
+import org.vfps.storage.Database;
 import org.vfps.storage.Migrations;
 
 /**
  * The sign-in over plain HTTP, step by step as a browser takes it: a sign-in started on one replica
  * and finished on the other, what the session reports, what a callback without its flow or with a
- * used code gets, the cookies' attributes under TLS and behind a proxy, a form sign-out, and a
- * service without a sign-in client.
+ * used code gets, the cookies' attributes under TLS and behind a proxy (trusted or not), a form
+ * sign-out and a signed-out session on both replicas, what the cookie authenticates (the pages' API
+ * only, never FHIR) and its CSRF check under every spelling of a path, and a service without a
+ * sign-in client.
  */
 class SignInFlowIT {
 
@@ -81,6 +86,8 @@ class SignInFlowIT {
     first = resources.own(TestService.start(SignInIT.settings(provider, namespace, wildcard)));
     Map<String, String> plain = new HashMap<>(wildcard);
     plain.put("Authorization__UsePushedAuthorizationRequests", "false");
+    // behind a proxy on this host
+    plain.put("Http__TrustedProxies", "127.0.0.0/8, ::1");
     second = resources.own(TestService.start(SignInIT.settings(provider, namespace, plain)));
     Answer created =
         send(
@@ -371,6 +378,251 @@ class SignInFlowIT {
                 + "/protocol/openid-connect/logout?client_id=vfps-web&post_logout_redirect_uri="
                 + URLEncoder.encode(origin(first) + "/ui/", StandardCharsets.UTF_8));
     assertThat(out.setCookie("vfps_session")).contains("Max-Age=0");
+  }
+
+  /** The session's CSRF token, as a page reads it. */
+  private static String csrfToken(String session) {
+    return get(origin(first) + "/ui/session", "cookie", session).json().getString("csrfToken");
+  }
+
+  private static Map<String, String> bearer() {
+    return Map.of("authorization", "Bearer " + provider.token("alice", "vfps-admin"));
+  }
+
+  /** Whether the original value has a pseudonym in the namespace (asked with a bearer token). */
+  private static boolean pseudonymized(HttpTestClient http, String original) {
+    int status =
+        http.send(
+                "POST",
+                "/v1/namespaces/" + namespace + "/pseudonyms:resolve",
+                bearer(),
+                new JsonObject().put("originalValue", original).encode())
+            .status();
+    assertThat(status).isIn(200, 404);
+    return status == 200;
+  }
+
+  private static String parameters(String... namesAndValues) {
+    JsonArray parameters = new JsonArray();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      parameters.add(
+          new JsonObject()
+              .put("name", namesAndValues[i])
+              .put("valueString", namesAndValues[i + 1]));
+    }
+    return new JsonObject().put("resourceType", "Parameters").put("parameter", parameters).encode();
+  }
+
+  @Test
+  void theSessionCookieAuthenticatesTheUisApiOnlyNeverFhir() {
+    String session = signIn("admin");
+    String token = csrfToken(session);
+    HttpTestClient http = resources.own(new HttpTestClient(first.httpPort()));
+    String original = "navigated-" + UUID.randomUUID();
+    String query = "?domain=" + namespace + "&original=" + original;
+
+    // a link on another site that a signed-in browser follows: SameSite=Lax sends the cookie
+    Answer navigated =
+        get(
+            origin(first) + "/ttp-fhir/fhir/gpas/$pseudonymize-allow-create" + query,
+            "cookie",
+            session);
+    assertThat(navigated.status()).isEqualTo(401);
+    assertThat(navigated.body()).contains("OperationOutcome", "no credentials");
+    // the FHIR operations of every base ignore the cookie, with its CSRF token too
+    Map<String, String> cookieAndToken =
+        Map.of("cookie", session, "x-csrf-token", token, "content-type", "application/fhir+json");
+    for (String target :
+        List.of(
+            "/v1/fhir/$create-pseudonym|namespace|originalValue",
+            "/ttp-fhir/fhir/gpas/$pseudonymizeAllowCreate|target|original",
+            "/ttp-fhir/fhir/gpas/$pseudonymize-allow-create|target|original")) {
+      String[] parts = target.split("\\|");
+      Answer posted =
+          send(
+              HttpRequest.newBuilder(URI.create(origin(first) + parts[0]))
+                  .headers(
+                      cookieAndToken.entrySet().stream()
+                          .flatMap(h -> java.util.stream.Stream.of(h.getKey(), h.getValue()))
+                          .toArray(String[]::new))
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          parameters(parts[1], namespace, parts[2], original))));
+      assertThat(posted.status()).as(parts[0]).isEqualTo(401);
+    }
+    assertThat(pseudonymized(http, original)).isFalse();
+
+    // the GET form works for a client with credentials
+    Answer withCredentials =
+        get(
+            origin(first) + "/ttp-fhir/fhir/gpas/$pseudonymize-allow-create" + query,
+            "authorization",
+            bearer().get("authorization"));
+    assertThat(withCredentials.status()).isEqualTo(200);
+    assertThat(pseudonymized(http, original)).isTrue();
+    // and the cookie still authenticates the pages' API
+    assertThat(get(origin(first) + "/v1/namespaces/" + namespace, "cookie", session).status())
+        .isEqualTo(200);
+  }
+
+  /**
+   * The spellings of a path that the router matches as the path itself: an empty segment, a dot
+   * segment, a percent-encoded letter, a segment and its {@code ..}.
+   */
+  private static List<String> spellings(String path) {
+    return List.of(
+        "/" + path,
+        "/." + path,
+        "/%" + Integer.toHexString(path.charAt(1)) + path.substring(2),
+        "/x/.." + path);
+  }
+
+  @Test
+  void theCsrfCheckReadsThePathAsTheRouterMatchesIt() {
+    String session = signIn("admin");
+    String token = csrfToken(session);
+    HttpTestClient http = resources.own(new HttpTestClient(first.httpPort()));
+    String original = "kept-" + UUID.randomUUID();
+    assertThat(
+            http.send(
+                    "POST",
+                    "/v1/namespaces/" + namespace + "/pseudonyms",
+                    bearer(),
+                    new JsonObject().put("originalValue", original).encode())
+                .status())
+        .isEqualTo(200);
+
+    for (String target : spellings("/v1/namespaces")) {
+      String name = "forged-" + UUID.randomUUID().toString().substring(0, 8);
+      String draft = new JsonObject().put("name", name).put("pseudonymLength", 16).encode();
+
+      HttpTestClient.Response forged = http.raw("POST", target, Map.of("cookie", session), draft);
+
+      assertThat(forged.status()).as(target).isEqualTo(403);
+      assertThat(forged.body()).as(target).contains("X-CSRF-Token");
+      assertThat(http.send("GET", "/v1/namespaces/" + name, bearer(), null).status())
+          .as(target)
+          .isEqualTo(404);
+      HttpTestClient.Response withToken =
+          http.raw("POST", target, Map.of("cookie", session, "X-CSRF-Token", token), draft);
+      assertThat(withToken.status()).as(target).isEqualTo(200);
+    }
+    String anonymize = "/x/v1/namespaces/" + namespace + "/pseudonyms:anonymize";
+    String body = new JsonObject().put("originalValue", original).encode();
+    for (String target : spellings(anonymize)) {
+      HttpTestClient.Response forged = http.raw("POST", target, Map.of("cookie", session), body);
+
+      assertThat(forged.status()).as(target).isEqualTo(403);
+      assertThat(pseudonymized(http, original)).as(target).isTrue();
+    }
+  }
+
+  /** Opens and seals sessions under the key of this class's database. */
+  private static TestSessions sessions() {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try (Database opened = Database.connect(vertx, database)) {
+      return new TestSessions(opened.uiSessionKey().await());
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  @Test
+  void aSessionIsNotRenewedPastItsEnd() {
+    String session = signIn("admin");
+    TestSessions sessions = sessions();
+    String renewable =
+        "vfps_session=" + sessions.expired(session.substring("vfps_session=".length()), true);
+    String past =
+        "vfps_session=" + sessions.pastItsEnd(session.substring("vfps_session=".length()));
+    long refreshes = provider.grants().stream().filter("refresh_token"::equals).count();
+
+    Answer ended = get(origin(first) + "/ui/session", "cookie", past);
+
+    assertThat(ended.json().getValue("user")).isNull();
+    assertThat(ended.setCookie("vfps_session")).contains("Max-Age=0");
+    assertThat(provider.grants().stream().filter("refresh_token"::equals).count())
+        .isEqualTo(refreshes);
+    Answer page = get(origin(first) + "/ui/namespaces", "cookie", past);
+    assertThat(page.status()).isEqualTo(302);
+    assertThat(page.location()).startsWith("/ui/authentication/login");
+    // before its end, the same session is renewed
+    Answer renewed = get(origin(first) + "/ui/session", "cookie", renewable);
+    assertThat(renewed.json().getJsonObject("user").getString("subject")).isEqualTo("admin");
+  }
+
+  @Test
+  void aSignedOutSessionIsRefusedOnEveryReplica() {
+    String session = signIn("admin");
+    String token = csrfToken(session);
+    TestSessions sessions = sessions();
+    String ended =
+        "vfps_session=" + sessions.expired(session.substring("vfps_session=".length()), true);
+    assertThat(get(origin(second) + "/v1/namespaces/" + namespace, "cookie", session).status())
+        .isEqualTo(200);
+
+    Answer out =
+        send(
+            HttpRequest.newBuilder(URI.create(origin(first) + "/ui/authentication/logout"))
+                .header("cookie", session)
+                .header("x-csrf-token", token)
+                .header("accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    assertThat(out.status()).isEqualTo(200);
+
+    for (VfpsServer server : List.of(first, second)) {
+      Answer api = get(origin(server) + "/v1/namespaces/" + namespace, "cookie", session);
+      assertThat(api.status()).isEqualTo(401);
+      assertThat(api.json().getString("message")).contains("signed out");
+      assertThat(get(origin(server) + "/ui/session", "cookie", session).json().getValue("user"))
+          .isNull();
+      Answer page = get(origin(server) + "/ui/namespaces", "cookie", session);
+      assertThat(page.status()).isEqualTo(302);
+      assertThat(page.location()).startsWith("/ui/authentication/login");
+      // the login starts a new sign-in at the provider instead of going back to the page
+      Answer login =
+          get(origin(server) + "/ui/authentication/login?returnUrl=%2Fui%2F", "cookie", session);
+      assertThat(login.location()).startsWith(provider.issuer());
+      // a copy of the cookie whose time is up is not renewed with its refresh token
+      long refreshes = provider.grants().stream().filter("refresh_token"::equals).count();
+      Answer renewal = get(origin(server) + "/ui/session", "cookie", ended);
+      assertThat(renewal.json().getValue("user")).isNull();
+      assertThat(provider.grants().stream().filter("refresh_token"::equals).count())
+          .isEqualTo(refreshes);
+    }
+    // another sign-in of the same user is not affected
+    assertThat(
+            get(origin(second) + "/v1/namespaces/" + namespace, "cookie", signIn("admin")).status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void forwardedHeadersCountOnlyFromTrustedProxies() {
+    // the first service trusts no proxy: a client's X-Forwarded-* headers are its own words
+    Answer untrusted =
+        get(
+            origin(first) + "/ui/authentication/login?returnUrl=%2Fui%2F",
+            "x-forwarded-proto",
+            "https",
+            "x-forwarded-host",
+            "evil.example");
+    assertThat(untrusted.status()).isEqualTo(302);
+    // the request was pushed: the provider shows what it holds once the browser arrives
+    assertThat(get(untrusted.location()).status()).isEqualTo(200);
+    assertThat(provider.authorizationRequests().getLast().parameters())
+        .containsEntry("redirect_uri", origin(first) + "/ui/authentication/callback");
+    assertThat(untrusted.headers().allValues("set-cookie")).noneMatch(c -> c.contains("Secure"));
+
+    // the second trusts the loopback address, where this test's requests come from
+    Answer trusted =
+        get(
+            origin(second) + "/ui/authentication/login?returnUrl=%2Fui%2F",
+            "x-forwarded-proto",
+            "https",
+            "x-forwarded-host",
+            "vfps.example.org");
+    assertThat(URLDecoder.decode(trusted.location(), StandardCharsets.UTF_8))
+        .contains("redirect_uri=https://vfps.example.org/ui/authentication/callback");
   }
 
   @Test

@@ -307,8 +307,9 @@ class SignInIT {
             "/v1/fhir/$create-pseudonym",
             Map.of("cookie", cookie, "content-type", "application/fhir+json"),
             null);
-    assertThat(fhir.status()).isEqualTo(403);
-    assertThat(fhir.body()).contains("OperationOutcome", "CSRF");
+    // FHIR takes no cookie at all: as if it were absent
+    assertThat(fhir.status()).isEqualTo(401);
+    assertThat(fhir.body()).contains("OperationOutcome", "no credentials");
     assertThat(http.send("POST", "/ui/authentication/logout", Map.of("cookie", cookie), null))
         .extracting(Response::status)
         .isEqualTo(403);
@@ -353,6 +354,7 @@ class SignInIT {
   void signingOutEndsTheSessionHereAndAtTheProvider() {
     openSignedIn("/ui/namespaces", "admin");
     int before = provider.endSessionRequests().size();
+    String cookie = "vfps_session=" + browser.cookie("vfps_session").orElseThrow();
 
     browser.click("#sign-out");
 
@@ -363,6 +365,13 @@ class SignInIT {
         .containsEntry("client_id", TestOidcProvider.CLIENT_ID)
         .containsEntry("post_logout_redirect_uri", origin(pushing) + "/ui/");
     assertThat(browser.cookie("vfps_session")).isEmpty();
+    // a copy of the cookie is refused too, here and on the other replica
+    for (VfpsServer server : List.of(pushing, plain)) {
+      try (HttpTestClient client = new HttpTestClient(server.httpPort())) {
+        assertThat(client.send("GET", "/v1/namespaces", Map.of("cookie", cookie), null).status())
+            .isEqualTo(401);
+      }
+    }
   }
 
   @Test
