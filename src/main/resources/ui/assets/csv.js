@@ -12,11 +12,16 @@ const CR = 13;
 const LF = 10;
 const QUOTE = 34;
 
+/** Whether fields may be separated by it, as the service's CSV jobs accept it. */
+export function isDelimiter(delimiter) {
+  return delimiter === '\t' || (delimiter.length === 1 && /^[\x20-\x7e]$/.test(delimiter) && !/["A-Za-z0-9]/.test(delimiter));
+}
+
 /** Reads rows from text given piece by piece; push() and finish() return the completed rows. */
 export class CsvParser {
   constructor(delimiter = ',') {
-    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
-      throw new Error('The delimiter must be one character other than a quote or a line break.');
+    if (!isDelimiter(delimiter)) {
+      throw new Error('The delimiter must be a tab or one printable ASCII character other than the quote, a letter or a digit.');
     }
     this.delimiter = delimiter.charCodeAt(0);
     this.state = START;

@@ -135,8 +135,12 @@ public final class CsvJobService {
                         "direction: missing; CSV_JOB_DIRECTION_PSEUDONYMIZE, _DEPSEUDONYMIZE,"
                             + " _IMPORT or _EXPORT"));
     String delimiter = request.delimiter().isEmpty() ? "," : request.delimiter();
-    if (delimiter.length() != 1 || "\"\r\n".contains(delimiter)) {
-      throw invalid("delimiter: must be one character other than a quote or a line break.");
+    if (!isDelimiter(delimiter)) {
+      throw invalid(
+          "delimiter: must be a tab or one printable ASCII character (U+0020 to U+007E) other"
+              + " than the quote, a letter or a digit; got "
+              + codePoints(delimiter)
+              + ".");
     }
     if (request.pseudonymizeMode().isPresent() && direction != JobDirection.PSEUDONYMIZE) {
       throw invalid("pseudonymizeMode: only a pseudonymize job has one.");
@@ -181,6 +185,32 @@ public final class CsvJobService {
         null,
         now,
         now);
+  }
+
+  /**
+   * Whether a job may separate fields by {@code delimiter}: a tab, or one printable ASCII character
+   * other than the quote (which quotes fields), a letter or a digit (which values are made of).
+   */
+  private static boolean isDelimiter(String delimiter) {
+    if (delimiter.length() != 1) {
+      return false;
+    }
+    char c = delimiter.charAt(0);
+    return c == '\t' || (c >= 0x20 && c <= 0x7E && c != '"' && !Character.isLetterOrDigit(c));
+  }
+
+  /** The text's characters as code points, {@code U+0000}: it may hold any, line breaks too. */
+  private static String codePoints(String text) {
+    StringBuilder described = new StringBuilder();
+    text.codePoints()
+        .limit(4)
+        .forEach(
+            c ->
+                described
+                    .append(described.isEmpty() ? "" : " ")
+                    .append(String.format("U+%04X", c)));
+    long count = text.codePoints().count();
+    return count > 4 ? described + " ... (" + count + " characters)" : described.toString();
   }
 
   private static ColumnMapping checkMapping(

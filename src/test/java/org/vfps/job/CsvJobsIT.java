@@ -321,6 +321,53 @@ class CsvJobsIT {
   }
 
   @Test
+  void aDelimiterIsOnePrintableAsciiCharacterOrATabCheckedAtCreation() {
+    String ns = namespace("delimiters");
+    for (String refused :
+        List.of("\0", "ä", "€", "\n", "\r", "\"", "a", "Z", "7", "\u0085", "\u007f", ";;")) {
+      HttpTestClient.Response answer =
+          http.postJson(
+              "/v1/csv-jobs",
+              CsvJobClient.request(
+                      "PSEUDONYMIZE",
+                      Map.of("delimiter", refused),
+                      CsvJobClient.mapping("id", null, ns))
+                  .encode());
+      assertThat(answer.status()).as("%s: %s", refused, answer.body()).isEqualTo(400);
+      assertThat(answer.json().getInteger("code")).isEqualTo(3);
+      assertThat(answer.json().getString("message")).startsWith("delimiter:");
+    }
+    for (String accepted : List.of("\t", ";", "|", ",", " ", "'", "#", "~")) {
+      HttpTestClient.Response answer =
+          http.postJson(
+              "/v1/csv-jobs",
+              CsvJobClient.request(
+                      "PSEUDONYMIZE",
+                      Map.of("delimiter", accepted),
+                      CsvJobClient.mapping("id", null, ns))
+                  .encode());
+      assertThat(answer.status()).as("%s: %s", accepted, answer.body()).isEqualTo(200);
+      assertThat(answer.json().getString("delimiter")).isEqualTo(accepted);
+    }
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      for (String refused : List.of("\0", "ä")) {
+        GrpcTestClient.Reply<CsvJob> reply =
+            grpc.call(
+                CsvJobServiceGrpcClient.CreateCsvJob,
+                CreateCsvJobRequest.newBuilder()
+                    .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_PSEUDONYMIZE)
+                    .setDelimiter(refused)
+                    .addColumnMappings(
+                        ColumnMapping.newBuilder().setSourceColumn("id").setNamespace(ns))
+                    .build());
+        assertThat(reply.status()).as(reply.message()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+        assertThat(reply.message()).startsWith("delimiter:");
+      }
+    }
+    assertThat(logs.atLeast(ch.qos.logback.classic.Level.ERROR)).isEmpty();
+  }
+
+  @Test
   void badInputGetsAClearErrorAndNeverA500() {
     String ns = namespace("bad");
     JsonObject twoCharacters =
