@@ -225,15 +225,24 @@ class CsvJobsIT {
 
   @Test
   void anImportReportsEveryStatusAndOverwritesNothing() throws Exception {
+    // the imported pseudonyms fit the namespaces' format: "P-" and four base62 characters
+    JsonObject format =
+        new JsonObject()
+            .put(
+                "pseudonymGenerationMethod",
+                "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE62_ENCODED")
+            .put("pseudonymLength", 4)
+            .put("pseudonymPrefix", "P-");
     String plain =
-        namespace("import", new JsonObject().put("originalValueValidationRegex", "^[a-z0-9-]+$"));
+        namespace("import", format.copy().put("originalValueValidationRegex", "^[a-z0-9-]+$"));
     String parent = namespace("parent");
     // the child's original values must be pseudonyms of its parent
     String inParent = create(parent, "parent-value");
     String child =
         namespace(
             "child",
-            new JsonObject()
+            format
+                .copy()
                 .put("parentName", parent)
                 .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS"));
     String existing = create(plain, "existing");
@@ -241,17 +250,17 @@ class CsvJobsIT {
         String.join(
                 "\n",
                 "original,pseudonym,namespace",
-                "new-1,P-NEW-1," + plain,
+                "new-1,P-NEW1," + plain,
                 "existing," + existing + "," + plain,
-                "existing,P-OTHER," + plain,
+                "existing,P-OTHR," + plain,
                 "new-2," + existing + "," + plain,
-                "NOT VALID,P-X," + plain,
-                "not-in-parent,P-Y," + child,
-                inParent + ",P-Z," + child,
-                "v,P-W,no-such-namespace-" + UUID.randomUUID(),
-                ",P-V," + plain,
+                "NOT VALID,P-XXXX," + plain,
+                "not-in-parent,P-YYYY," + child,
+                inParent + ",P-ZZZZ," + child,
+                "v,P-WWWW,no-such-namespace-" + UUID.randomUUID(),
+                ",P-VVVV," + plain,
                 "new-3,NULL," + plain,
-                "new-1,P-NEW-1," + plain)
+                "new-1,P-NEW1," + plain)
             + "\n";
 
     JsonObject request =
@@ -279,10 +288,10 @@ class CsvJobsIT {
             "MissingValue",
             "MissingValue",
             "AlreadyPresent");
-    assertThat(report.get(1).subList(0, 3)).containsExactly("new-1", "P-NEW-1", plain);
-    assertThat(create(plain, "new-1")).isEqualTo("P-NEW-1");
+    assertThat(report.get(1).subList(0, 3)).containsExactly("new-1", "P-NEW1", plain);
+    assertThat(create(plain, "new-1")).isEqualTo("P-NEW1");
     assertThat(create(plain, "existing")).isEqualTo(existing);
-    assertThat(create(child, inParent)).isEqualTo("P-Z");
+    assertThat(create(child, inParent)).isEqualTo("P-ZZZZ");
     assertThat(TestPostgres.pseudonymCount(plain)).isEqualTo(2);
     assertThat(done.getLong("missingValueCount")).isEqualTo(2);
   }
@@ -290,12 +299,20 @@ class CsvJobsIT {
   @Test
   void anImportIntoANamespaceOfSeveralPseudonymsAddsOneThenAnExportWritesEveryPair()
       throws Exception {
-    String ns = namespace("multi", new JsonObject().put("allowsMultiplePseudonyms", true));
+    String ns =
+        namespace(
+            "multi",
+            new JsonObject()
+                .put("allowsMultiplePseudonyms", true)
+                .put(
+                    "pseudonymGenerationMethod",
+                    "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED")
+                .put("pseudonymLength", 6));
     String first = create(ns, "person-1");
     JsonObject imported =
         run(
             CsvJobClient.request("IMPORT", Map.of(), CsvJobClient.mapping("o", "p", ns)),
-            "o,p\nperson-1,SECOND-PSEUDONYM\nperson-2,ONLY-ONE\n");
+            "o,p\nperson-1,SECOND\nperson-2,ONLYXX\n");
     assertThat(rows(CsvJobClient.download(imported), ','))
         .extracting(List::getLast)
         .containsExactly("status", "Imported", "Imported");
@@ -315,9 +332,60 @@ class CsvJobsIT {
     assertThat(pairs.subList(1, pairs.size()))
         .containsExactlyInAnyOrder(
             List.of("person-1", first),
-            List.of("person-1", "SECOND-PSEUDONYM"),
-            List.of("person-2", "ONLY-ONE"));
+            List.of("person-1", "SECOND"),
+            List.of("person-2", "ONLYXX"));
     assertThat(done.getLong("rowsProcessed")).isEqualTo(3);
+  }
+
+  @Test
+  void anImportRefusesPseudonymsThatDoNotFitTheNamespacesFormatAndStoresNoneOfThem()
+      throws Exception {
+    String ns =
+        namespace(
+            "import-format",
+            new JsonObject()
+                .put(
+                    "pseudonymGenerationMethod",
+                    "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED")
+                .put("pseudonymLength", 8)
+                .put("pseudonymPrefix", "h-")
+                .put("pseudonymSuffix", "-x"));
+    String file =
+        String.join(
+                "\n",
+                "original,pseudonym",
+                "a,h-0123abcd-x",
+                "b,\"=HYPERLINK(\"\"http://evil.example\"\")\"",
+                "c,h-0123abc-x",
+                "d,h-0123ABCD-x",
+                "e,g-0123abcd-x",
+                "f,h-0123abcd-y",
+                "g,h-0123abcd",
+                "h,h--123abcd-x",
+                "-5,h-00000005-x")
+            + "\n";
+
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "IMPORT", Map.of(), CsvJobClient.mapping("original", "pseudonym", ns)),
+            file);
+
+    List<List<String>> report = rows(CsvJobClient.download(done), ',');
+    assertThat(report.stream().skip(1).map(List::getLast))
+        .containsExactly(
+            "Imported",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "Imported");
+    assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(2);
+    assertThat(http.get("/v1/namespaces/" + ns + "/pseudonyms/h-0123abcd-x").status())
+        .isEqualTo(200);
   }
 
   @Test
