@@ -169,16 +169,34 @@ export class CsvParser {
   }
 }
 
-/** One row as CSV text, quoting the fields that need it, without the line break. */
-export function formatRow(fields, delimiter = ',') {
+/**
+ * One row as CSV text, quoting the fields that need it, without the line break. With a guard
+ * ({neutralized: a count}), each field a spreadsheet would run as a formula is neutralized, as
+ * OWASP's guidance on CSV injection describes: quoted, after a single quote, and counted.
+ */
+export function formatRow(fields, delimiter = ',', guard = null) {
   let line = '';
   for (let i = 0; i < fields.length; i++) {
     if (i > 0) {
       line += delimiter;
     }
-    line += formatField(fields[i], delimiter);
+    const value = fields[i];
+    if (guard && runsAsFormula(value)) {
+      line += `"'${value.replaceAll('"', '""')}"`;
+      guard.neutralized++;
+    } else {
+      line += formatField(value, delimiter);
+    }
   }
   return line;
+}
+
+/**
+ * Whether a spreadsheet would run the cell as a formula (or read it as one, a number such as -5
+ * included): it starts with =, +, -, @, a tab or a CR. The service's CSV jobs decide alike.
+ */
+export function runsAsFormula(value) {
+  return value.length > 0 && '=+-@\t\r'.includes(value[0]);
 }
 
 function formatField(value, delimiter) {

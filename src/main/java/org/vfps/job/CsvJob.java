@@ -12,6 +12,9 @@ import java.util.UUID;
  * @param inputKey the object key of the uploaded file; null for an export
  * @param outputKey the object key of the result; null until the job is completed
  * @param fileName the uploaded file's name, for display only; null when unknown
+ * @param neutralizeFormulas whether the output's cells that a spreadsheet would run as a formula
+ *     are neutralized ({@link org.vfps.csv.CsvWriter#runsAsFormula}); false for a job the .NET vfps
+ *     created
  * @param errorMessage why the job failed, never a value of its file; null unless it failed
  */
 public record CsvJob(
@@ -26,6 +29,7 @@ public record CsvJob(
     boolean hasHeaderRow,
     List<ColumnMapping> columnMappings,
     PseudonymizeMode pseudonymizeMode,
+    boolean neutralizeFormulas,
     Counters counters,
     String errorMessage,
     Instant createdAt,
@@ -65,6 +69,7 @@ public record CsvJob(
    * @param badDataRows rows kept as they were because they are no well-formed CSV
    * @param missingValues mapped cells that were blank or a placeholder
    * @param unresolvedValues values a {@link PseudonymizeMode#BLANK_IF_MISSING} job left empty
+   * @param neutralizedCells cells of the output neutralized because a spreadsheet would run them
    */
   public record Counters(
       long totalBytes,
@@ -72,14 +77,21 @@ public record CsvJob(
       long rowsProcessed,
       long badDataRows,
       long missingValues,
-      long unresolvedValues) {
+      long unresolvedValues,
+      long neutralizedCells) {
 
-    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
+    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0);
 
     /** These counters with {@code bytesProcessed} instead. */
     public Counters withBytesProcessed(long bytesProcessed) {
       return new Counters(
-          totalBytes, bytesProcessed, rowsProcessed, badDataRows, missingValues, unresolvedValues);
+          totalBytes,
+          bytesProcessed,
+          rowsProcessed,
+          badDataRows,
+          missingValues,
+          unresolvedValues,
+          neutralizedCells);
     }
   }
 }

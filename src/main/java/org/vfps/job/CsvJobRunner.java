@@ -48,7 +48,8 @@ import org.vfps.pseudonym.PseudonymTransfer;
  * batch methods (one call per namespace), as {@code BatchCreate} does, and its output becomes a
  * checkpoint: pending output in the database, or, once enough has gathered, a part of the output's
  * multipart upload. A worker that takes the job over resumes after the last checkpoint and writes
- * the same bytes an uninterrupted run writes.
+ * the same bytes an uninterrupted run writes. A job that neutralizes formulas writes each cell a
+ * spreadsheet would run quoted after a single quote, and a malformed row as one such cell.
  */
 final class CsvJobRunner {
 
@@ -175,7 +176,7 @@ final class CsvJobRunner {
       return state;
     }
     String uploadId = store.startUpload(CsvJob.outputKey(job.id()));
-    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0);
+    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0, 0);
     State state =
         new State(
             job,
@@ -214,7 +215,7 @@ final class CsvJobRunner {
     StringBuilder text = new StringBuilder();
     if (state.nothingWritten()) {
       if (job.hasHeaderRow()) {
-        CsvWriter.append(text, layout.header(), job.delimiter(), state.lineBreak);
+        write(state, text, layout.header());
         offset = first.endOffset();
       } else {
         offset = 0;
@@ -325,8 +326,7 @@ final class CsvJobRunner {
     for (CsvRecord record : records) {
       row++;
       if (record.malformed()) {
-        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
-        state.count(1, 0, 0);
+        writeMalformed(state, text, record);
         continue;
       }
       List<String> fields = widened(record.fields(), layout.width());
@@ -360,7 +360,7 @@ final class CsvJobRunner {
         }
         fields.set(column.target(), value);
       }
-      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+      write(state, text, fields);
       state.count(0, missingCells, unresolved);
     }
     state.rows(records.size());
@@ -542,13 +542,12 @@ final class CsvJobRunner {
     for (int i = 0; i < records.size(); i++) {
       CsvRecord record = records.get(i);
       if (record.malformed()) {
-        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
-        state.count(1, 0, 0);
+        writeMalformed(state, text, record);
         continue;
       }
       List<String> fields = new ArrayList<>(record.fields());
       fields.add(statuses[i].label());
-      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+      write(state, text, fields);
     }
     state.rows(records.size());
     return waited;
@@ -562,11 +561,7 @@ final class CsvJobRunner {
     state.lineBreak = DEFAULT_LINE_BREAK;
     StringBuilder text = new StringBuilder();
     if (state.nothingWritten() && job.hasHeaderRow()) {
-      CsvWriter.append(
-          text,
-          List.of(mapping.sourceColumn(), mapping.targetColumn()),
-          job.delimiter(),
-          state.lineBreak);
+      write(state, text, List.of(mapping.sourceColumn(), mapping.targetColumn()));
     }
     Caller creator = state.creator;
     boolean more = true;
@@ -580,11 +575,7 @@ final class CsvJobRunner {
           await(() -> transfer.exportPage(creator, mapping.namespace(), after, EXPORT_PAGE));
       took(job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
       for (Pseudonym pair : page.pairs()) {
-        CsvWriter.append(
-            text,
-            List.of(pair.originalValue(), pair.pseudonymValue()),
-            job.delimiter(),
-            state.lineBreak);
+        write(state, text, List.of(pair.originalValue(), pair.pseudonymValue()));
       }
       state.rows(page.pairs().size());
       more = page.next().isPresent();
@@ -594,6 +585,26 @@ final class CsvJobRunner {
       text.setLength(0);
     }
     return true;
+  }
+
+  /** Writes a row, neutralized when the job asks, and counts the cells it neutralized. */
+  private static void write(State state, StringBuilder text, List<String> fields) {
+    state.neutralized(
+        CsvWriter.append(
+            text, fields, state.job.delimiter(), state.lineBreak, state.job.neutralizeFormulas()));
+  }
+
+  /**
+   * Writes a malformed row as it was read and counts it. A job that neutralizes writes the row's
+   * text as one cell instead: a spreadsheet would split it into cells that no one checked.
+   */
+  private static void writeMalformed(State state, StringBuilder text, CsvRecord record) {
+    if (state.job.neutralizeFormulas()) {
+      write(state, text, List.of(record.raw()));
+    } else {
+      CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
+    }
+    state.count(1, 0, 0);
   }
 
   // ---- checkpoints and the end
@@ -672,12 +683,13 @@ final class CsvJobRunner {
     }
     dropInput(job);
     LOG.info(
-        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved",
+        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved, {} neutralized",
         job.id(),
         state.counters.rowsProcessed(),
         state.counters.badDataRows(),
         state.counters.missingValues(),
-        state.counters.unresolvedValues());
+        state.counters.unresolvedValues(),
+        state.counters.neutralizedCells());
     return Outcome.ENDED;
   }
 
@@ -914,7 +926,8 @@ final class CsvJobRunner {
               counters.rowsProcessed(),
               counters.badDataRows() + bad,
               counters.missingValues() + missing,
-              counters.unresolvedValues() + unresolved);
+              counters.unresolvedValues() + unresolved,
+              counters.neutralizedCells());
     }
 
     void rows(int processed) {
@@ -925,7 +938,22 @@ final class CsvJobRunner {
               counters.rowsProcessed() + processed,
               counters.badDataRows(),
               counters.missingValues(),
-              counters.unresolvedValues());
+              counters.unresolvedValues(),
+              counters.neutralizedCells());
+    }
+
+    void neutralized(int cells) {
+      if (cells > 0) {
+        counters =
+            new CsvJob.Counters(
+                counters.totalBytes(),
+                counters.bytesProcessed(),
+                counters.rowsProcessed(),
+                counters.badDataRows(),
+                counters.missingValues(),
+                counters.unresolvedValues(),
+                counters.neutralizedCells() + cells);
+      }
     }
 
     boolean publishDue(long intervalNanos) {

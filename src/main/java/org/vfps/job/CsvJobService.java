@@ -181,6 +181,7 @@ public final class CsvJobService {
         header,
         checked,
         request.pseudonymizeMode().orElse(PseudonymizeMode.CREATE_IF_MISSING),
+        request.neutralizeFormulas().orElse(direction.writesOriginalValues()),
         CsvJob.Counters.NONE,
         null,
         now,

