@@ -142,6 +142,11 @@ export function jobPanel(signal, onChange = () => {}) {
       if (signal.aborted || followed?.id !== id) {
         return;
       }
+      if (e.forbidden) {
+        // the caller lost the right to the job's namespaces: asking again changes nothing
+        showMessage(message, 'error', e.message);
+        return;
+      }
       showMessage(message, 'error', `The job's progress cannot be read: ${e.message}`);
       followed.timer = setTimeout(() => poll(id), POLL_MILLIS * 2);
       return;

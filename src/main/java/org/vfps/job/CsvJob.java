@@ -1,8 +1,12 @@
 package org.vfps.job;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -48,6 +52,18 @@ public record CsvJob(
     Objects.requireNonNull(counters, "counters");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(lastUpdatedAt, "lastUpdatedAt");
+  }
+
+  /**
+   * The namespaces on which the job's permissions are checked, each once, in mapping order: each
+   * mapped namespace, and null (every namespace) for a mapping that reads each row's namespace.
+   */
+  public List<String> permissionScope() {
+    Set<String> scope = new LinkedHashSet<>();
+    for (ColumnMapping mapping : columnMappings) {
+      scope.add(mapping.hasNamespaceColumn() ? null : mapping.namespace());
+    }
+    return Collections.unmodifiableList(new ArrayList<>(scope));
   }
 
   /** The .NET vfps's key of a job's uploaded file. */

@@ -25,6 +25,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.config.CsvProcessingConfig;
 import org.vfps.csv.CsvFormatException;
@@ -90,6 +91,7 @@ final class CsvJobRunner {
   private final CsvProcessingConfig config;
   private final String worker;
   private final JobPhases phases;
+  private final JobAudit audit;
   private final Context context;
 
   CsvJobRunner(
@@ -100,8 +102,10 @@ final class CsvJobRunner {
       CsvProcessingConfig config,
       Vertx vertx,
       String worker,
-      JobPhases phases) {
+      JobPhases phases,
+      JobAudit audit) {
     this.phases = phases;
+    this.audit = audit;
     this.repository = repository;
     this.store = store;
     this.pseudonyms = pseudonyms;
@@ -114,9 +118,11 @@ final class CsvJobRunner {
   /** Runs the job until it ends, is lost, pauses, or {@code stopping} says to give it back. */
   Outcome run(CsvJobRepository.Run claimed, BooleanSupplier stopping) {
     CsvJob job = claimed.job();
+    Caller creator = null;
     State state = null;
     try {
-      state = state(claimed);
+      creator = Creators.decode(claimed.creator());
+      state = state(claimed, creator);
       LOG.info(
           "CSV job {} ({}) runs on worker {}, attempt {}{}",
           job.id(),
@@ -136,53 +142,45 @@ final class CsvJobRunner {
       return complete(state);
     } catch (Lost e) {
       return Outcome.LOST;
-    } catch (JobFailure | CsvFormatException e) {
-      return fail(
-          job,
-          state,
-          e instanceof CsvFormatException format ? formatMessage(format) : e.getMessage());
+    } catch (JobFailure e) {
+      return fail(job, state, creator, ErrorCode.FAILED_PRECONDITION, e.getMessage());
+    } catch (CsvFormatException e) {
+      return fail(job, state, creator, ErrorCode.INVALID_ARGUMENT, formatMessage(e));
     } catch (ServiceException e) {
       if (e.code() == ErrorCode.UNAVAILABLE || e.code() == ErrorCode.OVERLOADED) {
         return paused(job, e.getMessage());
       }
-      return fail(job, state, e.getMessage());
+      return fail(job, state, creator, e.code(), e.getMessage());
     } catch (ObjectStoreException e) {
       if (e.unavailable()) {
         return paused(job, e.getMessage());
       }
       LOG.error("CSV job {} failed in the object store: {}", job.id(), e.getMessage());
-      return fail(job, state, PROCESSING_FAILED);
+      return fail(job, state, creator, ErrorCode.INTERNAL, PROCESSING_FAILED);
     } catch (IOException e) {
       return paused(job, "the input could not be read (" + e.getClass().getSimpleName() + ")");
     } catch (Interrupted e) {
       return Outcome.PAUSED;
     } catch (RuntimeException e) {
       LOG.error("CSV job {} failed", job.id(), e);
-      return fail(job, state, PROCESSING_FAILED);
+      return fail(job, state, creator, ErrorCode.INTERNAL, PROCESSING_FAILED);
     }
   }
 
   /** The run's state: from the checkpoint, or a new upload on the first run. */
-  private State state(CsvJobRepository.Run claimed) {
+  private State state(CsvJobRepository.Run claimed, Caller creator) {
     CsvJob job = claimed.job();
     if (claimed.checkpoint() != null) {
       State state =
           new State(
-              job,
-              Creators.decode(claimed.creator()),
-              Checkpoint.decode(claimed.checkpoint()),
-              config.checkpointBytes());
+              job, creator, Checkpoint.decode(claimed.checkpoint()), config.checkpointBytes());
       claimed.pendingOutput().forEach(state.output::append);
       return state;
     }
     String uploadId = store.startUpload(CsvJob.outputKey(job.id()));
     CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0, 0);
     State state =
-        new State(
-            job,
-            Creators.decode(claimed.creator()),
-            Checkpoint.start(counters, uploadId),
-            config.checkpointBytes());
+        new State(job, creator, Checkpoint.start(counters, uploadId), config.checkpointBytes());
     if (!await(
         () ->
             repository.checkpoint(
@@ -682,6 +680,7 @@ final class CsvJobRunner {
       return Outcome.LOST;
     }
     dropInput(job);
+    audit.ended(state.creator, job, JobStatus.COMPLETED, Audit.OK, state.counters.rowsProcessed());
     LOG.info(
         "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved, {} neutralized",
         job.id(),
@@ -693,7 +692,13 @@ final class CsvJobRunner {
     return Outcome.ENDED;
   }
 
-  private Outcome fail(CsvJob job, State state, String message) {
+  /**
+   * Fails the job with {@code message}; {@code code} is the failure's kind for the audit trail.
+   *
+   * @param state null when the run failed before it had one
+   * @param creator null when the run failed before it read its creator
+   */
+  private Outcome fail(CsvJob job, State state, Caller creator, ErrorCode code, String message) {
     LOG.info("CSV job {} failed: {}", job.id(), message);
     if (state != null) {
       abort(state);
@@ -703,6 +708,9 @@ final class CsvJobRunner {
       if (await(
           () -> repository.finish(job.id(), worker, JobStatus.FAILED, counters, null, message))) {
         dropInput(job);
+        if (creator != null) {
+          audit.ended(creator, job, JobStatus.FAILED, code.name(), counters.rowsProcessed());
+        }
       }
     } catch (ServiceException | Interrupted e) {
       LOG.warn("CSV job {} could not be marked failed: {}", job.id(), e.getMessage());
