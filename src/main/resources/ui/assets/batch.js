@@ -18,14 +18,15 @@ const REQUEST_OVERHEAD_BYTES = 32;
  *
  * @param source a Blob (a File, or new Blob([text]))
  * @param options {delimiter, hasHeader, placeholders (strings, compared trimmed and
- *     case-insensitively), maxRequestBytes, mappings: [{column (0-based index), newColumn
+ *     case-insensitively), maxRequestBytes, neutralize (whether the cells a spreadsheet would run
+ *     as formulas are neutralized and counted), mappings: [{column (0-based index), newColumn
  *     (a name: the result goes into a new last column; empty: it replaces the cell), namespace,
  *     missing (optional: the result of a blank or placeholder cell; else the cell as it is)}]}
  * @param lookup async (namespace, distinctValues, signal) => Map value → result; a value the map
  *     lacks stays as it is and is counted as unknown
  * @param onProgress called after each batch with the counters
  * @param signal aborts the run
- * @returns {blob, rows, kept, unknown, malformed, sent}
+ * @returns {blob, rows, kept, unknown, malformed, sent, neutralized}
  */
 export async function processCsv(source, options, lookup, onProgress = () => {}, signal) {
   const placeholders = new Set((options.placeholders ?? []).map((p) => p.trim().toLowerCase()));
@@ -34,7 +35,9 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
   const mappings = options.mappings;
   const bom = await startsWithBom(source);
   const parts = bom ? ['\uFEFF'] : [];
-  const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, bytesRead: 0, totalBytes: source.size};
+  const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, neutralized: 0, bytesRead: 0, totalBytes: source.size};
+  // counts into counters.neutralized
+  const guard = options.neutralize ? counters : null;
   const started = performance.now();
   let headerPending = options.hasHeader;
   let width = 0; // the first row's: new columns go after it
@@ -60,7 +63,7 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     const lineBreak = parser.lineBreak ?? '\n';
     let text = '';
     for (const row of rows) {
-      text += formatRow(transform(row, results), options.delimiter) + lineBreak;
+      text += formatRow(transform(row, results), options.delimiter, guard) + lineBreak;
     }
     parts.push(new Blob([text]));
     counters.rows += rows.length;
@@ -139,7 +142,7 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
       width = row.length;
       const header = row.slice();
       const added = mappings.filter((m) => m.newColumn).map((m) => m.newColumn);
-      parts.push(formatRow([...header, ...added], options.delimiter) + (parser.lineBreak ?? '\n'));
+      parts.push(formatRow([...header, ...added], options.delimiter, guard) + (parser.lineBreak ?? '\n'));
       return;
     }
     if (width === 0) {

@@ -71,7 +71,8 @@ export function jobPanel(signal, onChange = () => {}) {
   const malformed = fact('job-malformed', 'Malformed rows');
   const missing = fact('job-missing', 'Blank or placeholder cells');
   const unresolved = fact('job-unresolved', 'Unresolved values');
-  const facts = h('dl', {class: 'facts', id: 'job-facts'}, rows.nodes, malformed.nodes, missing.nodes, unresolved.nodes);
+  const neutralized = fact('job-neutralized', 'Neutralized cells');
+  const facts = h('dl', {class: 'facts', id: 'job-facts'}, rows.nodes, malformed.nodes, missing.nodes, unresolved.nodes, neutralized.nodes);
   const error = h('p', {id: 'job-error', class: 'message error', role: 'alert'});
   const cancel = h('button', {type: 'button', class: 'secondary', id: 'job-cancel'}, 'Cancel the job');
   const download = h('p', {id: 'job-download-area'});
@@ -120,6 +121,7 @@ export function jobPanel(signal, onChange = () => {}) {
     malformed.value.textContent = formatNumber(count(job.badDataRowCount));
     missing.value.textContent = formatNumber(count(job.missingValueCount));
     unresolved.value.textContent = formatNumber(count(job.unresolvedValueCount));
+    neutralized.value.textContent = job.xNeutralizeFormulas ? formatNumber(count(job.xNeutralizedCellCount)) : 'off';
     const failed = job.status === 'CSV_JOB_STATUS_FAILED';
     error.hidden = !failed;
     error.textContent = failed ? job.errorMessage || 'The job failed.' : '';
@@ -138,6 +140,11 @@ export function jobPanel(signal, onChange = () => {}) {
       job = await api.getCsvJob(id, signal);
     } catch (e) {
       if (signal.aborted || followed?.id !== id) {
+        return;
+      }
+      if (e.forbidden) {
+        // the caller lost the right to the job's namespaces: asking again changes nothing
+        showMessage(message, 'error', e.message);
         return;
       }
       showMessage(message, 'error', `The job's progress cannot be read: ${e.message}`);

@@ -12,11 +12,16 @@ const CR = 13;
 const LF = 10;
 const QUOTE = 34;
 
+/** Whether fields may be separated by it, as the service's CSV jobs accept it. */
+export function isDelimiter(delimiter) {
+  return delimiter === '\t' || (delimiter.length === 1 && /^[\x20-\x7e]$/.test(delimiter) && !/["A-Za-z0-9]/.test(delimiter));
+}
+
 /** Reads rows from text given piece by piece; push() and finish() return the completed rows. */
 export class CsvParser {
   constructor(delimiter = ',') {
-    if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
-      throw new Error('The delimiter must be one character other than a quote or a line break.');
+    if (!isDelimiter(delimiter)) {
+      throw new Error('The delimiter must be a tab or one printable ASCII character other than the quote, a letter or a digit.');
     }
     this.delimiter = delimiter.charCodeAt(0);
     this.state = START;
@@ -164,16 +169,34 @@ export class CsvParser {
   }
 }
 
-/** One row as CSV text, quoting the fields that need it, without the line break. */
-export function formatRow(fields, delimiter = ',') {
+/**
+ * One row as CSV text, quoting the fields that need it, without the line break. With a guard
+ * ({neutralized: a count}), each field a spreadsheet would run as a formula is neutralized, as
+ * OWASP's guidance on CSV injection describes: quoted, after a single quote, and counted.
+ */
+export function formatRow(fields, delimiter = ',', guard = null) {
   let line = '';
   for (let i = 0; i < fields.length; i++) {
     if (i > 0) {
       line += delimiter;
     }
-    line += formatField(fields[i], delimiter);
+    const value = fields[i];
+    if (guard && runsAsFormula(value)) {
+      line += `"'${value.replaceAll('"', '""')}"`;
+      guard.neutralized++;
+    } else {
+      line += formatField(value, delimiter);
+    }
   }
   return line;
+}
+
+/**
+ * Whether a spreadsheet would run the cell as a formula (or read it as one, a number such as -5
+ * included): it starts with =, +, -, @, a tab or a CR. The service's CSV jobs decide alike.
+ */
+export function runsAsFormula(value) {
+  return value.length > 0 && '=+-@\t\r'.includes(value[0]);
 }
 
 function formatField(value, delimiter) {

@@ -72,7 +72,7 @@ class DatabasePrivilegesIT {
         "the role of the test database may not create roles (ALTER ROLE ... CREATEROLE)");
     String role = "vfps_service_" + UUID.randomUUID().toString().replace("-", "");
     String password = UUID.randomUUID().toString();
-    assertThat(Migrations.migrate(owner)).isEqualTo(10);
+    assertThat(Migrations.migrate(owner)).isEqualTo(11);
     TestPostgres.execute(owner, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
       TestPostgres.execute(

@@ -1,6 +1,7 @@
 package org.vfps.access;
 
 import io.vertx.core.Future;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -179,6 +180,26 @@ public final class Access {
             }
           }
         });
+  }
+
+  /**
+   * Writes an event of a CSV job to the audit trail (its creation, a download URL of its result
+   * issued, its end): one line per namespace of the job, a line without a namespace for null (every
+   * namespace).
+   *
+   * @param outcome {@value Audit#OK}, or the error code, or how the job ended
+   * @param what the job's id, its direction and what the event adds, in that order; never a value
+   *     of its files
+   */
+  public void auditJob(
+      Caller caller,
+      Operation operation,
+      Collection<String> namespaces,
+      String outcome,
+      Map<String, String> what) {
+    for (String namespace : namespaces) {
+      audit.job(caller, operation, namespace, outcome, what);
+    }
   }
 
   /** The audit trail, for the edges to write calls without valid credentials. */

@@ -98,6 +98,25 @@ public final class Audit {
   }
 
   /**
+   * An event of a CSV job: created, a download URL of its result issued, ended.
+   *
+   * @param outcome {@value #OK}, or the error code, or how the job ended
+   * @param what the job's id, its direction and what the event adds, in that order; never a value
+   *     of its files
+   */
+  void job(
+      Caller caller,
+      Operation operation,
+      String namespace,
+      String outcome,
+      Map<String, String> what) {
+    LoggingEventBuilder line =
+        line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
+    what.forEach((key, value) -> line.addKeyValue(key, safe(value)));
+    emit(line);
+  }
+
+  /**
    * A change of grants, service accounts or tokens, answered: who made it and what it changed
    * ({@code what}, in its order: ids, names, flags; never a secret).
    *

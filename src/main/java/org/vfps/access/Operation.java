@@ -79,6 +79,21 @@ public enum Operation {
   CSV_JOB_START("CsvJobService/StartCsvJob"),
   CSV_JOB_CANCEL("CsvJobService/CancelCsvJob"),
   CSV_JOB_GET("CsvJobService/GetCsvJob"),
+  /**
+   * Reading the result of a CSV job that pseudonymized or imported (its download URL): write,
+   * checked again at each read on every namespace of the job, as the reader's grants are then.
+   */
+  CSV_JOB_RESULT_NEEDING_WRITE("CsvJobService/GetCsvJob", Permission.WRITE),
+  /**
+   * Reading the result of a CSV job that de-pseudonymized or exported, original values included:
+   * reverse lookup, checked again at each read on every namespace of the job.
+   */
+  CSV_JOB_RESULT_NEEDING_REVERSE_LOOKUP("CsvJobService/GetCsvJob", Permission.REVERSE_LOOKUP),
+  /**
+   * A CSV job's run on a worker; no RPC serves it. The end of a job that reveals original values is
+   * audited under this name.
+   */
+  CSV_JOB_RUN("CsvJobService/RunCsvJob"),
   /** Listing CSV jobs: the caller's own; an admin's, all. */
   CSV_JOB_LIST("CsvJobService/ListCsvJobs"),
   ACCESS_LIST_GRANTS("AccessService/ListGrants", Permission.ADMIN),

@@ -69,6 +69,14 @@ final class CsvJobSettings {
           settings.required(CSV + "CheckpointBytes"),
           "is below S3's smallest part of " + CsvProcessingConfig.MIN_PART_BYTES + " bytes");
     }
+    Duration downloadUrlExpiry = ConfigLoader.positiveTimeSpan(settings, CSV + "DownloadUrlExpiry");
+    if (downloadUrlExpiry.compareTo(CsvProcessingConfig.MAX_DOWNLOAD_URL_EXPIRY) > 0) {
+      throw ConfigLoader.invalid(
+          CSV + "DownloadUrlExpiry",
+          settings.required(CSV + "DownloadUrlExpiry"),
+          "is longer than an hour: a download URL keeps working after its reader lost the right"
+              + " to the result");
+    }
     return new CsvProcessingConfig(
         ConfigLoader.bool(settings, CSV + "ProcessJobs"),
         ConfigLoader.positiveInt(settings, CSV + "PseudonymizeBatchSize"),
@@ -81,7 +89,8 @@ final class CsvJobSettings {
             .map(String::strip)
             .toList(),
         maxUpload,
-        checkpointBytes);
+        checkpointBytes,
+        downloadUrlExpiry);
   }
 
   private static Optional<URI> serviceUrl(FlatSettings settings, String key) {

@@ -27,6 +27,8 @@ import java.util.Objects;
  *     CsvProcessing__MaxUploadBytes})
  * @param checkpointBytes output bytes between checkpoints, each one part of the output's multipart
  *     upload ({@code CsvProcessing__CheckpointBytes}); at least S3's 5 MiB part minimum
+ * @param downloadUrlExpiry how long the download URL of a job's result stays valid ({@code
+ *     CsvProcessing__DownloadUrlExpiry}); at most {@link #MAX_DOWNLOAD_URL_EXPIRY}
  */
 public record CsvProcessingConfig(
     boolean processJobs,
@@ -38,10 +40,17 @@ public record CsvProcessingConfig(
     Duration progressUpdateInterval,
     List<String> missingValuePlaceholders,
     long maxUploadBytes,
-    int checkpointBytes) {
+    int checkpointBytes,
+    Duration downloadUrlExpiry) {
 
   /** S3's smallest part of a multipart upload other than the last. */
   public static final int MIN_PART_BYTES = 5 * 1024 * 1024;
+
+  /**
+   * The longest a download URL may live: a URL keeps working after its reader lost the right to the
+   * result, so minutes, not days.
+   */
+  public static final Duration MAX_DOWNLOAD_URL_EXPIRY = Duration.ofHours(1);
 
   public CsvProcessingConfig {
     Objects.requireNonNull(stalledJobThreshold, "stalledJobThreshold");
@@ -49,5 +58,6 @@ public record CsvProcessingConfig(
     Objects.requireNonNull(jobServerShutdownTimeout, "jobServerShutdownTimeout");
     Objects.requireNonNull(progressUpdateInterval, "progressUpdateInterval");
     missingValuePlaceholders = List.copyOf(missingValuePlaceholders);
+    Objects.requireNonNull(downloadUrlExpiry, "downloadUrlExpiry");
   }
 }

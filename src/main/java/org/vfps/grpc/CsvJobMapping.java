@@ -77,7 +77,10 @@ public final class CsvJobMapping {
         request.hasHasHeaderRow() ? Optional.of(request.getHasHeaderRow()) : Optional.empty(),
         request.getFileName(),
         mappings,
-        mode);
+        mode,
+        request.hasXNeutralizeFormulas()
+            ? Optional.of(request.getXNeutralizeFormulas())
+            : Optional.empty());
   }
 
   public static CsvJob toProto(JobView view) {
@@ -110,6 +113,8 @@ public final class CsvJobMapping {
             .setBadDataRowCount(job.counters().badDataRows())
             .setMissingValueCount(job.counters().missingValues())
             .setUnresolvedValueCount(job.counters().unresolvedValues())
+            .setXNeutralizeFormulas(job.neutralizeFormulas())
+            .setXNeutralizedCellCount(job.counters().neutralizedCells())
             .setErrorMessage(job.errorMessage() == null ? "" : job.errorMessage())
             .setCreatedAt(ProtoMapping.timestamp(job.createdAt()))
             .setLastUpdatedAt(ProtoMapping.timestamp(job.lastUpdatedAt()));

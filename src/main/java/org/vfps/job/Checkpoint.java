@@ -49,7 +49,8 @@ public record Checkpoint(
             .put("rowsProcessed", counters.rowsProcessed())
             .put("badDataRows", counters.badDataRows())
             .put("missingValues", counters.missingValues())
-            .put("unresolvedValues", counters.unresolvedValues());
+            .put("unresolvedValues", counters.unresolvedValues())
+            .put("neutralizedCells", counters.neutralizedCells());
     JsonObject json =
         new JsonObject()
             .put("inputOffset", inputOffset)
@@ -82,7 +83,9 @@ public record Checkpoint(
             counted.getLong("rowsProcessed"),
             counted.getLong("badDataRows"),
             counted.getLong("missingValues"),
-            counted.getLong("unresolvedValues")),
+            counted.getLong("unresolvedValues"),
+            // a checkpoint of a job created before cells were neutralized has no count
+            counted.getLong("neutralizedCells", 0L)),
         json.getString("uploadId"),
         parts,
         json.getLong("nextChunk"),

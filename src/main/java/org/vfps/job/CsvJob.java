@@ -1,8 +1,12 @@
 package org.vfps.job;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -13,6 +17,9 @@ import java.util.UUID;
  * @param inputKey the object key of the uploaded file; null for an export
  * @param outputKey the object key of the result; null until the job is completed
  * @param fileName the uploaded file's name, for display only; null when unknown
+ * @param neutralizeFormulas whether the output's cells that a spreadsheet would run as a formula
+ *     are neutralized ({@link org.vfps.csv.CsvWriter#runsAsFormula}); false for a job the .NET vfps
+ *     created
  * @param errorMessage why the job failed, never a value of its file; null unless it failed
  */
 public record CsvJob(
@@ -27,6 +34,7 @@ public record CsvJob(
     boolean hasHeaderRow,
     List<ColumnMapping> columnMappings,
     PseudonymizeMode pseudonymizeMode,
+    boolean neutralizeFormulas,
     Counters counters,
     String errorMessage,
     Instant createdAt,
@@ -45,6 +53,18 @@ public record CsvJob(
     Objects.requireNonNull(counters, "counters");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(lastUpdatedAt, "lastUpdatedAt");
+  }
+
+  /**
+   * The namespaces on which the job's permissions are checked, each once, in mapping order: each
+   * mapped namespace, and null (every namespace) for a mapping that reads each row's namespace.
+   */
+  public List<String> permissionScope() {
+    Set<String> scope = new LinkedHashSet<>();
+    for (ColumnMapping mapping : columnMappings) {
+      scope.add(mapping.hasNamespaceColumn() ? null : mapping.namespace());
+    }
+    return Collections.unmodifiableList(new ArrayList<>(scope));
   }
 
   /** The .NET vfps's key of a job's uploaded file. */
@@ -66,6 +86,7 @@ public record CsvJob(
    * @param badDataRows rows kept as they were because they are no well-formed CSV
    * @param missingValues mapped cells that were blank or a placeholder
    * @param unresolvedValues values a {@link PseudonymizeMode#BLANK_IF_MISSING} job left empty
+   * @param neutralizedCells cells of the output neutralized because a spreadsheet would run them
    */
   public record Counters(
       long totalBytes,
@@ -73,14 +94,21 @@ public record CsvJob(
       long rowsProcessed,
       long badDataRows,
       long missingValues,
-      long unresolvedValues) {
+      long unresolvedValues,
+      long neutralizedCells) {
 
-    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
+    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0);
 
     /** These counters with {@code bytesProcessed} instead. */
     public Counters withBytesProcessed(long bytesProcessed) {
       return new Counters(
-          totalBytes, bytesProcessed, rowsProcessed, badDataRows, missingValues, unresolvedValues);
+          totalBytes,
+          bytesProcessed,
+          rowsProcessed,
+          badDataRows,
+          missingValues,
+          unresolvedValues,
+          neutralizedCells);
     }
   }
 }

@@ -25,6 +25,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.Audit;
 import org.vfps.access.Caller;
 import org.vfps.config.CsvProcessingConfig;
 import org.vfps.csv.CsvFormatException;
@@ -48,7 +49,8 @@ import org.vfps.pseudonym.PseudonymTransfer;
  * batch methods (one call per namespace), as {@code BatchCreate} does, and its output becomes a
  * checkpoint: pending output in the database, or, once enough has gathered, a part of the output's
  * multipart upload. A worker that takes the job over resumes after the last checkpoint and writes
- * the same bytes an uninterrupted run writes.
+ * the same bytes an uninterrupted run writes. A job that neutralizes formulas writes each cell a
+ * spreadsheet would run quoted after a single quote, and a malformed row as one such cell.
  */
 final class CsvJobRunner {
 
@@ -89,6 +91,7 @@ final class CsvJobRunner {
   private final CsvProcessingConfig config;
   private final String worker;
   private final JobPhases phases;
+  private final JobAudit audit;
   private final Context context;
 
   CsvJobRunner(
@@ -99,8 +102,10 @@ final class CsvJobRunner {
       CsvProcessingConfig config,
       Vertx vertx,
       String worker,
-      JobPhases phases) {
+      JobPhases phases,
+      JobAudit audit) {
     this.phases = phases;
+    this.audit = audit;
     this.repository = repository;
     this.store = store;
     this.pseudonyms = pseudonyms;
@@ -113,9 +118,11 @@ final class CsvJobRunner {
   /** Runs the job until it ends, is lost, pauses, or {@code stopping} says to give it back. */
   Outcome run(CsvJobRepository.Run claimed, BooleanSupplier stopping) {
     CsvJob job = claimed.job();
+    Caller creator = null;
     State state = null;
     try {
-      state = state(claimed);
+      creator = Creators.decode(claimed.creator());
+      state = state(claimed, creator);
       LOG.info(
           "CSV job {} ({}) runs on worker {}, attempt {}{}",
           job.id(),
@@ -135,53 +142,45 @@ final class CsvJobRunner {
       return complete(state);
     } catch (Lost e) {
       return Outcome.LOST;
-    } catch (JobFailure | CsvFormatException e) {
-      return fail(
-          job,
-          state,
-          e instanceof CsvFormatException format ? formatMessage(format) : e.getMessage());
+    } catch (JobFailure e) {
+      return fail(job, state, creator, ErrorCode.FAILED_PRECONDITION, e.getMessage());
+    } catch (CsvFormatException e) {
+      return fail(job, state, creator, ErrorCode.INVALID_ARGUMENT, formatMessage(e));
     } catch (ServiceException e) {
       if (e.code() == ErrorCode.UNAVAILABLE || e.code() == ErrorCode.OVERLOADED) {
         return paused(job, e.getMessage());
       }
-      return fail(job, state, e.getMessage());
+      return fail(job, state, creator, e.code(), e.getMessage());
     } catch (ObjectStoreException e) {
       if (e.unavailable()) {
         return paused(job, e.getMessage());
       }
       LOG.error("CSV job {} failed in the object store: {}", job.id(), e.getMessage());
-      return fail(job, state, PROCESSING_FAILED);
+      return fail(job, state, creator, ErrorCode.INTERNAL, PROCESSING_FAILED);
     } catch (IOException e) {
       return paused(job, "the input could not be read (" + e.getClass().getSimpleName() + ")");
     } catch (Interrupted e) {
       return Outcome.PAUSED;
     } catch (RuntimeException e) {
       LOG.error("CSV job {} failed", job.id(), e);
-      return fail(job, state, PROCESSING_FAILED);
+      return fail(job, state, creator, ErrorCode.INTERNAL, PROCESSING_FAILED);
     }
   }
 
   /** The run's state: from the checkpoint, or a new upload on the first run. */
-  private State state(CsvJobRepository.Run claimed) {
+  private State state(CsvJobRepository.Run claimed, Caller creator) {
     CsvJob job = claimed.job();
     if (claimed.checkpoint() != null) {
       State state =
           new State(
-              job,
-              Creators.decode(claimed.creator()),
-              Checkpoint.decode(claimed.checkpoint()),
-              config.checkpointBytes());
+              job, creator, Checkpoint.decode(claimed.checkpoint()), config.checkpointBytes());
       claimed.pendingOutput().forEach(state.output::append);
       return state;
     }
     String uploadId = store.startUpload(CsvJob.outputKey(job.id()));
-    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0);
+    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0, 0);
     State state =
-        new State(
-            job,
-            Creators.decode(claimed.creator()),
-            Checkpoint.start(counters, uploadId),
-            config.checkpointBytes());
+        new State(job, creator, Checkpoint.start(counters, uploadId), config.checkpointBytes());
     if (!await(
         () ->
             repository.checkpoint(
@@ -214,7 +213,7 @@ final class CsvJobRunner {
     StringBuilder text = new StringBuilder();
     if (state.nothingWritten()) {
       if (job.hasHeaderRow()) {
-        CsvWriter.append(text, layout.header(), job.delimiter(), state.lineBreak);
+        write(state, text, layout.header());
         offset = first.endOffset();
       } else {
         offset = 0;
@@ -325,8 +324,7 @@ final class CsvJobRunner {
     for (CsvRecord record : records) {
       row++;
       if (record.malformed()) {
-        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
-        state.count(1, 0, 0);
+        writeMalformed(state, text, record);
         continue;
       }
       List<String> fields = widened(record.fields(), layout.width());
@@ -360,7 +358,7 @@ final class CsvJobRunner {
         }
         fields.set(column.target(), value);
       }
-      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+      write(state, text, fields);
       state.count(0, missingCells, unresolved);
     }
     state.rows(records.size());
@@ -542,13 +540,12 @@ final class CsvJobRunner {
     for (int i = 0; i < records.size(); i++) {
       CsvRecord record = records.get(i);
       if (record.malformed()) {
-        CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
-        state.count(1, 0, 0);
+        writeMalformed(state, text, record);
         continue;
       }
       List<String> fields = new ArrayList<>(record.fields());
       fields.add(statuses[i].label());
-      CsvWriter.append(text, fields, job.delimiter(), state.lineBreak);
+      write(state, text, fields);
     }
     state.rows(records.size());
     return waited;
@@ -562,11 +559,7 @@ final class CsvJobRunner {
     state.lineBreak = DEFAULT_LINE_BREAK;
     StringBuilder text = new StringBuilder();
     if (state.nothingWritten() && job.hasHeaderRow()) {
-      CsvWriter.append(
-          text,
-          List.of(mapping.sourceColumn(), mapping.targetColumn()),
-          job.delimiter(),
-          state.lineBreak);
+      write(state, text, List.of(mapping.sourceColumn(), mapping.targetColumn()));
     }
     Caller creator = state.creator;
     boolean more = true;
@@ -580,11 +573,7 @@ final class CsvJobRunner {
           await(() -> transfer.exportPage(creator, mapping.namespace(), after, EXPORT_PAGE));
       took(job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
       for (Pseudonym pair : page.pairs()) {
-        CsvWriter.append(
-            text,
-            List.of(pair.originalValue(), pair.pseudonymValue()),
-            job.delimiter(),
-            state.lineBreak);
+        write(state, text, List.of(pair.originalValue(), pair.pseudonymValue()));
       }
       state.rows(page.pairs().size());
       more = page.next().isPresent();
@@ -594,6 +583,26 @@ final class CsvJobRunner {
       text.setLength(0);
     }
     return true;
+  }
+
+  /** Writes a row, neutralized when the job asks, and counts the cells it neutralized. */
+  private static void write(State state, StringBuilder text, List<String> fields) {
+    state.neutralized(
+        CsvWriter.append(
+            text, fields, state.job.delimiter(), state.lineBreak, state.job.neutralizeFormulas()));
+  }
+
+  /**
+   * Writes a malformed row as it was read and counts it. A job that neutralizes writes the row's
+   * text as one cell instead: a spreadsheet would split it into cells that no one checked.
+   */
+  private static void writeMalformed(State state, StringBuilder text, CsvRecord record) {
+    if (state.job.neutralizeFormulas()) {
+      write(state, text, List.of(record.raw()));
+    } else {
+      CsvWriter.appendRaw(text, record.raw(), state.lineBreak);
+    }
+    state.count(1, 0, 0);
   }
 
   // ---- checkpoints and the end
@@ -671,17 +680,25 @@ final class CsvJobRunner {
       return Outcome.LOST;
     }
     dropInput(job);
+    audit.ended(state.creator, job, JobStatus.COMPLETED, Audit.OK, state.counters.rowsProcessed());
     LOG.info(
-        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved",
+        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved, {} neutralized",
         job.id(),
         state.counters.rowsProcessed(),
         state.counters.badDataRows(),
         state.counters.missingValues(),
-        state.counters.unresolvedValues());
+        state.counters.unresolvedValues(),
+        state.counters.neutralizedCells());
     return Outcome.ENDED;
   }
 
-  private Outcome fail(CsvJob job, State state, String message) {
+  /**
+   * Fails the job with {@code message}; {@code code} is the failure's kind for the audit trail.
+   *
+   * @param state null when the run failed before it had one
+   * @param creator null when the run failed before it read its creator
+   */
+  private Outcome fail(CsvJob job, State state, Caller creator, ErrorCode code, String message) {
     LOG.info("CSV job {} failed: {}", job.id(), message);
     if (state != null) {
       abort(state);
@@ -691,6 +708,9 @@ final class CsvJobRunner {
       if (await(
           () -> repository.finish(job.id(), worker, JobStatus.FAILED, counters, null, message))) {
         dropInput(job);
+        if (creator != null) {
+          audit.ended(creator, job, JobStatus.FAILED, code.name(), counters.rowsProcessed());
+        }
       }
     } catch (ServiceException | Interrupted e) {
       LOG.warn("CSV job {} could not be marked failed: {}", job.id(), e.getMessage());
@@ -914,7 +934,8 @@ final class CsvJobRunner {
               counters.rowsProcessed(),
               counters.badDataRows() + bad,
               counters.missingValues() + missing,
-              counters.unresolvedValues() + unresolved);
+              counters.unresolvedValues() + unresolved,
+              counters.neutralizedCells());
     }
 
     void rows(int processed) {
@@ -925,7 +946,22 @@ final class CsvJobRunner {
               counters.rowsProcessed() + processed,
               counters.badDataRows(),
               counters.missingValues(),
-              counters.unresolvedValues());
+              counters.unresolvedValues(),
+              counters.neutralizedCells());
+    }
+
+    void neutralized(int cells) {
+      if (cells > 0) {
+        counters =
+            new CsvJob.Counters(
+                counters.totalBytes(),
+                counters.bytesProcessed(),
+                counters.rowsProcessed(),
+                counters.badDataRows(),
+                counters.missingValues(),
+                counters.unresolvedValues(),
+                counters.neutralizedCells() + cells);
+      }
     }
 
     boolean publishDue(long intervalNanos) {

@@ -7,11 +7,9 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.vfps.access.Access;
@@ -27,11 +25,16 @@ import org.vfps.namespace.NamespaceService;
 import org.vfps.namespace.TextLimits;
 import org.vfps.objectstore.ObjectStore;
 import org.vfps.objectstore.ObjectStoreException;
+import org.vfps.objectstore.PresignedRequest;
 
 /**
  * CSV jobs for the edges: creating one (checked against its direction's permissions), starting it
  * once its file is uploaded, cancelling, reading and listing jobs. A caller sees its own jobs, an
- * admin every one; another caller's job is {@code NOT_FOUND}, as one that does not exist.
+ * admin every one; another caller's job is {@code NOT_FOUND}, as one that does not exist. A job's
+ * result is handed out (a download URL of {@code CsvProcessing__DownloadUrlExpiry}) only while the
+ * reader has the permission of the job's direction on each of its namespaces, checked anew at each
+ * read. The jobs that reveal original values are audited when created, at each download URL and
+ * when they end.
  */
 public final class CsvJobService {
 
@@ -52,6 +55,7 @@ public final class CsvJobService {
   private final Clock clock;
   private final Vertx vertx;
   private final Runnable queued;
+  private final JobAudit audit;
 
   /**
    * @param store empty when CSV jobs are off
@@ -74,6 +78,7 @@ public final class CsvJobService {
     this.clock = clock;
     this.vertx = vertx;
     this.queued = queued;
+    this.audit = new JobAudit(access);
   }
 
   /** Whether jobs can be created: an object store is configured. */
@@ -114,6 +119,7 @@ public final class CsvJobService {
         .compose(allowed -> repository.insert(job, Creators.encode(caller)))
         .map(
             inserted -> {
+              audit.created(caller, job);
               if (!job.direction().hasInput()) {
                 queued.run();
                 return JobView.of(job);
@@ -135,8 +141,12 @@ public final class CsvJobService {
                         "direction: missing; CSV_JOB_DIRECTION_PSEUDONYMIZE, _DEPSEUDONYMIZE,"
                             + " _IMPORT or _EXPORT"));
     String delimiter = request.delimiter().isEmpty() ? "," : request.delimiter();
-    if (delimiter.length() != 1 || "\"\r\n".contains(delimiter)) {
-      throw invalid("delimiter: must be one character other than a quote or a line break.");
+    if (!isDelimiter(delimiter)) {
+      throw invalid(
+          "delimiter: must be a tab or one printable ASCII character (U+0020 to U+007E) other"
+              + " than the quote, a letter or a digit; got "
+              + codePoints(delimiter)
+              + ".");
     }
     if (request.pseudonymizeMode().isPresent() && direction != JobDirection.PSEUDONYMIZE) {
       throw invalid("pseudonymizeMode: only a pseudonymize job has one.");
@@ -177,10 +187,37 @@ public final class CsvJobService {
         header,
         checked,
         request.pseudonymizeMode().orElse(PseudonymizeMode.CREATE_IF_MISSING),
+        request.neutralizeFormulas().orElse(direction.writesOriginalValues()),
         CsvJob.Counters.NONE,
         null,
         now,
         now);
+  }
+
+  /**
+   * Whether a job may separate fields by {@code delimiter}: a tab, or one printable ASCII character
+   * other than the quote (which quotes fields), a letter or a digit (which values are made of).
+   */
+  private static boolean isDelimiter(String delimiter) {
+    if (delimiter.length() != 1) {
+      return false;
+    }
+    char c = delimiter.charAt(0);
+    return c == '\t' || (c >= 0x20 && c <= 0x7E && c != '"' && !Character.isLetterOrDigit(c));
+  }
+
+  /** The text's characters as code points, {@code U+0000}: it may hold any, line breaks too. */
+  private static String codePoints(String text) {
+    StringBuilder described = new StringBuilder();
+    text.codePoints()
+        .limit(4)
+        .forEach(
+            c ->
+                described
+                    .append(described.isEmpty() ? "" : " ")
+                    .append(String.format("U+%04X", c)));
+    long count = text.codePoints().count();
+    return count > 4 ? described + " ... (" + count + " characters)" : described.toString();
   }
 
   private static ColumnMapping checkMapping(
@@ -221,27 +258,25 @@ public final class CsvJobService {
         namespaceColumn.isEmpty() ? null : namespaceColumn);
   }
 
-  /** The direction's permission on every mapped namespace, then that each exists. */
+  /** The direction's permission on every namespace of the job, then that each named one exists. */
   private Future<Void> permitted(Caller caller, CsvJob job) {
-    Operation operation =
-        switch (job.direction()) {
-          case PSEUDONYMIZE -> Operation.CSV_JOB_PSEUDONYMIZE;
-          case DEPSEUDONYMIZE -> Operation.CSV_JOB_DEPSEUDONYMIZE;
-          case IMPORT -> Operation.CSV_JOB_IMPORT;
-          case EXPORT -> Operation.CSV_JOB_EXPORT;
-        };
-    Set<String> named = new LinkedHashSet<>();
-    Future<Void> checked = Future.succeededFuture();
-    for (ColumnMapping mapping : job.columnMappings()) {
-      if (mapping.hasNamespaceColumn()) {
-        // every namespace: an admin or a grant of all namespaces
-        checked = checked.compose(allowed -> access.check(caller, operation, null));
-      } else if (named.add(mapping.namespace())) {
-        checked = checked.compose(allowed -> access.check(caller, operation, mapping.namespace()));
+    Future<Void> checked = permittedOnEach(caller, job.direction().creation(), job);
+    for (String namespace : job.permissionScope()) {
+      if (namespace != null) {
+        checked = checked.compose(allowed -> namespaces.resolve(namespace).mapEmpty());
       }
     }
-    for (String namespace : named) {
-      checked = checked.compose(allowed -> namespaces.resolve(namespace).mapEmpty());
+    return checked;
+  }
+
+  /**
+   * The operation's permission on every namespace of the job, as the caller's grants are now: for a
+   * mapping that reads each row's namespace, on every namespace (an admin or a grant of all).
+   */
+  private Future<Void> permittedOnEach(Caller caller, Operation operation, CsvJob job) {
+    Future<Void> checked = Future.succeededFuture();
+    for (String namespace : job.permissionScope()) {
+      checked = checked.compose(allowed -> access.check(caller, operation, namespace));
     }
     return checked;
   }
@@ -266,7 +301,7 @@ public final class CsvJobService {
                 }
                 return Future.succeededFuture(JobView.of(job));
               }
-              return blocking(() -> checkUpload(job))
+              return blocking(() -> checkUpload(caller, job))
                   .compose(size -> repository.queue(id, size))
                   .compose(
                       queuedJob -> {
@@ -279,7 +314,7 @@ public final class CsvJobService {
   }
 
   /** The file's size, after checking its size and its first row; blocking. */
-  private long checkUpload(CsvJob job) {
+  private long checkUpload(Caller caller, CsvJob job) {
     ObjectStore objects = store.orElseThrow();
     OptionalLong size = objects.size(job.inputKey());
     if (size.isEmpty()) {
@@ -290,6 +325,7 @@ public final class CsvJobService {
     if (size.getAsLong() > config.maxUploadBytes()) {
       objects.delete(job.inputKey());
       throw failAwaiting(
+          caller,
           job,
           ErrorCode.FAILED_PRECONDITION,
           "The file has "
@@ -303,15 +339,15 @@ public final class CsvJobService {
             new CsvReader(input, 0, job.delimiter(), CsvJobRunner.MAX_RECORD_BYTES)) {
       CsvRecord first = reader.next();
       if (first == null) {
-        throw failAwaiting(job, ErrorCode.INVALID_ARGUMENT, "The file is empty.");
+        throw failAwaiting(caller, job, ErrorCode.INVALID_ARGUMENT, "The file is empty.");
       }
       try {
         CsvLayout.resolve(job, first.fields());
       } catch (ServiceException e) {
-        throw failAwaiting(job, e.code(), e.getMessage());
+        throw failAwaiting(caller, job, e.code(), e.getMessage());
       }
     } catch (CsvFormatException e) {
-      throw failAwaiting(job, ErrorCode.INVALID_ARGUMENT, CsvJobRunner.formatMessage(e));
+      throw failAwaiting(caller, job, ErrorCode.INVALID_ARGUMENT, CsvJobRunner.formatMessage(e));
     } catch (IOException e) {
       throw new ServiceException(
           ErrorCode.UNAVAILABLE, "The uploaded file cannot be read from the object store.");
@@ -322,8 +358,10 @@ public final class CsvJobService {
   /**
    * Fails the awaiting job with {@code message} (it cannot run) and returns the error to answer.
    */
-  private ServiceException failAwaiting(CsvJob job, ErrorCode code, String message) {
-    repository.failAwaiting(job.id(), message).toCompletionStage().toCompletableFuture().join();
+  private ServiceException failAwaiting(Caller caller, CsvJob job, ErrorCode code, String message) {
+    Optional<CsvJob> failed =
+        repository.failAwaiting(job.id(), message).toCompletionStage().toCompletableFuture().join();
+    failed.ifPresent(ended -> audit.ended(caller, ended, JobStatus.FAILED, code.name(), 0));
     return new ServiceException(code, message);
   }
 
@@ -337,21 +375,50 @@ public final class CsvJobService {
             job ->
                 job.status().ended()
                     ? Future.succeededFuture(JobView.of(job))
-                    : repository.cancel(id).map(cancelled -> JobView.of(cancelled.orElse(job))));
+                    : repository
+                        .cancel(id)
+                        .map(
+                            cancelled -> {
+                              CsvJob now = cancelled.orElse(job);
+                              if (now.status() == JobStatus.CANCELLED) {
+                                audit.ended(
+                                    caller,
+                                    now,
+                                    JobStatus.CANCELLED,
+                                    JobAudit.CANCELLED,
+                                    now.counters().rowsProcessed());
+                              }
+                              return JobView.of(now);
+                            }));
   }
 
-  /** The job, with its download URL once it is completed. */
+  /**
+   * The job, with a download URL of its result once it is completed: only while the caller has the
+   * permission of the job's direction on each of its namespaces (reverse lookup for a
+   * de-pseudonymize job or an export, write for the others), else {@code PERMISSION_DENIED}; the
+   * URL is valid for {@code CsvProcessing__DownloadUrlExpiry}.
+   */
   public Future<JobView> get(Caller caller, UUID id) {
     return owned(caller, id)
-        .map(
-            job ->
-                job.status() == JobStatus.COMPLETED && job.outputKey() != null && store.isPresent()
-                    ? new JobView(
-                        job,
-                        Optional.empty(),
-                        Optional.of(
-                            store.get().presignDownload(job.outputKey(), downloadName(job))))
-                    : JobView.of(job));
+        .compose(
+            job -> {
+              if (job.status() != JobStatus.COMPLETED
+                  || job.outputKey() == null
+                  || store.isEmpty()) {
+                return Future.succeededFuture(JobView.of(job));
+              }
+              return permittedOnEach(caller, job.direction().resultRead(), job)
+                  .map(
+                      allowed -> {
+                        PresignedRequest download =
+                            store
+                                .get()
+                                .presignDownload(
+                                    job.outputKey(), downloadName(job), config.downloadUrlExpiry());
+                        audit.downloadIssued(caller, job, download);
+                        return new JobView(job, Optional.empty(), Optional.of(download));
+                      });
+            });
   }
 
   /** The caller's jobs (an admin's: all), newest first, at most {@value #MAX_LISTED}. */

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.access.Access;
 import org.vfps.config.CsvProcessingConfig;
 import org.vfps.objectstore.ObjectStore;
 import org.vfps.pseudonym.PseudonymService;
@@ -52,13 +53,23 @@ public final class CsvJobWorkers implements AutoCloseable {
       PseudonymTransfer transfer,
       CsvProcessingConfig config,
       String worker,
-      JobPhases phases) {
+      JobPhases phases,
+      Access access) {
     this.vertx = vertx;
     this.repository = repository;
     this.config = config;
     this.worker = worker;
     this.runner =
-        new CsvJobRunner(repository, store, pseudonyms, transfer, config, vertx, worker, phases);
+        new CsvJobRunner(
+            repository,
+            store,
+            pseudonyms,
+            transfer,
+            config,
+            vertx,
+            worker,
+            phases,
+            new JobAudit(access));
     AtomicInteger number = new AtomicInteger();
     this.threads =
         Executors.newFixedThreadPool(
@@ -84,6 +95,7 @@ public final class CsvJobWorkers implements AutoCloseable {
    *
    * @param worker this replica's name among the workers, unique in the cluster
    * @param phases where the time of the jobs' phases is added up
+   * @param access where the ends of the jobs that reveal original values are audited
    */
   public static CsvJobWorkers start(
       Vertx vertx,
@@ -93,9 +105,11 @@ public final class CsvJobWorkers implements AutoCloseable {
       PseudonymTransfer transfer,
       CsvProcessingConfig config,
       String worker,
-      JobPhases phases) {
+      JobPhases phases,
+      Access access) {
     CsvJobWorkers workers =
-        new CsvJobWorkers(vertx, repository, store, pseudonyms, transfer, config, worker, phases);
+        new CsvJobWorkers(
+            vertx, repository, store, pseudonyms, transfer, config, worker, phases, access);
     LOG.info("CSV job workers: {} on this replica, as '{}'", config.workerCount(), worker);
     vertx.runOnContext(ignored -> workers.claim());
     return workers;

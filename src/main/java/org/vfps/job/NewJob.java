@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param hasHeaderRow empty for the default true
  * @param fileName empty when the client named none
  * @param pseudonymizeMode empty when the client named none
+ * @param neutralizeFormulas whether the output's cells that a spreadsheet would run are
+ *     neutralized; empty for the direction's default ({@link JobDirection#writesOriginalValues})
  */
 public record NewJob(
     Optional<JobDirection> direction,
@@ -20,7 +22,8 @@ public record NewJob(
     Optional<Boolean> hasHeaderRow,
     String fileName,
     List<ColumnMapping> columnMappings,
-    Optional<PseudonymizeMode> pseudonymizeMode) {
+    Optional<PseudonymizeMode> pseudonymizeMode,
+    Optional<Boolean> neutralizeFormulas) {
 
   public NewJob {
     Objects.requireNonNull(direction, "direction");
@@ -29,5 +32,6 @@ public record NewJob(
     Objects.requireNonNull(fileName, "fileName");
     columnMappings = List.copyOf(columnMappings);
     Objects.requireNonNull(pseudonymizeMode, "pseudonymizeMode");
+    Objects.requireNonNull(neutralizeFormulas, "neutralizeFormulas");
   }
 }

@@ -1,6 +1,7 @@
 package org.vfps.objectstore;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -19,10 +20,10 @@ public interface ObjectStore extends AutoCloseable {
   PresignedRequest presignUpload(String key, String contentType);
 
   /**
-   * A URL a client downloads the object from with {@code GET}, valid for the configured expiry; the
-   * download is offered under {@code fileName}.
+   * A URL a client downloads the object from with {@code GET}, valid for {@code expiry} (at most 7
+   * days); the download is offered under {@code fileName}.
    */
-  PresignedRequest presignDownload(String key, String fileName);
+  PresignedRequest presignDownload(String key, String fileName, Duration expiry);
 
   /** The object's size in bytes; empty when there is no such object. */
   OptionalLong size(String key);

@@ -64,7 +64,7 @@ public final class S3ObjectStore implements ObjectStore {
   private final S3Client client;
   private final S3Presigner presigner;
   private final String bucket;
-  private final Duration expiry;
+  private final Duration uploadExpiry;
   private final String description;
 
   private S3ObjectStore(S3Config config) {
@@ -97,7 +97,7 @@ public final class S3ObjectStore implements ObjectStore {
     this.client = builder.build();
     this.presigner = presigning.build();
     this.bucket = config.bucket();
-    this.expiry = config.presignedUrlExpiry();
+    this.uploadExpiry = config.presignedUrlExpiry();
     this.description =
         "bucket '"
             + config.bucket()
@@ -242,7 +242,7 @@ public final class S3ObjectStore implements ObjectStore {
         presigner.presignPutObject(
             request ->
                 request
-                    .signatureDuration(expiry)
+                    .signatureDuration(uploadExpiry)
                     .putObjectRequest(put -> put.bucket(bucket).key(key).contentType(contentType)));
     return new PresignedRequest(
         URI.create(presigned.url().toString()),
@@ -251,7 +251,7 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
-  public PresignedRequest presignDownload(String key, String fileName) {
+  public PresignedRequest presignDownload(String key, String fileName, Duration expiry) {
     PresignedGetObjectRequest presigned =
         presigner.presignGetObject(
             request ->

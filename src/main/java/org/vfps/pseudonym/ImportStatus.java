@@ -18,6 +18,11 @@ public enum ImportStatus {
   PSEUDONYM_VALUE_CONFLICT("PseudonymValueConflict"),
   /** The original value could never be stored: too long, a NUL, or off the namespace's regex. */
   INVALID_ORIGINAL_VALUE("InvalidOriginalValue"),
+  /**
+   * The pseudonym does not fit the namespace's format ({@link PseudonymFormat}): its prefix,
+   * suffix, and the length and alphabet of its generation method. Ours; the .NET vfps stores it.
+   */
+  INVALID_PSEUDONYM_VALUE("InvalidPseudonymValue"),
   /** The namespace requires the original value as a pseudonym of its parent, which lacks it. */
   PARENT_VALUE_MISSING("ParentValueMissing"),
   /** The row's namespace does not exist. */

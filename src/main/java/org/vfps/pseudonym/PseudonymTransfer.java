@@ -34,12 +34,13 @@ public final class PseudonymTransfer {
 
   /**
    * Imports the pairs into the namespace, overwriting nothing, and says what became of each, in
-   * order: {@link ImportStatus#INVALID_ORIGINAL_VALUE} for a value Create would refuse (or a
-   * pseudonym that could never be stored: blank, too long, a NUL), {@link
-   * ImportStatus#PARENT_VALUE_MISSING} for one the namespace's parent lacks under {@link
-   * ParentValidationMode#ENSURE_EXISTS}, else what {@link PseudonymRepository#importPairs} says.
-   * Fails with {@code PERMISSION_DENIED} without write access, then {@code NOT_FOUND} for an
-   * unknown namespace; the future completes after the imported rows are committed.
+   * order: {@link ImportStatus#INVALID_ORIGINAL_VALUE} for a value Create would refuse, {@link
+   * ImportStatus#INVALID_PSEUDONYM_VALUE} for a pseudonym that does not fit the namespace's {@link
+   * PseudonymFormat format}, {@link ImportStatus#PARENT_VALUE_MISSING} for a value the namespace's
+   * parent lacks under {@link ParentValidationMode#ENSURE_EXISTS}, else what {@link
+   * PseudonymRepository#importPairs} says. A pair refused is not stored. Fails with {@code
+   * PERMISSION_DENIED} without write access, then {@code NOT_FOUND} for an unknown namespace; the
+   * future completes after the imported rows are committed.
    */
   public Future<List<ImportStatus>> importPairs(
       Caller caller, String namespaceName, List<ImportedPair> pairs) {
@@ -55,9 +56,11 @@ public final class PseudonymTransfer {
     for (int i = 0; i < pairs.size(); i++) {
       ImportedPair pair = pairs.get(i);
       if (!PseudonymService.isStorable(pair.originalValue())
-          || !namespace.matches(pair.originalValue())
-          || !storablePseudonym(pair.pseudonymValue())) {
+          || !namespace.matches(pair.originalValue())) {
         statuses[i] = ImportStatus.INVALID_ORIGINAL_VALUE;
+      } else if (!storablePseudonym(pair.pseudonymValue())
+          || !PseudonymFormat.fits(namespace, pair.pseudonymValue())) {
+        statuses[i] = ImportStatus.INVALID_PSEUDONYM_VALUE;
       } else {
         originals.add(pair.originalValue());
       }

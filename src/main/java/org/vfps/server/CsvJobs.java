@@ -120,7 +120,8 @@ final class CsvJobs {
                   transfer,
                   config.csvProcessing(),
                   workerName(),
-                  phases),
+                  phases,
+                  access),
               CsvJobWorkers::close));
     }
     return service;

@@ -5,12 +5,20 @@ final class CsvJobQueries {
 
   private CsvJobQueries() {}
 
+  /**
+   * A job's columns, and those of its run row (null for a job the .NET vfps created, which has
+   * none); after {@code FROM} or {@code UPDATE pseudonymization_jobs} without an alias.
+   */
   private static final String COLUMNS =
       """
       id, status, created_by, input_object_key, output_object_key, encoding, delimiter,
       has_header_row, column_mappings, total_bytes, bytes_processed, rows_processed,
       error_message, created_at, last_updated_at, direction, bad_data_row_count,
-      original_file_name, missing_value_count, pseudonymize_mode, unresolved_value_count""";
+      original_file_name, missing_value_count, pseudonymize_mode, unresolved_value_count,
+      (SELECT r.neutralize_formulas FROM vfps_csv_job_runs r
+       WHERE r.job_id = pseudonymization_jobs.id) AS neutralize_formulas,
+      (SELECT r.neutralized_cells FROM vfps_csv_job_runs r
+       WHERE r.job_id = pseudonymization_jobs.id) AS neutralized_cells""";
 
   static final String INSERT =
       """
@@ -24,7 +32,8 @@ final class CsvJobQueries {
         0, $10, 0, $11, 0)""";
 
   static final String INSERT_RUN =
-      "INSERT INTO vfps_csv_job_runs (job_id, creator) VALUES ($1, $2::jsonb)";
+      "INSERT INTO vfps_csv_job_runs (job_id, creator, neutralize_formulas)"
+          + " VALUES ($1, $2::jsonb, $3)";
 
   static final String FIND = "SELECT " + COLUMNS + " FROM pseudonymization_jobs WHERE id = $1";
 
@@ -129,6 +138,10 @@ final class CsvJobQueries {
       SET bytes_processed = $2, rows_processed = $3, bad_data_row_count = $4,
         missing_value_count = $5, unresolved_value_count = $6, status = 2, last_updated_at = now()
       WHERE id = $1 AND status IN (2, 6)""";
+
+  /** The counters of ours, beside {@link #PUBLISH_COUNTERS} and {@link #FINISH}. */
+  static final String PUBLISH_RUN_COUNTERS =
+      "UPDATE vfps_csv_job_runs SET neutralized_cells = $2 WHERE job_id = $1";
 
   /** Ends a job the worker holds: Completed (3) or Failed (4). */
   static final String FINISH =

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.vfps.access.CallerId;
@@ -62,7 +63,11 @@ public final class PgCsvJobRepository implements CsvJobRepository {
                         inserted ->
                             connection
                                 .preparedQuery(CsvJobQueries.INSERT_RUN)
-                                .execute(Tuple.of(job.id(), new JsonObject(creator)))))
+                                .execute(
+                                    Tuple.of(
+                                        job.id(),
+                                        new JsonObject(creator),
+                                        job.neutralizeFormulas()))))
         .<Void>mapEmpty()
         .recover(PgCsvJobRepository::failed);
   }
@@ -205,7 +210,10 @@ public final class PgCsvJobRepository implements CsvJobRepository {
                                                       counters.rowsProcessed(),
                                                       count(counters.badDataRows()),
                                                       count(counters.missingValues()),
-                                                      count(counters.unresolvedValues()))))
+                                                      count(counters.unresolvedValues())))
+                                              .compose(
+                                                  published ->
+                                                      publishRunCounters(connection, id, counters)))
                               .map(true);
                         }))
         .recover(PgCsvJobRepository::failed);
@@ -243,8 +251,17 @@ public final class PgCsvJobRepository implements CsvJobRepository {
                                 : connection
                                     .preparedQuery(CsvJobQueries.DROP_PENDING)
                                     .execute(Tuple.of(id))
+                                    .compose(
+                                        dropped -> publishRunCounters(connection, id, counters))
                                     .map(true)))
         .recover(PgCsvJobRepository::failed);
+  }
+
+  private static Future<RowSet<Row>> publishRunCounters(
+      SqlConnection connection, UUID id, CsvJob.Counters counters) {
+    return connection
+        .preparedQuery(CsvJobQueries.PUBLISH_RUN_COUNTERS)
+        .execute(Tuple.of(id, counters.neutralizedCells()));
   }
 
   @Override
@@ -323,13 +340,15 @@ public final class PgCsvJobRepository implements CsvJobRepository {
         row.getBoolean("has_header_row"),
         mappings(row.getValue("column_mappings")),
         PseudonymizeMode.of(row.getInteger("pseudonymize_mode")),
+        Boolean.TRUE.equals(row.getBoolean("neutralize_formulas")),
         new CsvJob.Counters(
             row.getLong("total_bytes"),
             row.getLong("bytes_processed"),
             row.getLong("rows_processed"),
             row.getInteger("bad_data_row_count"),
             row.getInteger("missing_value_count"),
-            row.getInteger("unresolved_value_count")),
+            row.getInteger("unresolved_value_count"),
+            Objects.requireNonNullElse(row.getLong("neutralized_cells"), 0L)),
         row.getString("error_message"),
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("last_updated_at").toInstant());

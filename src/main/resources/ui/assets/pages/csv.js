@@ -77,6 +77,15 @@ export async function render(page, context) {
   // format
   const delimiter = h('select', {id: 'delimiter'}, DELIMITERS.map((d) => h('option', {value: d.value}, d.label)));
   const hasHeader = h('input', {type: 'checkbox', id: 'hasHeaderRow'});
+  // the outputs that hold original values: a spreadsheet must not run what a value starts with
+  const neutralize = h('input', {type: 'checkbox', id: 'neutralizeFormulas', checked: true, 'aria-describedby': 'neutralizeFormulas-hint'});
+  const neutralizeField = h(
+    'div',
+    {class: 'field checkbox', id: 'neutralize-field'},
+    neutralize,
+    h('label', {for: 'neutralizeFormulas'}, 'Neutralize cells a spreadsheet would run'),
+    h('p', {class: 'hint', id: 'neutralizeFormulas-hint'}, 'A cell that starts with =, +, -, @, a tab or a line break (a number such as -5 too) is written quoted after a single quote (\'), so that a spreadsheet shows it as text instead of running it as a formula.'),
+  );
   const placeholders = h('input', {id: 'placeholders', value: 'NA, NULL', autocomplete: 'off'});
   const placeholdersField = field('Kept as they are', placeholders, 'Blank cells and these placeholders, comma-separated, ignoring case and spaces around them.');
   const serverPlaceholders = h('p', {class: 'hint', id: 'server-placeholders', hidden: true}, 'On the server, blank cells and the placeholders the service is configured with are kept as they are.');
@@ -161,6 +170,7 @@ export async function render(page, context) {
     fileField.hidden = exporting || !sourceFile.checked;
     fileHint.textContent = server ? 'UTF-8 text. The whole file is uploaded to the service’s object store and processed there.' : FILE_HINT;
     placeholdersField.hidden = server;
+    neutralizeField.hidden = chosen === 'pseudonymize';
     serverPlaceholders.hidden = !server || exporting;
     previewArea.hidden = exporting;
     document.getElementById('confirm-panel')?.remove();
@@ -305,6 +315,7 @@ export async function render(page, context) {
         field('Delimiter', delimiter),
         placeholdersField,
         h('div', {class: 'field checkbox'}, hasHeader, h('label', {for: 'hasHeaderRow'}, 'The first row holds the column names')),
+        neutralizeField,
       ),
       serverPlaceholders,
     ),
@@ -389,6 +400,7 @@ export async function render(page, context) {
       problem = validateExport(exported, session);
       draft = {
         direction: 'CSV_JOB_DIRECTION_EXPORT',
+        xNeutralizeFormulas: neutralize.checked,
         delimiter: delimiter.value,
         hasHeaderRow: header,
         fileName: `${exported.namespace}.csv`,
@@ -404,7 +416,7 @@ export async function render(page, context) {
         } else {
           mapping.namespace = transfer.namespace;
         }
-        draft = {...base, direction: 'CSV_JOB_DIRECTION_IMPORT', columnMappings: [mapping]};
+        draft = {...base, direction: 'CSV_JOB_DIRECTION_IMPORT', xNeutralizeFormulas: neutralize.checked, columnMappings: [mapping]};
       }
     } else {
       const mapped = columns.filter((c) => c.action !== 'keep');
@@ -419,7 +431,9 @@ export async function render(page, context) {
           direction: reverse ? 'CSV_JOB_DIRECTION_DEPSEUDONYMIZE' : 'CSV_JOB_DIRECTION_PSEUDONYMIZE',
           columnMappings: mapped.map((c) => ({sourceColumn: column(c.index), targetColumn: c.action === 'add' ? c.newColumn.trim() : '', namespace: c.namespace})),
         };
-        if (!reverse) {
+        if (reverse) {
+          draft.xNeutralizeFormulas = neutralize.checked;
+        } else {
           // as in this browser: a value without a pseudonym gets one
           draft.pseudonymizeMode = 'PSEUDONYMIZE_MODE_CREATE_IF_MISSING';
         }
@@ -437,6 +451,8 @@ export async function render(page, context) {
     hasHeader: hasHeader.checked,
     placeholders: placeholders.value.split(',').map((p) => p.trim()).filter(Boolean),
     maxRequestBytes: session.limits?.maxRequestBodyBytes,
+    // a pseudonymized file holds pseudonyms in place of the original values: written as it is
+    neutralize: direction() !== 'pseudonymize' && neutralize.checked,
   });
 
   /**
@@ -669,6 +685,9 @@ function describe(p, extra) {
   const parts = [`${formatNumber(p.rows)} rows`, `${formatNumber(rate)} rows/s`, `${formatNumber(p.sent)} distinct values sent`, `${formatNumber(p.kept)} blank or placeholder cells kept`, ...extra];
   if (p.malformed > 0) {
     parts.push(`${formatNumber(p.malformed)} malformed rows (stray quotes, kept as read)`);
+  }
+  if (p.neutralized > 0) {
+    parts.push(`${formatNumber(p.neutralized)} cell${p.neutralized === 1 ? '' : 's'} neutralized`);
   }
   return parts.join(' · ');
 }

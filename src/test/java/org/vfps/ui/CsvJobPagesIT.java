@@ -291,7 +291,8 @@ class CsvJobPagesIT {
     String present = unique("present");
     String presentPseudonym = batchCreate(namespace, List.of(present)).getFirst();
     String fresh = unique("fresh");
-    String freshPseudonym = "j-" + UUID.randomUUID().toString().replace("-", "").substring(0, 14);
+    // the namespace's format: "j-" and 32 characters of base64url (16 random bytes)
+    String freshPseudonym = "j-" + UUID.randomUUID().toString().replace("-", "");
     String input =
         String.join(
             "\n",

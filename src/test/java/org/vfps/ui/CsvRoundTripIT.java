@@ -80,6 +80,62 @@ class CsvRoundTripIT {
     assertThat(revealed).isEqualTo(original.toString());
   }
 
+  @Test
+  void revealingInTheBrowserNeutralizesCellsASpreadsheetWouldRunUnlessAskedNotTo(
+      @TempDir Path dir) {
+    String namespace = "formulas-" + UUID.randomUUID();
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new JsonObject()
+                        .put("name", namespace)
+                        .put("pseudonymLength", 16)
+                        .put("pseudonymPrefix", "f-")
+                        .encode())
+                .status())
+        .isEqualTo(200);
+    List<String> originals = List.of("=1+1", "-5", "@SUM(A1:A2)", "+49 30", "plain");
+    StringBuilder pasted = new StringBuilder();
+    for (String original : originals) {
+      HttpTestClient.Response created =
+          http.postJson(
+              "/v1/namespaces/" + namespace + "/pseudonyms",
+              new JsonObject().put("originalValue", original).encode());
+      assertThat(created.status()).as(created.body()).isEqualTo(200);
+      pasted
+          .append(created.json().getJsonObject("pseudonym").getString("pseudonymValue"))
+          .append('\n');
+    }
+
+    String neutralized = reveal(pasted.toString(), namespace, true, dir);
+    assertThat(neutralized).isEqualTo("\"'=1+1\"\n\"'-5\"\n\"'@SUM(A1:A2)\"\n\"'+49 30\"\nplain\n");
+    assertThat(browser.find("#progress-text").getText()).contains("4 cells neutralized");
+
+    String raw = reveal(pasted.toString(), namespace, false, dir);
+    assertThat(raw).isEqualTo(String.join("\n", originals) + "\n");
+  }
+
+  /** Reveals the pasted pseudonyms in this browser; returns the text of the download. */
+  private static String reveal(String pasted, String namespace, boolean neutralize, Path dir) {
+    browser.open("/ui/csv");
+    browser.visible("#direction-reveal").click();
+    browser.find("#pasteInput").sendKeys(pasted);
+    new Select(browser.visible("#column-0-namespace")).selectByValue(namespace);
+    if (!neutralize) {
+      // on by default
+      assertThat(browser.find("#neutralizeFormulas").isSelected()).isTrue();
+      browser.click("#neutralizeFormulas");
+    }
+    browser.click("#start");
+    new WebDriverWait(browser.driver(), Duration.ofMinutes(1))
+        .until(
+            d ->
+                !d.findElements(By.id("download")).isEmpty()
+                    || !d.findElements(By.cssSelector("#csv-message.error")).isEmpty());
+    assertThat(browser.findAll("#csv-message.error")).isEmpty();
+    return browser.download("#download", dir);
+  }
+
   /** Runs the page on the file and returns the text of the download it offers. */
   private static String run(Path file, boolean reveal, String namespace, Path dir) {
     browser.open("/ui/csv");

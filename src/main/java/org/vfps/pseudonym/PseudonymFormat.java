@@ -1,0 +1,116 @@
+package org.vfps.pseudonym;
+
+import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.Namespace;
+
+/**
+ * The format of a namespace's pseudonyms, as its generator writes them: the namespace's prefix, a
+ * core of the length and alphabet its generation method fixes, and its suffix. A pseudonym made
+ * elsewhere (an imported one) is stored only when it fits, so that a namespace holds no value its
+ * own method could not have made, such as a formula. {@code PseudonymFormatTest} holds each
+ * generator to it.
+ */
+public final class PseudonymFormat {
+
+  private PseudonymFormat() {}
+
+  /** Whether {@code pseudonym} has the format of the namespace's pseudonyms. */
+  public static boolean fits(Namespace namespace, String pseudonym) {
+    String prefix = namespace.pseudonymPrefix();
+    String suffix = namespace.pseudonymSuffix();
+    if (pseudonym.length() < prefix.length() + suffix.length()
+        || !pseudonym.startsWith(prefix)
+        || !pseudonym.endsWith(suffix)) {
+      return false;
+    }
+    String core = pseudonym.substring(prefix.length(), pseudonym.length() - suffix.length());
+    return fitsCore(namespace.generationMethod(), namespace.pseudonymLength(), core);
+  }
+
+  /** Whether {@code core} is one the method could generate for the namespace's length. */
+  static boolean fitsCore(GenerationMethod method, long length, String core) {
+    return switch (method) {
+      // base64url without padding of the 8-byte header and the random bytes
+      case UNSPECIFIED, SECURE_RANDOM_BASE64URL_ENCODED ->
+          core.length() == (4 * (SecureRandomBase64UrlGenerator.HEADER_BYTES + length) + 2) / 3
+              && all(core, 0, core.length(), PseudonymFormat::base64Url);
+      case SHA256_HEX_ENCODED ->
+          core.length() == 64 && all(core, 0, 64, c -> digit(c) || (c >= 'A' && c <= 'F'));
+      case UUID4, UUID7 -> uuid(core);
+      case FULL_RANDOM_HEX_ENCODED ->
+          core.length() == length && all(core, 0, core.length(), PseudonymFormat::lowerHex);
+      case FULL_RANDOM_BASE62_ENCODED ->
+          core.length() == length && all(core, 0, core.length(), c -> digit(c) || letter(c));
+      case FULL_RANDOM_BASE32_ENCODED ->
+          core.length() == length
+              && all(core, 0, core.length(), c -> (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'));
+      case VOPRF -> voprf(length, core);
+    };
+  }
+
+  /** Lower-case canonical form, 8-4-4-4-12 hex digits. */
+  private static boolean uuid(String core) {
+    if (core.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = core.charAt(i);
+      boolean hyphen = i == 8 || i == 13 || i == 18 || i == 23;
+      if (hyphen ? c != '-' : !lowerHex(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The output in base64url or hex (a subset), {@code length} characters, after an optional key id
+   * of {@code A-Z a-z 0-9 _ -} and its separator {@code .}.
+   */
+  private static boolean voprf(long length, String core) {
+    if (length > core.length()) {
+      return false;
+    }
+    int output = core.length() - (int) length;
+    if (!all(core, output, core.length(), PseudonymFormat::base64Url)) {
+      return false;
+    }
+    if (output == 0) {
+      return true;
+    }
+    int separator = output - 1;
+    return separator >= 1
+        && separator <= 64
+        && core.charAt(separator) == '.'
+        && all(core, 0, separator, PseudonymFormat::base64Url);
+  }
+
+  private interface CharTest {
+    boolean test(char c);
+  }
+
+  private static boolean all(String text, int from, int to, CharTest test) {
+    for (int i = from; i < to; i++) {
+      if (!test.test(text.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean digit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static boolean letter(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  }
+
+  private static boolean lowerHex(char c) {
+    return digit(c) || (c >= 'a' && c <= 'f');
+  }
+
+  private static boolean base64Url(char c) {
+    return digit(c) || letter(c) || c == '-' || c == '_';
+  }
+}
