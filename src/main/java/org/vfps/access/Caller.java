@@ -59,6 +59,16 @@ public record Caller(
     return new Caller(ANONYMOUS, Set.of(), clientAddress, Credential.NONE, null, null, null, null);
   }
 
+  /**
+   * The key admission control counts this caller's fair share of a replica by (see {@code
+   * Admission}): its subject when it authenticated; its client address when authorization is off,
+   * where every caller is the same anonymous one and the subject would make one share of the whole
+   * service. The one place that says who "a caller" is for the fair share.
+   */
+  public String admissionKey() {
+    return credential == Credential.NONE ? clientAddress : subject;
+  }
+
   /** Whether an access token authenticated the call (it may then create no token). */
   public boolean byAccessToken() {
     return credential == Credential.ACCESS_TOKEN;

@@ -113,6 +113,15 @@ public enum Operation {
   }
 
   /**
+   * Whether a caller without any right at all (see {@link Permissions#holdsAnyRight}) is refused
+   * the operation right after authentication: every operation but reflection, which any
+   * authenticated caller may use (as in the .NET vfps) and which takes no place in admission.
+   */
+  public boolean needsAnyRight() {
+    return this != REFLECTION;
+  }
+
+  /**
    * What the operation needs, every one of them; empty when its answer is filtered instead or the
    * service checks it.
    */
