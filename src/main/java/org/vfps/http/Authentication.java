@@ -18,10 +18,10 @@ import org.vfps.error.ServiceException;
 
 /**
  * The HTTP edge's side of authentication: the caller of a request, from its {@code Authorization}
- * header or, when it has none, from the admin UI's session cookie; the protection of that cookie
- * against cross-site request forgery; and the {@code WWW-Authenticate} challenge of a 401 answer
- * ({@code Bearer}, with {@code error="invalid_token"} when credentials were sent, as RFC 6750
- * asks).
+ * header or, when it has none, from the admin UI's session cookie, admitted with a place of its own
+ * ({@link RequestAdmission#admit}); the protection of that cookie against cross-site request
+ * forgery; and the {@code WWW-Authenticate} challenge of a 401 answer ({@code Bearer}, with {@code
+ * error="invalid_token"} when credentials were sent, as RFC 6750 asks).
  */
 final class Authentication {
 
@@ -33,16 +33,23 @@ final class Authentication {
       Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
 
   private final Authenticator authenticator;
+  private final RequestAdmission admission;
 
-  Authentication(Authenticator authenticator) {
+  Authentication(Authenticator authenticator, RequestAdmission admission) {
     this.authenticator = authenticator;
+    this.admission = admission;
   }
 
   /**
-   * The caller of the request, which asks for {@code operation}: an {@code Authorization} header
-   * wins; without one, the session cookie counts.
+   * The caller of the request, which asks for {@code operation}, once the request holds a place of
+   * that caller: an {@code Authorization} header wins; without one, the session cookie counts. A
+   * caller without valid credentials, or without any right, takes no place.
    */
-  Future<Caller> caller(HttpServerRequest request, Operation operation) {
+  Future<Caller> caller(RoutingContext rc, Operation operation) {
+    return authenticated(rc.request(), operation).compose(caller -> admission.admit(rc, caller));
+  }
+
+  private Future<Caller> authenticated(HttpServerRequest request, Operation operation) {
     SocketAddress remote = request.remoteAddress();
     String clientAddress = remote == null ? "" : remote.hostAddress();
     String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);

@@ -94,7 +94,7 @@ final class FhirRoutes {
   }
 
   private FhirOperations.Callers callers(RoutingContext rc) {
-    return operation -> authentication.caller(rc.request(), operation);
+    return operation -> authentication.caller(rc, operation);
   }
 
   private static String contentType(RoutingContext rc) {

@@ -109,7 +109,7 @@ final class RestRoutes {
             rc -> {
               NamespaceListStream list = new NamespaceListStream(rc.response());
               authentication
-                  .caller(rc.request(), Operation.NAMESPACE_GET_ALL)
+                  .caller(rc, Operation.NAMESPACE_GET_ALL)
                   .compose(caller -> namespaces.getAll(caller, list::write))
                   .compose(read -> list.end())
                   .onFailure(
@@ -546,7 +546,7 @@ final class RestRoutes {
         .addHandler(
             rc ->
                 authentication
-                    .caller(rc.request(), operation)
+                    .caller(rc, operation)
                     .compose(caller -> handler.apply(rc, caller))
                     .onComplete(
                         reply -> {

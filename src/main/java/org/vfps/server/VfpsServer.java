@@ -306,6 +306,7 @@ public final class VfpsServer implements AutoCloseable {
                           vertx,
                           authorization,
                           audit,
+                          access,
                           keys.uiSessions().orElse(null),
                           snapshots,
                           accessStore),
