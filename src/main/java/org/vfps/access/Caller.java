@@ -63,7 +63,8 @@ public record Caller(
    * The key admission control counts this caller's fair share of a replica by (see {@code
    * Admission}): its subject when it authenticated; its client address when authorization is off,
    * where every caller is the same anonymous one and the subject would make one share of the whole
-   * service. The one place that says who "a caller" is for the fair share.
+   * service. The one place that says who "a caller" is for the fair share; admission control takes
+   * any key with value equality, so a stable identity (issuer and subject) may take its place.
    */
   public String admissionKey() {
     return credential == Credential.NONE ? clientAddress : subject;

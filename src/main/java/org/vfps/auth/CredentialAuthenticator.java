@@ -98,8 +98,10 @@ final class CredentialAuthenticator implements Authenticator {
     } else {
       identity = rejected("the Authorization scheme is neither Bearer nor Basic");
     }
-    return audited(identity.map(known -> known.caller(clientAddress)), clientAddress, operation)
-        .compose(caller -> access.entitled(caller, operation));
+    return audited(
+        identity.compose(known -> access.entitled(known.caller(clientAddress), operation)),
+        clientAddress,
+        operation);
   }
 
   private Future<Caller> unauthenticated(String reason, String clientAddress, Operation operation) {

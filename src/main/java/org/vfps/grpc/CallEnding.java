@@ -22,7 +22,10 @@ final class CallEnding {
   private final CallDeadline deadline;
   private final Admission admission;
   private Timer timer;
-  private String admitted;
+
+  /** The key of the caller whose place the call holds; null while it holds none. */
+  private Object admitted;
+
   private boolean ended;
 
   /**
@@ -81,7 +84,7 @@ final class CallEnding {
    * (the refusal counted). A call that has ended already is refused as if the service were full;
    * its answer is not sent anyway.
    */
-  Optional<Admission.Limit> admit(String caller) {
+  Optional<Admission.Limit> admit(Object caller) {
     if (ended) {
       return Optional.of(Admission.Limit.CONCURRENT_REQUESTS);
     }

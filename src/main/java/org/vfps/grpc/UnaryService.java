@@ -242,7 +242,7 @@ final class UnaryService implements Service {
                               return Future.succeededFuture(GrpcStatus.CANCELLED);
                             }
                             if (failure == null) {
-                              String key = caller.result().admissionKey();
+                              Object key = caller.result().admissionKey();
                               Optional<Admission.Limit> refusal = admission.tryOpenStream(key);
                               if (refusal.isEmpty()) {
                                 try {

@@ -97,7 +97,7 @@ final class RequestAdmission implements Handler<RoutingContext> {
   private final class Place {
 
     /** The key of the caller whose place the request holds; null while it holds none. */
-    private String holder;
+    private Object holder;
 
     private boolean ended;
 
@@ -106,7 +106,7 @@ final class RequestAdmission implements Handler<RoutingContext> {
         return Future.failedFuture(CallDeadline.exceeded());
       }
       if (holder == null) {
-        String key = caller.admissionKey();
+        Object key = caller.admissionKey();
         Optional<Admission.Limit> refusal = admission.tryStartRequest(key);
         if (refusal.isPresent()) {
           return Future.failedFuture(Admission.overloaded(refusal.get()));
