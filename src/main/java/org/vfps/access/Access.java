@@ -59,6 +59,33 @@ public final class Access {
   }
 
   /**
+   * The caller, when it may try {@code operation} at all: it holds some right ({@link
+   * Permissions#holdsAnyRight}), or the operation needs none ({@link Operation#needsAnyRight});
+   * else fails with {@code PERMISSION_DENIED}, written to the audit trail and counted. The
+   * authenticator asks right after authentication, before the call takes a place in admission
+   * control, so that callers without any right can never fill a replica. Answered at once from the
+   * rules and the grants in memory; only a caller they deny waits for current grants, so a right
+   * granted a moment ago counts.
+   */
+  public Future<Caller> entitled(Caller caller, Operation operation) {
+    if (!operation.needsAnyRight() || permissions.holdsAnyRight(caller)) {
+      return Future.succeededFuture(caller);
+    }
+    return permissions
+        .fresh()
+        .compose(
+            current ->
+                permissions.holdsAnyRight(caller)
+                    ? Future.succeededFuture(caller)
+                    : deny(
+                        caller,
+                        operation,
+                        "The caller has no right on any namespace: no admin role, and no role,"
+                            + " e-mail address or service account that may read, write or look"
+                            + " up."));
+  }
+
+  /**
    * Completes once {@link #canRead} answers from current grants; fails {@code UNAVAILABLE} when
    * they cannot be read.
    */

@@ -22,8 +22,17 @@ public final class AccessSnapshot {
   private static final int WRITE = 2;
   private static final int REVERSE_LOOKUP = 4;
 
-  /** The permissions of one grantee: on every namespace, and by namespace. */
-  private record Granted(int everyNamespace, Map<String, Integer> byNamespace) {
+  /**
+   * The permissions of one grantee: on every namespace, by namespace, and on any namespace at all.
+   */
+  private record Granted(int everyNamespace, Map<String, Integer> byNamespace, int anywhere) {
+
+    Granted(int everyNamespace, Map<String, Integer> byNamespace) {
+      this(
+          everyNamespace,
+          byNamespace,
+          byNamespace.values().stream().reduce(everyNamespace, (a, b) -> a | b));
+    }
 
     int on(String namespace) {
       return everyNamespace | (namespace == null ? 0 : byNamespace.getOrDefault(namespace, 0));
@@ -88,6 +97,31 @@ public final class AccessSnapshot {
   boolean allows(Caller caller, Permission permission, String namespace) {
     int bit = bit(permission);
     return bit != 0 && (granted(caller, namespace) & bit) != 0;
+  }
+
+  /**
+   * Whether a grant gives the caller any permission on any namespace: one map lookup per role of
+   * the caller (and one for its e-mail address), or one for a service account.
+   */
+  boolean holdsAnyRight(Caller caller) {
+    if (caller.serviceAccount() != null) {
+      Granted granted = of(GranteeType.SERVICE_ACCOUNT, caller.serviceAccount());
+      return granted != null && granted.anywhere() != 0;
+    }
+    Map<String, Granted> roles = grantees.get(GranteeType.ROLE);
+    if (roles != null) {
+      for (String role : caller.roles()) {
+        Granted granted = roles.get(role);
+        if (granted != null && granted.anywhere() != 0) {
+          return true;
+        }
+      }
+    }
+    if (caller.email() != null) {
+      Granted granted = of(GranteeType.EMAIL, caller.email());
+      return granted != null && granted.anywhere() != 0;
+    }
+    return false;
   }
 
   /**

@@ -70,6 +70,17 @@ public record Caller(
     return id.subject();
   }
 
+  /**
+   * The key admission control counts this caller's fair share of a replica by (see {@code
+   * Admission}): its {@link #id()} when it authenticated (a personal access token counts as its
+   * owner); its client address when authorization is off, where every caller is the same anonymous
+   * one and its id would make one share of the whole service. The one place that says who "a
+   * caller" is for the fair share.
+   */
+  public Object admissionKey() {
+    return credential == Credential.NONE ? clientAddress : id;
+  }
+
   /** Whether an access token authenticated the call (it may then create no token). */
   public boolean byAccessToken() {
     return credential == Credential.ACCESS_TOKEN;

@@ -40,6 +40,14 @@ final class GrantedPermissions implements Permissions {
   }
 
   @Override
+  public boolean holdsAnyRight(Caller caller) {
+    if (caller.serviceAccount() != null) {
+      return snapshots.kept().holdsAnyRight(caller);
+    }
+    return rules.holdsAnyRight(caller) || snapshots.kept().holdsAnyRight(caller);
+  }
+
+  @Override
   public Set<String> namespaces(Caller caller, Permission permission) {
     Set<String> granted = snapshots.kept().namespaces(caller, permission);
     if (caller.serviceAccount() != null) {

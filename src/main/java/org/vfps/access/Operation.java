@@ -128,6 +128,25 @@ public enum Operation {
   }
 
   /**
+   * Whether a caller without any right at all (see {@link Permissions#holdsAnyRight}) is refused
+   * the operation right after authentication: every operation but reflection, which any
+   * authenticated caller may use (as in the .NET vfps) and which takes no place in admission, and
+   * the management of one's own access tokens, which a person may do before a grant gives their
+   * roles a right, or after the last one went.
+   */
+  public boolean needsAnyRight() {
+    return switch (this) {
+      case REFLECTION,
+          ACCESS_LIST_TOKENS,
+          ACCESS_CREATE_TOKEN,
+          ACCESS_REVOKE_TOKEN,
+          ACCESS_DELETE_TOKEN ->
+          false;
+      default -> true;
+    };
+  }
+
+  /**
    * What the operation needs, every one of them; empty when its answer is filtered instead or the
    * service checks it.
    */

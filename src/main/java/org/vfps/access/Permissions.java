@@ -17,6 +17,11 @@ public interface Permissions {
         }
 
         @Override
+        public boolean holdsAnyRight(Caller caller) {
+          return true;
+        }
+
+        @Override
         public Set<String> namespaces(Caller caller, Permission permission) {
           return Set.of(AuthorizationConfig.ANY_NAMESPACE);
         }
@@ -46,6 +51,23 @@ public interface Permissions {
    * Permission#ADMIN}).
    */
   boolean allows(Caller caller, Permission permission, String namespace);
+
+  /**
+   * Whether the caller has any permission at all: is an admin, or may read, write or look up on at
+   * least one namespace. Answered from the rules and the kept grants, however old (see {@link
+   * #fresh()}); the edges refuse a caller without any right before it takes a place.
+   */
+  default boolean holdsAnyRight(Caller caller) {
+    if (allows(caller, Permission.ADMIN, null)) {
+      return true;
+    }
+    for (Permission permission : Permission.values()) {
+      if (permission != Permission.ADMIN && !namespaces(caller, permission).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /**
    * Where the caller has a namespace permission ({@code READ}, {@code WRITE}, {@code

@@ -21,6 +21,7 @@ import org.vfps.config.AuthorizationConfig.NamespaceRule;
 final class RolePermissions implements Permissions {
 
   private final Set<String> adminRoles;
+  private final Set<String> rightfulRoles;
   private final Map<Permission, Grant> grants = new EnumMap<>(Permission.class);
   private final RoleModel model;
 
@@ -42,6 +43,13 @@ final class RolePermissions implements Permissions {
     grants.put(Permission.READ, Grant.of(rules, NamespaceRule::readRoles));
     grants.put(Permission.WRITE, Grant.of(rules, NamespaceRule::writeRoles));
     grants.put(Permission.REVERSE_LOOKUP, Grant.of(rules, NamespaceRule::reverseLookupRoles));
+    Set<String> rightful = new HashSet<>(adminRoles);
+    for (NamespaceRule rule : rules) {
+      rightful.addAll(rule.readRoles());
+      rightful.addAll(rule.writeRoles());
+      rightful.addAll(rule.reverseLookupRoles());
+    }
+    this.rightfulRoles = Set.copyOf(rightful);
   }
 
   @Override
@@ -54,6 +62,12 @@ final class RolePermissions implements Permissions {
       }
     }
     return false;
+  }
+
+  /** Whether one of the caller's roles is an admin role or in a rule: one set lookup per role. */
+  @Override
+  public boolean holdsAnyRight(Caller caller) {
+    return anyOf(caller, rightfulRoles);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Optional;
+import org.vfps.access.Access;
 import org.vfps.access.AccessSnapshots;
 import org.vfps.access.AccessStore;
 import org.vfps.access.Audit;
@@ -28,6 +29,7 @@ public interface Authenticator {
    * at once.
    *
    * @param audit where calls without valid credentials are written
+   * @param access refuses callers without any right ({@link Access#entitled})
    * @param sessionKey the 32-byte key every replica seals the admin UI's session cookies with; used
    *     when the config has a sign-in client
    * @param endedSessions where the admin UI's signed-out sessions are kept; used as {@code
@@ -39,6 +41,7 @@ public interface Authenticator {
       Vertx vertx,
       AuthorizationConfig config,
       Audit audit,
+      Access access,
       byte[] sessionKey,
       EndedSessions endedSessions,
       AccessSnapshots snapshots,
@@ -50,6 +53,7 @@ public interface Authenticator {
         vertx,
         config,
         audit,
+        access,
         sessionKey,
         endedSessions,
         snapshots,
@@ -59,9 +63,11 @@ public interface Authenticator {
   }
 
   /**
-   * The caller of a request. Fails with {@code UNAUTHENTICATED} when there are no credentials or
-   * they are not valid (written to the audit trail), and with {@code UNAVAILABLE} while a bearer
-   * token cannot be checked because the provider's keys are not loaded yet.
+   * The caller of a request, entitled to try the operation. Fails with {@code UNAUTHENTICATED} when
+   * there are no credentials or they are not valid (written to the audit trail), with {@code
+   * UNAVAILABLE} while a bearer token cannot be checked because the provider's keys are not loaded
+   * yet, and with {@code PERMISSION_DENIED} when the caller holds no right at all ({@link
+   * Access#entitled}): such a caller is refused before its call takes a place in admission control.
    *
    * @param authorization the header's value; null when absent
    * @param clientAddress where the request came from, for the audit trail

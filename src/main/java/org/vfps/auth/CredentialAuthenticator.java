@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Optional;
+import org.vfps.access.Access;
 import org.vfps.access.AccessSnapshots;
 import org.vfps.access.AccessStore;
 import org.vfps.access.AccessTokenSecret;
@@ -21,7 +22,8 @@ import org.vfps.error.ServiceException;
  * {@code Basic} credentials to {@link ClientAccounts} (when accounts are configured); anything
  * else, or nothing, is {@code UNAUTHENTICATED}. With a sign-in client configured, the admin UI's
  * session cookie is a credential too (see {@link SignIn}). Every call without valid credentials is
- * written to the audit trail.
+ * written to the audit trail. A caller that authenticated but holds no right at all is refused
+ * {@code PERMISSION_DENIED} ({@link Access#entitled}).
  */
 final class CredentialAuthenticator implements Authenticator {
 
@@ -33,6 +35,7 @@ final class CredentialAuthenticator implements Authenticator {
   private final ClientAccounts clientAccounts;
   private final SignIn signIn;
   private final Audit audit;
+  private final Access access;
 
   /**
    * @param sessionKey seals the admin UI's sessions; used when the config has a sign-in client
@@ -42,6 +45,7 @@ final class CredentialAuthenticator implements Authenticator {
       Vertx vertx,
       AuthorizationConfig config,
       Audit audit,
+      Access access,
       byte[] sessionKey,
       EndedSessions endedSessions,
       AccessSnapshots snapshots,
@@ -61,6 +65,7 @@ final class CredentialAuthenticator implements Authenticator {
             ? new SignIn(config, bearerTokens, new SessionSeal(sessionKey), endedSessions, clock)
             : null;
     this.audit = audit;
+    this.access = access;
     if (bearerTokens != null) {
       bearerTokens.start();
     }
@@ -96,7 +101,10 @@ final class CredentialAuthenticator implements Authenticator {
     } else {
       identity = rejected("the Authorization scheme is neither Bearer nor Basic");
     }
-    return audited(identity.map(known -> known.caller(clientAddress)), clientAddress, operation);
+    return audited(
+        identity.compose(known -> access.entitled(known.caller(clientAddress), operation)),
+        clientAddress,
+        operation);
   }
 
   private Future<Caller> unauthenticated(String reason, String clientAddress, Operation operation) {
@@ -135,7 +143,7 @@ final class CredentialAuthenticator implements Authenticator {
                 ended
                     ? unauthenticated(
                         "the session was signed out (sign in again)", clientAddress, operation)
-                    : Future.succeededFuture(opened.caller(clientAddress)));
+                    : access.entitled(opened.caller(clientAddress), operation));
   }
 
   @Override

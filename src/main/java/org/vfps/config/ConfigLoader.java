@@ -136,11 +136,42 @@ public final class ConfigLoader {
   }
 
   private static AdmissionConfig admission(FlatSettings settings) {
+    int total = positiveInt(settings, "Admission:MaxConcurrentRequests");
+    int perCaller =
+        share(settings, "Admission:MaxConcurrentRequestsPerCaller", total, "MaxConcurrentRequests");
     return new AdmissionConfig(
-        positiveInt(settings, "Admission:MaxConcurrentRequests"),
+        total,
+        perCaller,
+        share(
+            settings,
+            "Admission:MaxOpenStreamsPerCaller",
+            perCaller,
+            "MaxConcurrentRequestsPerCaller"),
+        timeSpan(settings, "Admission:StreamIdleTimeout"),
         positiveInt(settings, "Admission:MaxQueuedWrites"),
         positiveInt(settings, "Admission:MaxReplyBytes"),
         timeSpan(settings, "Http:RequestTimeout"));
+  }
+
+  /**
+   * A caller's share of {@code whole}, the value of the key {@code Admission:<of>}: from 1 to it,
+   * or a quarter of it when blank.
+   */
+  private static int share(FlatSettings settings, String key, int whole, String of) {
+    String value = settings.required(key);
+    if (value.isBlank()) {
+      return AdmissionConfig.quarterOf(whole);
+    }
+    String digits = value.strip();
+    if (!digits.matches("[0-9]{1,10}")
+        || Long.parseLong(digits) < 1
+        || Long.parseLong(digits) > whole) {
+      throw invalid(
+          key,
+          value,
+          "is not from 1 to Admission__" + of + " (" + whole + "), nor empty for a quarter of it");
+    }
+    return Integer.parseInt(digits);
   }
 
   private static DatabaseConfig database(FlatSettings settings, Map<String, String> environment) {

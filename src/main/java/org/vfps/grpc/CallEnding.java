@@ -3,6 +3,7 @@ package org.vfps.grpc;
 import io.vertx.core.Timer;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.server.GrpcServerRequest;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
@@ -21,7 +22,10 @@ final class CallEnding {
   private final CallDeadline deadline;
   private final Admission admission;
   private Timer timer;
-  private boolean admitted;
+
+  /** The key of the caller whose place the call holds; null while it holds none. */
+  private Object admitted;
+
   private boolean ended;
 
   /**
@@ -75,12 +79,20 @@ final class CallEnding {
   }
 
   /**
-   * Takes a place for the call's work from {@link Admission}, given back when the call ends; false
-   * (the refusal counted) when there is none or the call has ended already.
+   * Takes a place for the call's work from {@link Admission}, for the caller known by {@code
+   * caller}, given back when the call ends; empty when admitted, else the bound that refused it
+   * (the refusal counted). A call that has ended already is refused as if the service were full;
+   * its answer is not sent anyway.
    */
-  boolean admit() {
-    admitted = !ended && admission.tryStartRequest();
-    return admitted;
+  Optional<Admission.Limit> admit(Object caller) {
+    if (ended) {
+      return Optional.of(Admission.Limit.CONCURRENT_REQUESTS);
+    }
+    Optional<Admission.Limit> refusal = admission.tryStartRequest(caller);
+    if (refusal.isEmpty()) {
+      admitted = caller;
+    }
+    return refusal;
   }
 
   /** Ends the call on the service's side; false when it has ended already. */
@@ -98,8 +110,8 @@ final class CallEnding {
     }
     // answered or left: whatever is still queued for the call goes unsent
     deadline.abandon();
-    if (admitted) {
-      admission.endRequest();
+    if (admitted != null) {
+      admission.endRequest(admitted);
     }
     return true;
   }

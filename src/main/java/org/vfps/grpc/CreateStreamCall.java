@@ -3,6 +3,7 @@ package org.vfps.grpc;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Timer;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcMessageDecoder;
@@ -11,9 +12,11 @@ import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.Caller;
@@ -43,6 +46,13 @@ import org.vfps.pseudonym.PseudonymService;
  * call ends with {@code DEADLINE_EXCEEDED} the same way. Either way, creates still waiting for the
  * database are not sent.
  *
+ * <p>Idleness: a call that makes no progress for {@code Admission__StreamIdleTimeout} (no request
+ * read, no reply written, while none of its creates is still at work in the service) ends with
+ * {@code DEADLINE_EXCEEDED}, naming the setting, and gives its places in admission control back: a
+ * client cannot hold them with streams it does not use. One whose client does not read its replies
+ * either is reset instead, since its trailers would not get through. Progress costs a clock read
+ * per request and per batch of replies; the check is one timer per idle period, not per message.
+ *
  * <p>Used on the call's event loop only.
  */
 final class CreateStreamCall {
@@ -62,6 +72,7 @@ final class CreateStreamCall {
   private final CallObserver observer;
   private final CallDeadline deadline;
   private final EdgeWarnings warnings;
+  private final long idleNanos;
   private final ArrayDeque<Future<Pseudonym>> unanswered = new ArrayDeque<>();
   private final Promise<GrpcStatus> ended = Promise.promise();
   private long read;
@@ -69,6 +80,8 @@ final class CreateStreamCall {
   private boolean requestsEnded;
   private boolean finished;
   private Timer timer;
+  private Timer idleTimer;
+  private long lastProgress;
 
   CreateStreamCall(
       GrpcServerRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> call,
@@ -77,6 +90,7 @@ final class CreateStreamCall {
       PseudonymService pseudonyms,
       CallObserver observer,
       CallDeadline deadline,
+      Duration idleTimeout,
       EdgeWarnings warnings) {
     this.call = call;
     this.response = call.response();
@@ -86,6 +100,7 @@ final class CreateStreamCall {
     this.observer = observer;
     this.deadline = deadline;
     this.warnings = warnings;
+    this.idleNanos = idleTimeout.toNanos();
   }
 
   /**
@@ -109,6 +124,10 @@ final class CreateStreamCall {
     call.exceptionHandler(failure -> clientLeft());
     response.drainHandler(drained -> answer());
     timer = CallEnding.schedule(deadline, this::deadlinePassed);
+    lastProgress = System.nanoTime();
+    if (idleNanos > 0 && !finished) {
+      watchIdleness(idleNanos);
+    }
     if (!finished) {
       call.fetch(WINDOW);
     }
@@ -120,6 +139,7 @@ final class CreateStreamCall {
       return;
     }
     read++;
+    lastProgress = System.nanoTime();
     observer.received(call.serviceName().fullyQualifiedName(), call.methodName());
     PseudonymServiceCreateRequest request;
     try {
@@ -168,6 +188,7 @@ final class CreateStreamCall {
       return;
     }
     if (written > 0) {
+      lastProgress = System.nanoTime();
       call.fetch(written);
     }
     if (requestsEnded && unanswered.isEmpty()) {
@@ -203,6 +224,58 @@ final class CreateStreamCall {
     ended.complete(GrpcErrors.status(exceeded));
   }
 
+  /** Checks the call's idleness {@code delayNanos} from now. */
+  private void watchIdleness(long delayNanos) {
+    idleTimer = Vertx.currentContext().owner().timer(delayNanos, TimeUnit.NANOSECONDS);
+    idleTimer.onSuccess(fired -> checkIdleness());
+  }
+
+  /**
+   * Ends the call when it has made no progress for the idle timeout; else checks again when it
+   * would have. A create still at work in the service is progress: the wait is the service's.
+   */
+  private void checkIdleness() {
+    if (finished) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (!unanswered.isEmpty() && !unanswered.peek().isComplete()) {
+      lastProgress = now;
+    }
+    long remaining = lastProgress + idleNanos - now;
+    if (remaining > 0) {
+      watchIdleness(remaining);
+      return;
+    }
+    boolean unread = response.writeQueueFull();
+    finish();
+    LOG.debug(
+        "{}: idle for {} after {} requests and {} replies; closed",
+        call.fullMethodName(),
+        describe(Duration.ofNanos(idleNanos)),
+        read,
+        answered);
+    ServiceException idle =
+        new ServiceException(
+            ErrorCode.DEADLINE_EXCEEDED,
+            "The stream sent no request and read no reply for "
+                + describe(Duration.ofNanos(idleNanos))
+                + " (Admission__StreamIdleTimeout) and was closed, so that it holds no place in"
+                + " the service; open a new stream when there is more to send.");
+    if (unread) {
+      response.cancel();
+    } else {
+      GrpcErrors.fail(response, call.fullMethodName(), idle, warnings);
+    }
+    ended.complete(GrpcErrors.status(idle));
+  }
+
+  /** {@code 60 s}, or {@code 1500 ms} when not whole seconds. */
+  private static String describe(Duration duration) {
+    long millis = duration.toMillis();
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+  }
+
   /** Ends the work of the call: no more replies, and the creates still queued go unsent. */
   private void finish() {
     finished = true;
@@ -210,6 +283,9 @@ final class CreateStreamCall {
     deadline.abandon();
     if (timer != null) {
       timer.cancel();
+    }
+    if (idleTimer != null) {
+      idleTimer.cancel();
     }
   }
 

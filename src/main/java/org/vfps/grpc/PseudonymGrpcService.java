@@ -86,6 +86,7 @@ final class PseudonymGrpcService {
                         pseudonyms,
                         observer,
                         deadline,
+                        admission.streamIdleTimeout(),
                         warnings)
                     .serve())
         .method(

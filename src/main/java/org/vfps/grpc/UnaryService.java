@@ -16,6 +16,7 @@ import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -24,9 +25,9 @@ import org.vfps.access.Caller;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallDeadline;
+import org.vfps.admission.CallLocals;
 import org.vfps.admission.ReplyBytes;
 import org.vfps.auth.Authenticator;
-import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
 
 /**
@@ -37,14 +38,17 @@ import org.vfps.log.EdgeWarnings;
  * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
  * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
  *
- * <p>A unary call asks {@link Admission} for a place when its work starts, once its request message
- * is in and its caller authenticated, so that a slow sender holds none; a streaming call asks when
- * it arrives and holds its place while it is served. A call that finds none is answered {@code
- * RESOURCE_EXHAUSTED} at once. A call's {@code grpc-timeout} is its {@link CallDeadline}: the call
- * is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its work waits, and work is not
- * started once it has passed. A unary call's {@link ReplyBytes} are on its context too: the storage
- * reserves in them what it reads for the reply (a refusal is {@code RESOURCE_EXHAUSTED}), and they
- * are given back when the reply is written, or the call fails or is left.
+ * <p>The authenticator refuses a caller without any right before its call takes a place. A unary
+ * call asks {@link Admission} for a place of its caller when its work starts, once its request
+ * message is in and its caller authenticated, so that a slow sender holds none; a streaming call
+ * asks once its caller is authenticated and holds its place, and one of its caller's open streams,
+ * while it is served. A call that finds none is answered {@code RESOURCE_EXHAUSTED} at once, naming
+ * the bound: the replica's or the caller's share. A call's {@code grpc-timeout} is its {@link
+ * CallDeadline}: the call is answered {@code DEADLINE_EXCEEDED} when it passes, wherever its work
+ * waits, and work is not started once it has passed. A unary call's {@link ReplyBytes} are on its
+ * context too: the storage reserves in them what it reads for the reply (a refusal is {@code
+ * RESOURCE_EXHAUSTED}), and they are given back when the reply is written, or the call fails or is
+ * left.
  */
 final class UnaryService implements Service {
 
@@ -187,27 +191,17 @@ final class UnaryService implements Service {
                                     if (deadline.passed()) {
                                       return Future.failedFuture(CallDeadline.exceeded());
                                     }
-                                    if (!ending.admit()) {
+                                    Optional<Admission.Limit> refusal =
+                                        ending.admit(authenticated.admissionKey());
+                                    if (refusal.isPresent()) {
                                       return Future.failedFuture(
-                                          Admission.overloaded(
-                                              Admission.Limit.CONCURRENT_REQUESTS));
+                                          Admission.overloaded(refusal.get()));
                                     }
                                     return handler.apply(call, authenticated, r, bytes);
                                   }))
                       .onComplete(answer);
                 }));
     return this;
-  }
-
-  /** Answers a call that found no place: {@code RESOURCE_EXHAUSTED}, its request unread. */
-  private void refuse(GrpcServerRequest<?, ?> call, long started) {
-    ServiceException refused = Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS);
-    observer.completed(
-        call.serviceName().fullyQualifiedName(),
-        call.methodName(),
-        GrpcErrors.status(refused),
-        System.nanoTime() - started);
-    GrpcErrors.fail(call.response(), call.fullMethodName(), refused, warnings);
   }
 
   /** The call's deadline, from its {@code grpc-timeout}, kept on the call's context. */
@@ -218,9 +212,9 @@ final class UnaryService implements Service {
 
   /**
    * Binds a streaming method, which runs {@code operation}: the call's requests wait (the call is
-   * paused) until its caller is authenticated; then {@code handler} serves the call, ends it and
-   * completes with the status it ended it with. The call holds its place in {@link Admission} until
-   * then.
+   * paused) until its caller is authenticated and has opened a stream in {@link Admission}; then
+   * {@code handler} serves the call, ends it and completes with the status it ended it with. The
+   * call holds its places until then.
    */
   <Req, Resp> UnaryService streaming(
       ServiceMethod<Req, Resp> method, Operation operation, StreamHandler<Req, Resp> handler) {
@@ -234,26 +228,39 @@ final class UnaryService implements Service {
                 call -> {
                   long started = System.nanoTime();
                   observer.started(service, methodName);
-                  if (!admission.tryStartRequest()) {
-                    refuse(call, started);
-                    return;
-                  }
                   CallDeadline deadline = begin(call, started);
+                  // the stream may close before it is served, and its handlers set
+                  Future<Void> closed = CallLocals.streamClosed();
                   call.pause();
                   caller(call, operation)
                       .transform(
                           caller -> {
                             Throwable failure =
                                 deadline.passed() ? CallDeadline.exceeded() : caller.cause();
+                            if (failure == null && closed.isComplete()) {
+                              LOG.debug("{} was left by the client before it was served", fullName);
+                              return Future.succeededFuture(GrpcStatus.CANCELLED);
+                            }
                             if (failure == null) {
-                              return handler.serve(caller.result(), call, deadline);
+                              Object key = caller.result().admissionKey();
+                              Optional<Admission.Limit> refusal = admission.tryOpenStream(key);
+                              if (refusal.isEmpty()) {
+                                try {
+                                  return handler
+                                      .serve(caller.result(), call, deadline)
+                                      .andThen(served -> admission.closeStream(key));
+                                } catch (RuntimeException e) {
+                                  admission.closeStream(key);
+                                  throw e;
+                                }
+                              }
+                              failure = Admission.overloaded(refusal.get());
                             }
                             GrpcErrors.fail(call.response(), fullName, failure, warnings);
                             return Future.succeededFuture(GrpcErrors.status(failure));
                           })
                       .onComplete(
                           status -> {
-                            admission.endRequest();
                             observer.completed(
                                 service,
                                 methodName,

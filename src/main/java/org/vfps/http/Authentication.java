@@ -18,10 +18,10 @@ import org.vfps.error.ServiceException;
 
 /**
  * The HTTP edge's side of authentication: the caller of a request, from its {@code Authorization}
- * header or, for the admin UI's API only, from the UI's session cookie; the protection of that
- * cookie against cross-site request forgery; and the {@code WWW-Authenticate} challenge of a 401
- * answer ({@code Bearer}, with {@code error="invalid_token"} when credentials were sent, as RFC
- * 6750 asks).
+ * header or, for the admin UI's API only, from the UI's session cookie, admitted with a place of
+ * its own ({@link RequestAdmission#admit}); the protection of that cookie against cross-site
+ * request forgery; and the {@code WWW-Authenticate} challenge of a 401 answer ({@code Bearer}, with
+ * {@code error="invalid_token"} when credentials were sent, as RFC 6750 asks).
  *
  * <p>Whether the cookie authenticates a request is decided in one place, {@link #admitSession},
  * before any route: only there is the cookie read, and every request it admits with a method that
@@ -42,16 +42,24 @@ final class Authentication {
   private static final String WWW_AUTHENTICATE = "WWW-Authenticate";
 
   private final Authenticator authenticator;
+  private final RequestAdmission admission;
 
-  Authentication(Authenticator authenticator) {
+  Authentication(Authenticator authenticator, RequestAdmission admission) {
     this.authenticator = authenticator;
+    this.admission = admission;
   }
 
   /**
-   * The caller of the request, which asks for {@code operation}: from the {@code Authorization}
-   * header, or from the session cookie when {@link #admitSession} admitted it.
+   * The caller of the request, which asks for {@code operation}, once the request holds a place of
+   * that caller: from the {@code Authorization} header, or from the session cookie when {@link
+   * #admitSession} admitted it. A caller without valid credentials, or without any right, takes no
+   * place.
    */
   Future<Caller> caller(RoutingContext rc, Operation operation) {
+    return authenticated(rc, operation).compose(caller -> admission.admit(rc, caller));
+  }
+
+  private Future<Caller> authenticated(RoutingContext rc, Operation operation) {
     HttpServerRequest request = rc.request();
     SocketAddress remote = request.remoteAddress();
     String clientAddress = remote == null ? "" : remote.hostAddress();

@@ -40,9 +40,9 @@ public final class HttpApiVerticle extends VerticleBase {
    * @param authenticator the callers of REST and FHIR requests
    * @param adminUi adds the admin UI's routes (under {@code /ui}) to the router
    * @param connections the limits the listener holds its connections to
-   * @param admission admits every request but the probes
-   * @param requestTimeout the deadline of each admitted request ({@code Http__RequestTimeout}),
-   *     zero for none
+   * @param admission admits every request with a caller, once the caller is authenticated
+   * @param requestTimeout the deadline of each request but the probes ({@code
+   *     Http__RequestTimeout}), zero for none
    * @param warnings logs the requests that failed UNAVAILABLE and the malformed ones
    */
   public record Dependencies(
@@ -80,10 +80,12 @@ public final class HttpApiVerticle extends VerticleBase {
             dependencies.contract().contract(),
             new JsonRequests(dependencies.contract().contract()));
     builder.rootHandler(BodyHandler.create(false).setBodyLimit(dependencies.maxRequestBodyBytes()));
-    // after the body: a request takes its place when its work can start
-    builder.rootHandler(
-        new RequestAdmission(dependencies.admission(), dependencies.requestTimeout()));
-    Authentication authentication = new Authentication(dependencies.authenticator());
+    // after the body: a request's deadline runs from here; it takes its place once its caller is
+    // authenticated
+    RequestAdmission admission =
+        new RequestAdmission(dependencies.admission(), dependencies.requestTimeout());
+    builder.rootHandler(admission);
+    Authentication authentication = new Authentication(dependencies.authenticator(), admission);
     builder.rootHandler(authentication::admitSession);
     new RestRoutes(
             dependencies.namespaces(),

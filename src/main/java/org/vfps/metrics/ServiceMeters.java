@@ -200,13 +200,19 @@ public final class ServiceMeters {
 
   /**
    * Exports the work admission control bounds: {@code vfps_admission_requests_in_flight}, {@code
-   * vfps_admission_queued_writes} and {@code vfps_admission_reply_bytes} (gauges), read at each
-   * scrape, from any thread.
+   * vfps_admission_callers}, {@code vfps_admission_queued_writes} and {@code
+   * vfps_admission_reply_bytes} (gauges), read at each scrape, from any thread.
    */
   public void bindAdmission(
-      IntSupplier requestsInFlight, IntSupplier queuedWrites, LongSupplier replyBytes) {
+      IntSupplier requestsInFlight,
+      IntSupplier callers,
+      IntSupplier queuedWrites,
+      LongSupplier replyBytes) {
     Gauge.builder("vfps.admission.requests.in.flight", requestsInFlight::getAsInt)
         .description("gRPC calls and HTTP requests in flight (probes and gRPC health not counted)")
+        .register(registry);
+    Gauge.builder("vfps.admission.callers", callers::getAsInt)
+        .description("Callers that hold a place for a request in flight")
         .register(registry);
     Gauge.builder("vfps.admission.queued.writes", queuedWrites::getAsInt)
         .description("Values waiting in the write coalescers for their upsert statement")

@@ -33,8 +33,11 @@ final class Instrumentation {
     Admission admission =
         new Admission(
             config.maxConcurrentRequests(),
+            config.maxConcurrentRequestsPerCaller(),
+            config.maxOpenStreamsPerCaller(),
             config.maxQueuedWrites(),
             config.maxReplyBytes(),
+            config.streamIdleTimeout(),
             metrics.admissionRefusals());
     metrics.bindAdmission(admission);
     return admission;

@@ -154,7 +154,10 @@ sealed interface Metrics {
     @Override
     public void bindAdmission(Admission admission) {
       meters.bindAdmission(
-          admission::requestsInFlight, admission::queuedWrites, admission::replyBytesHeld);
+          admission::requestsInFlight,
+          admission::callersHoldingPlaces,
+          admission::queuedWrites,
+          admission::replyBytesHeld);
     }
 
     @Override

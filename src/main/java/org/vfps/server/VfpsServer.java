@@ -305,6 +305,7 @@ public final class VfpsServer implements AutoCloseable {
                           vertx,
                           authorization,
                           audit,
+                          access,
                           keys.uiSessions().orElse(null),
                           database.endedSessions(),
                           snapshots,

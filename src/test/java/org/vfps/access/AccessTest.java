@@ -69,6 +69,37 @@ class AccessTest {
     assertThat(denied).containsExactly(Operation.PSEUDONYM_ANONYMIZE);
   }
 
+  @Test
+  void aCallerWithoutAnyRightIsRefusedAllButReflectionAndItsOwnTokens() {
+    Caller nobody = Caller.anonymous("127.0.0.1");
+
+    assertThatThrownBy(() -> access.entitled(nobody, Operation.PSEUDONYM_CREATE_STREAM).await())
+        .isInstanceOfSatisfying(
+            ServiceException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+              assertThat(e.getMessage()).startsWith("The caller has no right on any namespace");
+            });
+    assertThatThrownBy(() -> access.entitled(nobody, Operation.NAMESPACE_GET_ALL).await())
+        .isInstanceOf(ServiceException.class);
+    for (Operation open :
+        List.of(
+            Operation.REFLECTION,
+            Operation.ACCESS_LIST_TOKENS,
+            Operation.ACCESS_CREATE_TOKEN,
+            Operation.ACCESS_REVOKE_TOKEN,
+            Operation.ACCESS_DELETE_TOKEN)) {
+      assertThat(access.entitled(nobody, open).await()).as(open.name()).isSameAs(nobody);
+    }
+    assertThat(denied)
+        .containsExactly(Operation.PSEUDONYM_CREATE_STREAM, Operation.NAMESPACE_GET_ALL);
+
+    Access reader = new Access(onlyThe(Permission.READ), new Audit(() -> ""), denied::add);
+    assertThat(reader.entitled(nobody, Operation.PSEUDONYM_CREATE_STREAM).await())
+        .as("a right anywhere lets it try; the operation's own check decides")
+        .isSameAs(nobody);
+  }
+
   /** Permissions that allow exactly these on every namespace. */
   private static Permissions onlyThe(Permission... allowed) {
     Set<Permission> granted = Set.of(allowed);
@@ -80,7 +111,7 @@ class AccessTest {
 
       @Override
       public Set<String> namespaces(Caller caller, Permission permission) {
-        return Set.of();
+        return granted.contains(permission) ? Set.of("*") : Set.of();
       }
 
       @Override

@@ -121,4 +121,28 @@ class GrantedPermissionsTest {
         .isFalse();
     assertThat(permissions.allows(person(null, "vfps-admin"), Permission.ADMIN, null)).isTrue();
   }
+
+  @Test
+  void aCallerHoldsAnyRightByARuleAGrantOrAnAdminRoleAndByNothingElse() {
+    Permissions permissions =
+        permissions(
+            List.of(
+                grant("study", GranteeType.ROLE, "grant-writer", 2),
+                grant(null, GranteeType.EMAIL, "ada@example.org", 4),
+                grant("study", GranteeType.SERVICE_ACCOUNT, "pseudonymizer", 1),
+                grant("study", GranteeType.ROLE, "empty-grant", 0)));
+
+    assertThat(permissions.holdsAnyRight(person(null, "rule-reader"))).isTrue();
+    assertThat(permissions.holdsAnyRight(person(null, "grant-writer"))).isTrue();
+    assertThat(permissions.holdsAnyRight(person("ada@example.org"))).isTrue();
+    assertThat(permissions.holdsAnyRight(person(null, "vfps-admin"))).isTrue();
+    assertThat(permissions.holdsAnyRight(serviceAccount("pseudonymizer"))).isTrue();
+
+    assertThat(permissions.holdsAnyRight(person(null))).isFalse();
+    assertThat(permissions.holdsAnyRight(person("bob@example.org", "staff", "empty-grant")))
+        .isFalse();
+    assertThat(permissions.holdsAnyRight(serviceAccount("unknown"))).isFalse();
+    // a service account's token never has the rights of roles, not even an admin role's name
+    assertThat(permissions.holdsAnyRight(serviceAccount("vfps-admin"))).isFalse();
+  }
 }

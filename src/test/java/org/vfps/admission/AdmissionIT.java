@@ -52,7 +52,13 @@ class AdmissionIT {
   @Test
   void beyondTheBoundEveryEdgeRefusesAtOnceWhileProbesHealthAndMetricsAnswer() throws Exception {
     try (LockableService service =
-        new LockableService(Map.of("Admission__MaxConcurrentRequests", "2"))) {
+        new LockableService(
+            Map.of(
+                "Admission__MaxConcurrentRequests",
+                "2",
+                // the test's clients are one caller, which may take every place
+                "Admission__MaxConcurrentRequestsPerCaller",
+                "2"))) {
       service.lock();
       // a gRPC and a REST Create take both places and wait for the lock
       Future<Reply<PseudonymServiceCreateResponse>> grpcHolder =
@@ -63,13 +69,13 @@ class AdmissionIT {
 
       Reply<PseudonymServiceCreateResponse> refused = service.answer("refused", Map.of());
       assertThat(refused.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
-      assertThat(refused.message()).contains("Admission__MaxConcurrentRequests");
+      assertThat(refused.message()).contains("(Admission__MaxConcurrentRequests)");
 
       Response rest = service.restCreate("refused-rest");
       assertThat(rest.status()).as(rest.body()).isEqualTo(503);
       assertThat(rest.headers().firstValue("retry-after")).hasValue("1");
       assertThat(rest.json().getInteger("code")).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED.code);
-      assertThat(rest.json().getString("message")).contains("Admission__MaxConcurrentRequests");
+      assertThat(rest.json().getString("message")).contains("(Admission__MaxConcurrentRequests)");
 
       Response fhir = service.fhirCreate("refused-fhir");
       assertThat(fhir.status()).as(fhir.body()).isEqualTo(503);

@@ -2,8 +2,14 @@ package org.vfps.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -16,15 +22,118 @@ class AdmissionTest {
   void admitsRequestsUpToTheBoundAndOneMoreOnlyOnceAPlaceIsGivenBack() {
     Admission admission = new Admission(2, 10, Long.MAX_VALUE, refused::add);
 
-    assertThat(admission.tryStartRequest()).isTrue();
-    assertThat(admission.tryStartRequest()).isTrue();
-    assertThat(admission.tryStartRequest()).isFalse();
+    assertThat(admission.tryStartRequest("a")).isEmpty();
+    assertThat(admission.tryStartRequest("b")).isEmpty();
+    assertThat(admission.tryStartRequest("c")).hasValue(Admission.Limit.CONCURRENT_REQUESTS);
     assertThat(admission.requestsInFlight()).isEqualTo(2);
     assertThat(refused).containsExactly(Admission.Limit.CONCURRENT_REQUESTS);
 
-    admission.endRequest();
-    assertThat(admission.tryStartRequest()).isTrue();
+    admission.endRequest("a");
+    assertThat(admission.tryStartRequest("c")).isEmpty();
     assertThat(admission.requestsInFlight()).isEqualTo(2);
+  }
+
+  @Test
+  void aCallerTakesNoMoreThanItsShareOfRequestsAndLeavesTheRestToOthers() {
+    Admission admission =
+        new Admission(8, 3, 2, 10, Long.MAX_VALUE, Duration.ofMinutes(1), refused::add);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(admission.tryStartRequest("hog")).isEmpty();
+    }
+    assertThat(admission.tryStartRequest("hog")).hasValue(Admission.Limit.CALLER_REQUESTS);
+    assertThat(admission.tryStartRequest("other")).isEmpty();
+    assertThat(admission.requestsInFlight()).as("the refused one holds nothing").isEqualTo(4);
+    assertThat(refused).containsExactly(Admission.Limit.CALLER_REQUESTS);
+
+    admission.endRequest("hog");
+    assertThat(admission.tryStartRequest("hog")).isEmpty();
+  }
+
+  @Test
+  void aCallerOpensNoMoreThanItsShareOfStreamsWhichHoldRequestPlacesToo() {
+    Admission admission =
+        new Admission(8, 3, 2, 10, Long.MAX_VALUE, Duration.ofMinutes(1), refused::add);
+
+    assertThat(admission.tryOpenStream("streamer")).isEmpty();
+    assertThat(admission.tryOpenStream("streamer")).isEmpty();
+    assertThat(admission.tryOpenStream("streamer")).hasValue(Admission.Limit.CALLER_STREAMS);
+    assertThat(admission.requestsInFlight()).isEqualTo(2);
+    assertThat(admission.tryStartRequest("streamer")).as("its third place").isEmpty();
+    assertThat(admission.tryStartRequest("streamer")).hasValue(Admission.Limit.CALLER_REQUESTS);
+    assertThat(admission.tryOpenStream("other")).isEmpty();
+
+    admission.closeStream("streamer");
+    assertThat(admission.tryOpenStream("streamer")).isEmpty();
+    assertThat(refused)
+        .containsExactly(Admission.Limit.CALLER_STREAMS, Admission.Limit.CALLER_REQUESTS);
+  }
+
+  @Test
+  void aCallerRefusedForTheWholeKeepsNoPlaceOfItsShare() {
+    Admission admission = new Admission(2, 2, 2, 10, Long.MAX_VALUE, Duration.ZERO, refused::add);
+    assertThat(admission.tryStartRequest("a")).isEmpty();
+    assertThat(admission.tryOpenStream("b")).isEmpty();
+
+    assertThat(admission.tryStartRequest("c")).hasValue(Admission.Limit.CONCURRENT_REQUESTS);
+    assertThat(admission.tryOpenStream("c")).hasValue(Admission.Limit.CONCURRENT_REQUESTS);
+    assertThat(admission.tryStartRequest("a"))
+        .as("the replica's bound named first")
+        .hasValue(Admission.Limit.CONCURRENT_REQUESTS);
+    assertThat(admission.callersHoldingPlaces()).as("a and b").isEqualTo(2);
+    admission.endRequest("a");
+    admission.closeStream("b");
+    assertThat(admission.callersHoldingPlaces()).isZero();
+    assertThat(admission.requestsInFlight()).isZero();
+  }
+
+  @Test
+  void aCallerIsKeptOnlyWhileItHoldsAPlaceHoweverManyComeAndGo() throws Exception {
+    Admission admission = new Admission(64, 4, 2, 10, Long.MAX_VALUE, Duration.ZERO, refused::add);
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Integer>> admitted = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        admitted.add(
+            pool.submit(
+                () -> {
+                  int count = 0;
+                  for (int i = 0; i < 20_000; i++) {
+                    // few callers shared by every thread, and many that come once
+                    String caller = i % 2 == 0 ? "shared-" + (i % 3) : thread + "-" + i;
+                    boolean stream = i % 5 == 0;
+                    Optional<Admission.Limit> refusal =
+                        stream
+                            ? admission.tryOpenStream(caller)
+                            : admission.tryStartRequest(caller);
+                    if (refusal.isEmpty()) {
+                      count++;
+                      if (stream) {
+                        admission.closeStream(caller);
+                      } else {
+                        admission.endRequest(caller);
+                      }
+                    }
+                  }
+                  return count;
+                }));
+      }
+      for (Future<Integer> done : admitted) {
+        assertThat(done.get(1, TimeUnit.MINUTES)).isPositive();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(admission.callersHoldingPlaces()).isZero();
+    assertThat(admission.requestsInFlight()).isZero();
+    for (String caller : List.of("shared-0", "shared-1", "shared-2")) {
+      for (int i = 0; i < 4; i++) {
+        assertThat(admission.tryStartRequest(caller)).as("no place of %s lost", caller).isEmpty();
+      }
+      assertThat(admission.tryStartRequest(caller)).hasValue(Admission.Limit.CALLER_REQUESTS);
+    }
   }
 
   @Test
@@ -94,6 +203,11 @@ class AdmissionTest {
     assertThat(Admission.overloaded(Admission.Limit.CONCURRENT_REQUESTS))
         .satisfies(e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED))
         .hasMessageContaining("Admission__MaxConcurrentRequests");
+    assertThat(Admission.overloaded(Admission.Limit.CALLER_REQUESTS))
+        .satisfies(e -> assertThat(e.code()).isEqualTo(ErrorCode.OVERLOADED))
+        .hasMessageContaining("Admission__MaxConcurrentRequestsPerCaller");
+    assertThat(Admission.overloaded(Admission.Limit.CALLER_STREAMS))
+        .hasMessageContaining("Admission__MaxOpenStreamsPerCaller");
     assertThat(Admission.overloaded(Admission.Limit.QUEUED_WRITES))
         .hasMessageContaining("Admission__MaxQueuedWrites");
     assertThat(Admission.overloaded(Admission.Limit.REPLY_BYTES))

@@ -46,7 +46,9 @@ class ConfigLoaderTest {
             ConfigLoader.load(Map.of("PSEUDONYMIZATION__SHA256__ISENABLED", "false")).generation())
         .isEqualTo(new GenerationConfig(false));
     assertThat(config.admission())
-        .isEqualTo(new AdmissionConfig(512, 65_536, 4_194_304, Duration.ofSeconds(30)));
+        .isEqualTo(
+            new AdmissionConfig(
+                512, 128, 32, Duration.ofMinutes(1), 65_536, 4_194_304, Duration.ofSeconds(30)));
     assertThat(config.cluster())
         .isEqualTo(
             new ClusterConfig(
@@ -273,7 +275,20 @@ class ConfigLoaderTest {
                 "00:01:00"));
 
     assertThat(config.admission())
-        .isEqualTo(new AdmissionConfig(8, 100, 65_536, Duration.ofMinutes(1)));
+        .isEqualTo(
+            new AdmissionConfig(
+                8, 2, 1, Duration.ofMinutes(1), 100, 65_536, Duration.ofMinutes(1)));
+    assertThat(
+            ConfigLoader.load(
+                    Map.of(
+                        "Admission__MaxConcurrentRequests", "100",
+                        "Admission__MaxConcurrentRequestsPerCaller", " 40 ",
+                        "Admission__MaxOpenStreamsPerCaller", "40",
+                        "Admission__StreamIdleTimeout", "00:00:00"))
+                .admission())
+        .isEqualTo(
+            new AdmissionConfig(
+                100, 40, 40, Duration.ZERO, 65_536, 4_194_304, Duration.ofSeconds(30)));
   }
 
   @Test
@@ -432,6 +447,15 @@ class ConfigLoaderTest {
             + " not a positive integer",
         "Admission__MaxConcurrentRequests|0|Admission__MaxConcurrentRequests: '0' is not a"
             + " positive integer (1-2147483647)",
+        "Admission__MaxConcurrentRequestsPerCaller|513|Admission__MaxConcurrentRequestsPerCaller:"
+            + " '513' is not from 1 to Admission__MaxConcurrentRequests (512), nor empty for a"
+            + " quarter of it",
+        "Admission__MaxConcurrentRequestsPerCaller|0|Admission__MaxConcurrentRequestsPerCaller:"
+            + " '0' is not from 1 to Admission__MaxConcurrentRequests (512), nor empty for a"
+            + " quarter of it",
+        "Admission__MaxOpenStreamsPerCaller|129|Admission__MaxOpenStreamsPerCaller: '129' is not"
+            + " from 1 to Admission__MaxConcurrentRequestsPerCaller (128), nor empty for a quarter"
+            + " of it",
         "Admission__MaxQueuedWrites|-1|Admission__MaxQueuedWrites: '-1' is not a positive"
             + " integer (1-2147483647)",
         "Admission__MaxReplyBytes|4MiB|Admission__MaxReplyBytes: '4MiB' is not a positive"
