@@ -47,8 +47,11 @@ class ClientAccountFloodIT {
     Map<String, String> env = new HashMap<>();
     env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
     env.put("Authorization__IsEnabled", "true");
+    // a right on some namespace, without which an authenticated account is refused all the same
+    env.put("Authorization__AdminRoles__0", "etl");
     for (int i = 0; i < 3; i++) {
       env.put("Authorization__Clients__" + i + "__Id", account(i));
+      env.put("Authorization__Clients__" + i + "__Roles__0", "etl");
       env.put(
           "Authorization__Clients__" + i + "__SecretHash",
           SecretHashing.hash(secret(i).toCharArray()).toString());

@@ -226,9 +226,30 @@ public final class PseudonymService {
               requireNotBlank(originalValue, Map.of("namespace", namespace.name()));
               requireMatch(namespace, originalValue, -1);
               return TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)
-                  ? repository.findAllOfOriginal(namespace.name(), originalValue)
+                  ? findAllOfOriginalInAnySpelling(namespace, originalValue)
                   : Future.succeededFuture(List.<Pseudonym>of());
             });
+  }
+
+  /**
+   * Every stored pseudonym of the original value, or of the spelling of it that is stored, where
+   * the namespace's method takes two spellings for one value (see {@link #storedSpellings}).
+   */
+  private Future<List<Pseudonym>> findAllOfOriginalInAnySpelling(
+      Namespace namespace, String originalValue) {
+    return repository
+        .findAllOfOriginal(namespace.name(), originalValue)
+        .compose(
+            found ->
+                !found.isEmpty()
+                    ? Future.succeededFuture(found)
+                    : storedSpellings(namespace, List.of(originalValue))
+                        .compose(
+                            spellings ->
+                                spellings.isEmpty()
+                                    ? Future.succeededFuture(found)
+                                    : repository.findAllOfOriginal(
+                                        namespace.name(), spellings.get(originalValue))));
   }
 
   private Future<Upserted> upsert(
@@ -466,7 +487,7 @@ public final class PseudonymService {
               requireNotBlank(originalValue, metadata);
               TextLimits.check(
                   "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
-              return repository.findAllOfOriginal(namespace.name(), originalValue);
+              return findAllOfOriginalInAnySpelling(namespace, originalValue);
             })
         .map(stored -> !stored.isEmpty());
   }
@@ -520,8 +541,7 @@ public final class PseudonymService {
       Namespace namespace,
       List<String> distinct) {
     Future<Withdrawn> withdrawn =
-        repository
-            .withdraw(namespace.name(), distinct, withdrawal)
+        withdrawInAnySpelling(namespace, distinct, withdrawal)
             .compose(
                 byValue -> {
                   List<String> pseudonymValues = new ArrayList<>();
@@ -549,6 +569,29 @@ public final class PseudonymService {
                     .toList()),
         withdrawn.map(Withdrawn::unconfirmed));
     return withdrawn.map(Withdrawn::byValue);
+  }
+
+  /**
+   * Withdraws the distinct values, each also where another spelling of it is stored that the
+   * namespace's method takes for the same value (see {@link #storedSpellings}).
+   */
+  private Future<Map<String, List<Pseudonym>>> withdrawInAnySpelling(
+      Namespace namespace, List<String> distinct, Withdrawal withdrawal) {
+    return repository
+        .withdraw(namespace.name(), distinct, withdrawal)
+        .compose(
+            direct ->
+                storedSpellings(namespace, missingFrom(direct, distinct))
+                    .compose(
+                        spellings ->
+                            spellings.isEmpty()
+                                ? Future.succeededFuture(direct)
+                                : repository
+                                    .withdraw(
+                                        namespace.name(),
+                                        List.copyOf(Set.copyOf(spellings.values())),
+                                        withdrawal)
+                                    .map(other -> merged(direct, spellings, other))));
   }
 
   /** The pseudonyms withdrawn per value, and the replicas that did not confirm dropping them. */
@@ -626,7 +669,93 @@ public final class PseudonymService {
                 findEach(
                     originalValues,
                     PseudonymService::isStorable,
-                    distinct -> repository.findAllByOriginal(namespace.name(), distinct)));
+                    distinct -> findAllByOriginalInAnySpelling(namespace, distinct)));
+  }
+
+  /**
+   * The stored pseudonyms (of sequence number 0) of the distinct values, by value, each found also
+   * where another spelling of it is stored that the namespace's method takes for the same value.
+   */
+  private Future<Map<String, Pseudonym>> findAllByOriginalInAnySpelling(
+      Namespace namespace, List<String> distinct) {
+    return repository
+        .findAllByOriginal(namespace.name(), distinct)
+        .compose(
+            direct ->
+                storedSpellings(namespace, missingFrom(direct, distinct))
+                    .compose(
+                        spellings ->
+                            spellings.isEmpty()
+                                ? Future.succeededFuture(direct)
+                                : repository
+                                    .findAllByOriginal(
+                                        namespace.name(),
+                                        List.copyOf(Set.copyOf(spellings.values())))
+                                    .map(other -> merged(direct, spellings, other))));
+  }
+
+  /** The values of {@code distinct} that {@code found} has nothing for. */
+  private static List<String> missingFrom(Map<String, ?> found, List<String> distinct) {
+    return distinct.stream().filter(value -> !found.containsKey(value)).toList();
+  }
+
+  /**
+   * {@code direct}, and for each value of {@code spellings} what {@code other} has for its stored
+   * spelling.
+   */
+  private static <T> Map<String, T> merged(
+      Map<String, T> direct, Map<String, String> spellings, Map<String, T> other) {
+    Map<String, T> all = new HashMap<>(direct);
+    spellings.forEach(
+        (value, stored) -> {
+          T found = other.get(stored);
+          if (found != null) {
+            all.put(value, found);
+          }
+        });
+    return all;
+  }
+
+  /**
+   * The stored spelling of each of {@code values} that has no row of its own while a row holds the
+   * value in a spelling the namespace's method takes for the same value: a keyed namespace
+   * normalizes values (NFC) before it derives their pseudonyms, so "José" composed and decomposed
+   * are one value, stored in the spelling that came first. Empty for the other methods, which take
+   * each spelling as a value of its own, and for values without such a row. For a keyed namespace
+   * it asks the key's holder for the values' pseudonyms, and fails as a Create would when it
+   * cannot.
+   */
+  private Future<Map<String, String>> storedSpellings(Namespace namespace, List<String> values) {
+    if (namespace.generationMethod() != GenerationMethod.VOPRF || values.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    requireKeyedLength(namespace);
+    return keyed
+        .derive(values)
+        .compose(
+            cores -> {
+              Map<String, String> valueOfPseudonym = new HashMap<>(values.size() * 2);
+              for (int i = 0; i < values.size(); i++) {
+                valueOfPseudonym.put(pseudonymOf(namespace, cores.get(i)), values.get(i));
+              }
+              return repository
+                  .findAllByValue(namespace.name(), List.copyOf(valueOfPseudonym.keySet()))
+                  .map(
+                      rows -> {
+                        Map<String, String> spellings = new HashMap<>();
+                        rows.forEach(
+                            (pseudonym, row) -> {
+                              String value = valueOfPseudonym.get(pseudonym);
+                              String stored = row.originalValue();
+                              if (stored != null
+                                  && !stored.equals(value)
+                                  && keyed.sameInput(value, stored)) {
+                                spellings.put(value, stored);
+                              }
+                            });
+                        return spellings;
+                      });
+            });
   }
 
   /**

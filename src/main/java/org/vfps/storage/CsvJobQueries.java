@@ -41,8 +41,8 @@ final class CsvJobQueries {
       "SELECT " + COLUMNS + " FROM pseudonymization_jobs ORDER BY created_at DESC, id LIMIT $1";
 
   /**
-   * The issuer ({@code CallerId.Issuer}'s name) of job {@code j}'s creator, with its run row {@code
-   * r} joined: the one stored with the creator; for a creator stored before creators named theirs,
+   * The issuer ({@code CallerId.Issuer}'s name) of a job's creator, with its run row {@code r}
+   * joined: the one stored with the creator; for a creator stored before creators named theirs,
    * derived from its credential (as {@code Creators} does); for a job of the .NET vfps, which has
    * no run row and a {@code sub} in {@code created_by}, the provider's.
    */
@@ -57,18 +57,26 @@ final class CsvJobQueries {
         ELSE 'PROVIDER_SUB'
       END""";
 
-  /** Jobs of the creator of subject {@code $1} and issuer {@code $2}. */
+  /**
+   * Jobs of the creator of subject {@code $1} and issuer {@code $2}; the job table keeps its name,
+   * which {@link #COLUMNS} refers to.
+   */
   private static final String OF_CREATOR =
-      " FROM pseudonymization_jobs j LEFT JOIN vfps_csv_job_runs r ON r.job_id = j.id"
-          + " WHERE j.created_by = $1 AND "
+      " FROM pseudonymization_jobs LEFT JOIN vfps_csv_job_runs r"
+          + " ON r.job_id = pseudonymization_jobs.id"
+          + " WHERE pseudonymization_jobs.created_by = $1 AND "
           + CREATOR_ISSUER
           + " = $2";
 
   /** Job {@code $3}, if its creator is the one of subject {@code $1} and issuer {@code $2}. */
-  static final String FIND_OF_CREATOR = "SELECT " + COLUMNS + OF_CREATOR + " AND j.id = $3";
+  static final String FIND_OF_CREATOR =
+      "SELECT " + COLUMNS + OF_CREATOR + " AND pseudonymization_jobs.id = $3";
 
   static final String LIST_OF_CREATOR =
-      "SELECT " + COLUMNS + OF_CREATOR + " ORDER BY j.created_at DESC, j.id LIMIT $3";
+      "SELECT "
+          + COLUMNS
+          + OF_CREATOR
+          + " ORDER BY pseudonymization_jobs.created_at DESC, pseudonymization_jobs.id LIMIT $3";
 
   /** AwaitingUpload (0) to Queued (1), with the file's size. */
   static final String QUEUE =

@@ -39,6 +39,8 @@ import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.api.v1.PseudonymServiceResolveRequest;
+import org.vfps.api.v1.PseudonymServiceResolveResponse;
 import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
 import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcClient;
 import org.vfps.server.VfpsServer;
@@ -404,6 +406,39 @@ class VoprfPseudonymsIT {
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(2);
     assertThat(originalOf(namespace, pseudonyms.get(0))).isEqualTo(COMPOSED);
     assertThat(createOk(vfps, namespace, DECOMPOSED)).isEqualTo(pseudonyms.get(0));
+  }
+
+  /**
+   * Lookups and withdrawals by value find the value in either spelling, as Create does: a
+   * withdrawal in the other spelling withdraws the stored pair rather than answering that there is
+   * none.
+   */
+  @Test
+  void theOtherSpellingOfAValueResolvesAndWithdrawsTheStoredPair() {
+    String namespace = namespace(vfps, 86, "", "");
+    String pseudonym = createOk(vfps, namespace, COMPOSED);
+
+    Reply<PseudonymServiceResolveResponse> resolved =
+        vfps.call(
+            PseudonymServiceGrpcClient.Resolve,
+            PseudonymServiceResolveRequest.newBuilder()
+                .setNamespace(namespace)
+                .setOriginalValue(DECOMPOSED)
+                .build());
+    assertThat(resolved.status()).as(resolved.message()).isEqualTo(GrpcStatus.OK);
+    assertThat(resolved.body().getPseudonymsList())
+        .extracting(org.vfps.api.v1.Pseudonym::getPseudonymValue)
+        .containsExactly(pseudonym);
+
+    Reply<?> withdrawn =
+        vfps.call(
+            WithdrawalServiceGrpcClient.DeletePseudonyms,
+            org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest.newBuilder()
+                .setNamespace(namespace)
+                .setOriginalValue(DECOMPOSED)
+                .build());
+    assertThat(withdrawn.status()).as(withdrawn.message()).isEqualTo(GrpcStatus.OK);
+    assertThat(TestPostgres.pseudonymCount(namespace)).isZero();
   }
 
   @Test
