@@ -103,6 +103,11 @@ class DatabasePrivilegesIT {
           GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
         everyCallWorks(client);
       }
+
+      // without the privilege that locks a namespace row, no pseudonym could be stored
+      TestPostgres.execute(owner, "REVOKE UPDATE (last_updated_at) ON namespaces FROM " + role);
+      assertThatThrownBy(() -> TestService.start(env).close())
+          .hasMessageContaining("GRANT UPDATE (last_updated_at) ON namespaces");
     } finally {
       TestPostgres.execute(
           TestPostgres.database(),
