@@ -237,19 +237,14 @@ public final class PseudonymService {
    */
   private Future<List<Pseudonym>> findAllOfOriginalInAnySpelling(
       Namespace namespace, String originalValue) {
-    return repository
-        .findAllOfOriginal(namespace.name(), originalValue)
-        .compose(
-            found ->
-                !found.isEmpty()
-                    ? Future.succeededFuture(found)
-                    : storedSpellings(namespace, List.of(originalValue))
-                        .compose(
-                            spellings ->
-                                spellings.isEmpty()
-                                    ? Future.succeededFuture(found)
-                                    : repository.findAllOfOriginal(
-                                        namespace.name(), spellings.get(originalValue))));
+    return inAnySpelling(
+            namespace,
+            List.of(originalValue),
+            values ->
+                repository
+                    .findAllOfOriginal(namespace.name(), values.getFirst())
+                    .map(found -> found.isEmpty() ? Map.of() : Map.of(values.getFirst(), found)))
+        .map(found -> found.getOrDefault(originalValue, List.of()));
   }
 
   private Future<Upserted> upsert(
@@ -577,21 +572,8 @@ public final class PseudonymService {
    */
   private Future<Map<String, List<Pseudonym>>> withdrawInAnySpelling(
       Namespace namespace, List<String> distinct, Withdrawal withdrawal) {
-    return repository
-        .withdraw(namespace.name(), distinct, withdrawal)
-        .compose(
-            direct ->
-                storedSpellings(namespace, missingFrom(direct, distinct))
-                    .compose(
-                        spellings ->
-                            spellings.isEmpty()
-                                ? Future.succeededFuture(direct)
-                                : repository
-                                    .withdraw(
-                                        namespace.name(),
-                                        List.copyOf(Set.copyOf(spellings.values())),
-                                        withdrawal)
-                                    .map(other -> merged(direct, spellings, other))));
+    return inAnySpelling(
+        namespace, distinct, values -> repository.withdraw(namespace.name(), values, withdrawal));
   }
 
   /** The pseudonyms withdrawn per value, and the replicas that did not confirm dropping them. */
@@ -678,8 +660,21 @@ public final class PseudonymService {
    */
   private Future<Map<String, Pseudonym>> findAllByOriginalInAnySpelling(
       Namespace namespace, List<String> distinct) {
-    return repository
-        .findAllByOriginal(namespace.name(), distinct)
+    return inAnySpelling(
+        namespace, distinct, values -> repository.findAllByOriginal(namespace.name(), values));
+  }
+
+  /**
+   * What {@code byValue} finds for the distinct values, each also under the spelling of it that is
+   * stored where that is another one the namespace's method takes for the same value (see {@link
+   * #storedSpellings}): {@code byValue} is asked again for those spellings only.
+   */
+  private <T> Future<Map<String, T>> inAnySpelling(
+      Namespace namespace,
+      List<String> distinct,
+      Function<List<String>, Future<Map<String, T>>> byValue) {
+    return byValue
+        .apply(distinct)
         .compose(
             direct ->
                 storedSpellings(namespace, missingFrom(direct, distinct))
@@ -687,10 +682,8 @@ public final class PseudonymService {
                         spellings ->
                             spellings.isEmpty()
                                 ? Future.succeededFuture(direct)
-                                : repository
-                                    .findAllByOriginal(
-                                        namespace.name(),
-                                        List.copyOf(Set.copyOf(spellings.values())))
+                                : byValue
+                                    .apply(List.copyOf(Set.copyOf(spellings.values())))
                                     .map(other -> merged(direct, spellings, other))));
   }
 
