@@ -267,7 +267,6 @@ public final class VfpsServer implements AutoCloseable {
     EventBusAccessEvents accessEvents =
         new EventBusAccessEvents(vertx, runtime.membership(), config.cluster().evictionTimeout());
     return sharedKeys(database, authorization)
-        .compose(keys -> writesBindable(database).map(keys))
         .compose(keys -> accessSnapshots(snapshots, vertx, authorization).map(keys))
         .compose(
             keys ->
@@ -352,27 +351,6 @@ public final class VfpsServer implements AutoCloseable {
                       Clock.systemUTC()),
                   csvJobs);
             });
-  }
-
-  /**
-   * Fails the start when the role may not lock namespace rows: every insert of a pseudonym locks
-   * the row of the namespace its caller looked up, and would fail.
-   */
-  private static Future<Void> writesBindable(Database database) {
-    return database
-        .mayLockNamespaces()
-        .compose(
-            may ->
-                may
-                    ? Future.<Void>succeededFuture()
-                    : Future.failedFuture(
-                        new StartupException(
-                            "The database role may not lock rows of the table namespaces, which"
-                                + " every new pseudonym does to bind it to its namespace: grant"
-                                + " it UPDATE on one column (GRANT UPDATE (last_updated_at) ON"
-                                + " namespaces TO <role>), as the production checklist's grants"
-                                + " do.",
-                            null)));
   }
 
   /**

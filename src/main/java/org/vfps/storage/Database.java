@@ -149,16 +149,6 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Whether the role may lock the rows of {@code namespaces}, which every insert of a pseudonym
-   * does to bind it to the namespace its caller looked up (see {@link PseudonymQueries#UPSERT}).
-   */
-  public Future<Boolean> mayLockNamespaces() {
-    return pool.query(ServerQueries.MAY_LOCK_NAMESPACES)
-        .execute()
-        .map(rows -> rows.iterator().next().getBoolean(0));
-  }
-
-  /**
    * The 32-byte key that seals List page tokens, created by the first replica that asks and then
    * shared by all through the database.
    */

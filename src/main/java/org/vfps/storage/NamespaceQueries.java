@@ -37,6 +37,18 @@ final class NamespaceQueries {
    */
   static final String DELETE = "DELETE FROM namespaces WHERE name = $1";
 
+  /**
+   * Run first in the transaction that creates a namespace: waits for the inserts of pseudonyms in
+   * flight and holds new ones back until the commit. An insert is bound to the namespace its caller
+   * looked up by name and time of creation, as its snapshot shows them ({@link
+   * PseudonymQueries#UPSERT}), and PostgreSQL takes an insert's table lock before its snapshot; so
+   * a namespace created under a deleted one's name is either not there yet when an insert's foreign
+   * key is checked, or there before its snapshot, and no insert meant for the deleted namespace
+   * lands in it. {@code SHARE} mode lets reads go on; it needs the {@code UPDATE} or {@code DELETE}
+   * privilege on {@code pseudonyms}, which withdrawals need anyway.
+   */
+  static final String HOLD_PSEUDONYM_WRITES = "LOCK TABLE pseudonyms IN SHARE MODE";
+
   /** The foreign key of {@code parent_name}, as the .NET vfps names it. */
   static final String PARENT_FOREIGN_KEY = "fk_namespaces_namespaces_parent_name";
 }

@@ -33,18 +33,29 @@ public final class PgNamespaceRepository implements NamespaceRepository {
 
   @Override
   public Future<Namespace> insert(Namespace namespace) {
-    return pool.preparedQuery(NamespaceQueries.INSERT)
-        .execute(toTuple(namespace))
-        .<Namespace>map(rows -> namespace)
+    return inserted(NamespaceQueries.INSERT, namespace)
+        .<Namespace>map(inserted -> namespace)
         .recover(failure -> Future.failedFuture(insertFailure(failure, namespace)));
   }
 
   @Override
   public Future<Boolean> insertIfAbsent(Namespace namespace) {
-    return pool.preparedQuery(NamespaceQueries.INSERT_IF_ABSENT)
-        .execute(toTuple(namespace))
-        .map(inserted -> inserted.rowCount() == 1)
+    return inserted(NamespaceQueries.INSERT_IF_ABSENT, namespace)
         .recover(failure -> Future.failedFuture(insertFailure(failure, namespace)));
+  }
+
+  /**
+   * Runs the insert in a transaction that first holds the inserts of pseudonyms back ({@link
+   * NamespaceQueries#HOLD_PSEUDONYM_WRITES}); yields whether it inserted the row.
+   */
+  private Future<Boolean> inserted(String insert, Namespace namespace) {
+    return pool.withTransaction(
+        transaction ->
+            transaction
+                .query(NamespaceQueries.HOLD_PSEUDONYM_WRITES)
+                .execute()
+                .compose(held -> transaction.preparedQuery(insert).execute(toTuple(namespace)))
+                .map(rows -> rows.rowCount() == 1));
   }
 
   /** A taken name, a parent deleted since it was looked up, or a failure of the database. */

@@ -14,13 +14,16 @@ final class PseudonymQueries {
    * of the .NET service may hold more for one original value (its {@code count}), numbered from 0.
    *
    * <p>The row is bound to the namespace the caller looked up: the one named {@code $1} and created
-   * at {@code $4}, locked against a delete until the commit. When that namespace is gone (deleted,
-   * perhaps created again under its name) nothing is stored and one row of nulls comes back.
+   * at {@code $4}, as this statement's snapshot has it. When that namespace is gone (deleted,
+   * perhaps created again under its name) nothing is stored and one row of nulls comes back. A
+   * delete after the snapshot makes the foreign key fail the insert; a namespace created under the
+   * name after the snapshot cannot be, since its creation waits for the inserts in flight ({@link
+   * NamespaceQueries#HOLD_PSEUDONYM_WRITES}).
    */
   static final String UPSERT =
       """
       WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $4 FOR KEY SHARE
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $4
       ),
       inserted AS (
         INSERT INTO pseudonyms
@@ -58,7 +61,6 @@ final class PseudonymQueries {
         SELECT n.name, n.created_at FROM namespaces n
         WHERE (n.name, n.created_at) IN (
           SELECT DISTINCT namespace_name, namespace_created_at FROM given)
-        FOR KEY SHARE OF n
       ),
       input AS (
         SELECT g.namespace_name, g.original_value, g.pseudonym_value, g.ord FROM given g
@@ -155,7 +157,7 @@ final class PseudonymQueries {
   static final String INSERT_SEQUENCE_NUMBERS =
       """
       WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5 FOR KEY SHARE
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5
       ),
       inserted AS (
         INSERT INTO pseudonyms
@@ -215,7 +217,7 @@ final class PseudonymQueries {
   static final String IMPORT_PAIRS =
       """
       WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5 FOR KEY SHARE
+        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5
       ),
       inserted AS (
         INSERT INTO pseudonyms

@@ -10,11 +10,4 @@ final class ServerQueries {
 
   /** {@code on} on a standby or a primary fenced off for a failover, {@code off} otherwise. */
   static final String TRANSACTION_READ_ONLY = "SHOW transaction_read_only";
-
-  /**
-   * Whether the role may lock rows of {@code namespaces} (PostgreSQL asks the {@code UPDATE}
-   * privilege of one column for {@code FOR KEY SHARE}), as every insert of a pseudonym does.
-   */
-  static final String MAY_LOCK_NAMESPACES =
-      "SELECT has_any_column_privilege('namespaces', 'UPDATE')";
 }
