@@ -43,37 +43,31 @@ final class PseudonymQueries {
 
   /**
    * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
-   * pairs and candidates as parallel arrays (distinct pairs only), each pair bound to the namespace
-   * its caller looked up ({@code $4}, the namespace's time of creation). It returns the stored row
-   * of every pair, new or existing; a pair that a concurrent insert hid from the select, or whose
-   * namespace is gone, is missing, and the caller upserts it again on its own. Only the pairs the
-   * insert skipped are looked up: probing the primary key for a pair this statement inserted finds
-   * its row, invisible to the statement's snapshot, and costs PostgreSQL about a tenth of a new
-   * row's CPU for nothing.
+   * pairs and candidates as three parallel arrays (distinct pairs only), each pair bound to the
+   * namespace its caller looked up: {@code $4} and {@code $5} name each namespace of the batch
+   * once, with its time of creation. It returns the stored row of every pair, new or existing; a
+   * pair that a concurrent insert hid from the select, or whose namespace is gone, is missing, and
+   * the caller upserts it again on its own. Only the pairs the insert skipped are looked up:
+   * probing the primary key for a pair this statement inserted finds its row, invisible to the
+   * statement's snapshot, and costs PostgreSQL about a tenth of a new row's CPU for nothing.
    */
   static final String UPSERT_BATCH =
       """
-      WITH given (namespace_name, original_value, pseudonym_value, namespace_created_at, ord) AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
-          WITH ORDINALITY
-      ),
-      namespace AS (
-        SELECT n.name, n.created_at FROM namespaces n
-        WHERE (n.name, n.created_at) IN (
-          SELECT DISTINCT namespace_name, namespace_created_at FROM given)
+      WITH bound (name) AS (
+        SELECT n.name FROM namespaces n
+        JOIN unnest($4::text[], $5::timestamptz[]) AS b (name, created_at)
+          ON n.name = b.name AND n.created_at = b.created_at
       ),
       input AS (
-        SELECT g.namespace_name, g.original_value, g.pseudonym_value, g.ord FROM given g
-        WHERE EXISTS (
-          SELECT FROM namespace n
-          WHERE n.name = g.namespace_name AND n.created_at = g.namespace_created_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+          AS u (namespace_name, original_value, pseudonym_value)
+        WHERE u.namespace_name IN (SELECT name FROM bound)
       ),
       inserted AS (
         INSERT INTO pseudonyms
           (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
             last_updated_at)
         SELECT namespace_name, original_value, 0, pseudonym_value, now(), now() FROM input
-        ORDER BY ord
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
       )

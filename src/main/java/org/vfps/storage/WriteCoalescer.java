@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -187,38 +188,69 @@ final class WriteCoalescer {
   }
 
   private Future<?> sendBatch(List<Group> batch) {
-    int size = batch.size();
+    // each namespace once, with the time of creation its callers looked up; a name that came with
+    // two (deleted and created again between their lookups) goes to the single upserts, which bind
+    // each request to its own
+    Map<String, Namespace> bound = new LinkedHashMap<>();
+    Set<String> ambiguous = new HashSet<>();
+    for (Group group : batch) {
+      Namespace namespace = group.pair.namespace();
+      Namespace seen = bound.putIfAbsent(namespace.name(), namespace);
+      if (seen != null && !seen.createdAt().equals(namespace.createdAt())) {
+        ambiguous.add(namespace.name());
+      }
+    }
+    List<Group> sent = batch;
+    if (!ambiguous.isEmpty()) {
+      sent = new ArrayList<>(batch.size());
+      for (Group group : batch) {
+        if (ambiguous.contains(group.pair.namespace().name())) {
+          retryAlone(group);
+        } else {
+          sent.add(group);
+        }
+      }
+      ambiguous.forEach(bound::remove);
+      if (sent.isEmpty()) {
+        return Future.succeededFuture();
+      }
+    }
+    int size = sent.size();
     String[] namespaces = new String[size];
     String[] originals = new String[size];
     String[] candidates = new String[size];
-    OffsetDateTime[] incarnations = new OffsetDateTime[size];
+    List<Group> statement = sent;
     try {
       for (int i = 0; i < size; i++) {
-        Group group = batch.get(i);
+        Group group = statement.get(i);
         namespaces[i] = group.pair.namespace().name();
-        incarnations[i] = PgPseudonymRepository.createdAt(group.pair.namespace());
         originals[i] = group.pair.originalValue();
         candidates[i] = group.first.candidates.get();
       }
     } catch (RuntimeException e) {
       // a generator failed: let every request find its own way, and its own failure
-      batch.forEach(this::retryAlone);
+      statement.forEach(this::retryAlone);
       return Future.succeededFuture();
     }
+    String[] names = bound.keySet().toArray(String[]::new);
+    OffsetDateTime[] createdAt =
+        bound.values().stream()
+            .map(PgPseudonymRepository::createdAt)
+            .toArray(OffsetDateTime[]::new);
     long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT_BATCH)
-        .execute(Tuple.of(namespaces, originals, candidates, incarnations))
+        .execute(Tuple.of(namespaces, originals, candidates, names, createdAt))
         .onComplete(
             done -> {
               timer.batch(System.nanoTime() - started, size);
               if (done.succeeded()) {
-                complete(batch, done.result());
+                complete(statement, bound, done.result());
               } else if (PgFailures.isRejection(done.cause())
                   || PgFailures.violates(done.cause(), PgFailures.DEADLOCK_DETECTED, null)) {
-                batch.forEach(this::retryAlone);
+                statement.forEach(this::retryAlone);
               } else {
                 Throwable failure = done.cause();
-                batch.forEach(
+                statement.forEach(
                     group ->
                         group.deliver(
                             Future.failedFuture(
@@ -228,26 +260,17 @@ final class WriteCoalescer {
             });
   }
 
-  private void complete(List<Group> batch, RowSet<Row> rows) {
-    // the rows name the namespace, not which of its incarnations they went to: a name that came
-    // with two (deleted and created again between their lookups) is left to the single upserts
-    Map<String, Namespace> incarnations = new HashMap<>();
-    Set<String> ambiguous = new HashSet<>();
+  /**
+   * Delivers each pair its row; {@code bound} gives the one namespace each name stands for in the
+   * statement.
+   */
+  private void complete(List<Group> batch, Map<String, Namespace> bound, RowSet<Row> rows) {
     Map<Pair, Group> waiting = HashMap.newHashMap(batch.size());
-    for (Group group : batch) {
-      waiting.put(group.pair, group);
-      Namespace namespace = group.pair.namespace();
-      Namespace seen = incarnations.putIfAbsent(namespace.name(), namespace);
-      if (seen != null && !seen.createdAt().equals(namespace.createdAt())) {
-        ambiguous.add(namespace.name());
-      }
-    }
+    batch.forEach(group -> waiting.put(group.pair, group));
     for (Row row : rows) {
-      String name = row.getString(NAMESPACE);
       Group group =
-          ambiguous.contains(name)
-              ? null
-              : waiting.remove(new Pair(incarnations.get(name), row.getString(ORIGINAL_VALUE)));
+          waiting.remove(
+              new Pair(bound.get(row.getString(NAMESPACE)), row.getString(ORIGINAL_VALUE)));
       if (group == null) {
         continue;
       }
@@ -261,7 +284,7 @@ final class WriteCoalescer {
               0);
       group.deliver(Future.succeededFuture(new Upserted(stored, row.getBoolean(INSERTED))));
     }
-    // pairs a concurrent insert hid from this statement's snapshot
+    // pairs a concurrent insert hid from this statement's snapshot, or whose namespace is gone
     waiting.values().forEach(this::retryAlone);
   }
 
