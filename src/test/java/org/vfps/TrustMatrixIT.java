@@ -636,9 +636,11 @@ class TrustMatrixIT {
    * the invalidation log's bound (issue 39, finding 1).
    */
   private void everyMemberConfirmedEveryChange() {
+    // (a replica that could not read the invalidation log in time on a loaded machine warns too,
+    // and distrusts its caches, as it should: that is not what this step is about)
     assertThat(cluster.atLeast(Level.WARN))
         .extracting(event -> event.getFormattedMessage())
-        .isEmpty();
+        .noneMatch(message -> message.contains("did not confirm"));
   }
 
   private static Reply<CsvJob> job(GrpcTestClient replica, String authorization, String id) {

@@ -15,18 +15,21 @@ import org.vfps.access.AccessEvents;
  * of the grants and tokens already, asks every other current member to drop theirs ({@link
  * CacheInvalidationVerticle} answers), and completes when all have confirmed, or when the eviction
  * timeout has passed. A member that did not confirm is logged; it learns the change from the
- * database's invalidation log, or stops trusting its copy, within two seconds of the commit.
+ * database's invalidation log, or stops trusting its copy, within two seconds of the commit, and
+ * the change completes no sooner than that.
  */
 public final class EventBusAccessEvents implements AccessEvents {
 
   private static final String INVALIDATE = "vfps.access.invalidate.";
   private static final Logger LOG = LoggerFactory.getLogger(EventBusAccessEvents.class);
 
+  private final Vertx vertx;
   private final EventBus eventBus;
   private final ClusterMembership membership;
   private final DeliveryOptions requestOptions;
 
   public EventBusAccessEvents(Vertx vertx, ClusterMembership membership, Duration timeout) {
+    this.vertx = vertx;
     this.eventBus = vertx.eventBus();
     this.membership = membership;
     this.requestOptions = new DeliveryOptions().setSendTimeout(timeout.toMillis());
@@ -39,6 +42,7 @@ public final class EventBusAccessEvents implements AccessEvents {
 
   @Override
   public Future<Void> changed() {
+    long committed = System.nanoTime();
     String self = membership.localNodeId();
     List<Future<Object>> confirmations =
         membership.nodeIds().stream()
@@ -58,6 +62,11 @@ public final class EventBusAccessEvents implements AccessEvents {
                                     node,
                                     failure.getMessage())))
             .toList();
-    return Future.join(confirmations).<Void>mapEmpty().otherwiseEmpty();
+    return Future.join(confirmations)
+        .transform(
+            all ->
+                confirmations.stream().allMatch(Future::succeeded)
+                    ? Future.<Void>succeededFuture()
+                    : InvalidationLogFollower.staleBoundPassed(vertx, committed));
   }
 }

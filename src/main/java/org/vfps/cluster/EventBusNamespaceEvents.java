@@ -27,7 +27,8 @@ import org.vfps.pseudonym.WithdrawalEvents;
  * other current member to confirm its eviction, and complete when all have, or when the eviction
  * timeout has passed. A member that did not confirm is named in the log (and, for a withdrawal, in
  * the audit); it learns the change from the database's invalidation log, or stops using its caches,
- * within two seconds of the commit ({@link InvalidationLogFollower}).
+ * within two seconds of the commit ({@link InvalidationLogFollower}), and the change completes no
+ * sooner than that: when it returns, no replica answers from a copy it made wrong.
  */
 public final class EventBusNamespaceEvents implements NamespaceEvents, WithdrawalEvents {
 
@@ -35,6 +36,7 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
   private static final String WITHDRAWN = "vfps.cache.withdrawn.";
   private static final Logger LOG = LoggerFactory.getLogger(EventBusNamespaceEvents.class);
 
+  private final Vertx vertx;
   private final EventBus eventBus;
   private final ClusterMembership membership;
   private final Evictions local;
@@ -46,6 +48,7 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
    */
   public EventBusNamespaceEvents(
       Vertx vertx, ClusterMembership membership, Evictions local, Duration timeout) {
+    this.vertx = vertx;
     this.eventBus = vertx.eventBus();
     this.membership = membership;
     this.local = local;
@@ -106,6 +109,7 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
    */
   private Future<Set<String>> confirmed(
       Function<String, String> address, Object event, String what) {
+    long committed = System.nanoTime();
     String self = membership.localNodeId();
     Map<String, Future<Object>> confirmations = new TreeMap<>();
     for (String node : membership.nodeIds()) {
@@ -136,7 +140,10 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
                       unconfirmed.add(node);
                     }
                   });
-              return Future.succeededFuture(Collections.unmodifiableSet(unconfirmed));
+              Set<String> result = Collections.unmodifiableSet(unconfirmed);
+              return unconfirmed.isEmpty()
+                  ? Future.succeededFuture(result)
+                  : InvalidationLogFollower.staleBoundPassed(vertx, committed).map(result);
             });
   }
 }

@@ -32,6 +32,13 @@ final class InvalidationLogFollower {
   /** How long after the start of the last read of the log the caches are trusted. */
   static final Duration TRUST = Duration.ofMillis(1500);
 
+  /**
+   * How long after a change's commit no replica answers from a copy the change made wrong, at the
+   * latest, whether or not the event bus reached it: by then each has read the change from the log
+   * or stopped trusting its caches.
+   */
+  static final Duration STALE_BOUND = TRUST.plus(INTERVAL);
+
   /** At most this many entries in one read; more than that and the caches are emptied instead. */
   static final int MAX_ENTRIES = 1000;
 
@@ -71,6 +78,16 @@ final class InvalidationLogFollower {
               }
               return follower;
             });
+  }
+
+  /**
+   * Completes once {@link #STALE_BOUND} has passed since {@code committedNanos} ({@link
+   * System#nanoTime()}): what a change waits for when some member did not confirm it, so that it
+   * returns only when no replica answers from a copy it made wrong. Never fails.
+   */
+  static Future<Void> staleBoundPassed(Vertx vertx, long committedNanos) {
+    long left = STALE_BOUND.toMillis() - (System.nanoTime() - committedNanos) / 1_000_000;
+    return left <= 0 ? Future.succeededFuture() : vertx.timer(left).mapEmpty();
   }
 
   /** Stops following. */

@@ -212,6 +212,27 @@ class InvalidationLogIT {
   }
 
   /**
+   * A member that does not confirm within {@code Cluster__EvictionTimeout} (here a millisecond,
+   * which the cluster's round trip does not make) may not answer the withdrawn pair once the
+   * withdrawal returns: the withdrawal waits until it has applied the change or stopped using its
+   * caches.
+   */
+  @Test
+  void aWithdrawalThatAMemberDidNotConfirmInTimeReturnsOnlyWhenNoReplicaAnswersThePair() {
+    startCluster(Map.of("Cluster__EvictionTimeout", "00:00:00.001"));
+    String namespace = clients.getFirst().createNamespace("log-unconfirmed-");
+    for (int round = 0; round < 5; round++) {
+      String value = "patient-" + round;
+      String before = pseudonym(1, namespace, value);
+      assertThat(pseudonym(1, namespace, value)).isEqualTo(before);
+
+      withdraw(0, namespace, value);
+
+      assertThat(pseudonym(1, namespace, value)).as("round %d", round).isNotEqualTo(before);
+    }
+  }
+
+  /**
    * With tracing on, the event bus's deliveries are traced too: every member confirms a withdrawal
    * before it returns, and none answers the withdrawn pair after it.
    */
