@@ -177,8 +177,15 @@ class FairShareIT {
     }
   }
 
-  /** What the service answered a stream: its status and message. */
-  record Answer(GrpcStatus status, String message) {}
+  /**
+   * What the service answered a stream: its status and message; a stream that failed on the
+   * client's side has no status and says why, so that an assertion on it names the cause.
+   */
+  record Answer(GrpcStatus status, String message) {
+    static Answer failed(Throwable failure) {
+      return new Answer(null, "no answer: " + failure);
+    }
+  }
 
   private static String message(String encoded) {
     return encoded == null
@@ -304,13 +311,15 @@ class FairShareIT {
         // a reset of the test's own fails the request on its side, as it should
         request.exceptionHandler(reset -> {});
         request.setChunked(true);
-        request.sendHead().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-        opened.add(request);
+        // the answer is listened for before the head goes out: the service may answer at once
         answers.add(
             request
                 .response()
                 .compose(response -> response.end().map(response))
-                .map(FairShareIT.Fixture::answer));
+                .map(FairShareIT.Fixture::answer)
+                .recover(failure -> Future.succeededFuture(Answer.failed(failure))));
+        opened.add(request);
+        request.sendHead().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
       }
       return answers;
     }
@@ -321,6 +330,9 @@ class FairShareIT {
       if (status == null) {
         status = response.getTrailer("grpc-status");
         message = response.getTrailer("grpc-message");
+      }
+      if (status == null) {
+        return new Answer(null, "HTTP " + response.statusCode() + " without a gRPC status");
       }
       return new Answer(GrpcStatus.valueOf(Integer.parseInt(status)), message(message));
     }
