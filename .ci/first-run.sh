@@ -75,4 +75,16 @@ echo "$again"
 echo "$again" | grep -q "\"$value\"" || { cat "$home/vfps.log"; echo "pseudonym changed after restart" >&2; exit 1; }
 stop
 test "$(stat -c %U "$home/data/postgres")" = "$user"
+# a port another process holds stops the start with a line that names its key, not a stack trace
+python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 8083)); s.listen(); time.sleep(120)' &
+holder=$!
+sleep 1
+set +e
+(cd "$home" && runuser -u "$user" -- env -i PATH="$PATH" HOME="$home" timeout 120 \
+  "$JAVA_HOME/bin/java" -Djava.io.tmpdir="$home/tmp" -jar vfps.jar >"$home/taken.log" 2>&1)
+taken=$?
+set -e
+kill "$holder"
+[ "$taken" -eq 1 ] && grep -q "S3__Embedded__Port" "$home/taken.log" && ! grep -q $'\tat ' "$home/taken.log" \
+  || { cat "$home/taken.log"; echo "a taken S3 port: exit $taken, expected 1 naming S3__Embedded__Port without a stack trace" >&2; exit 1; }
 echo "first run: OK (embedded PostgreSQL, user $user, pseudonym kept across a restart)"

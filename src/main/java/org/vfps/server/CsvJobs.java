@@ -59,11 +59,7 @@ final class CsvJobs {
       EmbeddedObjectStore embedded =
           teardown.add(
               "The embedded object store",
-              EmbeddedObjectStore.start(
-                  config.s3().embeddedDataDirectory(),
-                  config.s3().embeddedPort(),
-                  origins,
-                  config.s3()),
+              embeddedStore(config, origins),
               EmbeddedObjectStore::close);
       LOG.warn(
           "CSV jobs keep their files in an embedded S3 store in {} on 127.0.0.1:{}: a development"
@@ -77,6 +73,23 @@ final class CsvJobs {
               ObjectStore::close));
     } catch (ObjectStoreException e) {
       throw new StartupException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Starts the embedded S3 store; a port another process holds stops the start naming {@code
+   * S3__Embedded__Port}, as the listeners' ports do.
+   */
+  private static EmbeddedObjectStore embeddedStore(VfpsConfig config, List<String> origins) {
+    int port = config.s3().embeddedPort();
+    try {
+      return EmbeddedObjectStore.start(
+          config.s3().embeddedDataDirectory(), port, origins, config.s3());
+    } catch (ObjectStoreException e) {
+      if (Listeners.isBindFailure(e)) {
+        throw Listeners.portInUse("embedded S3 store", "S3__Embedded__Port", port);
+      }
+      throw e;
     }
   }
 

@@ -35,7 +35,8 @@ final class Listeners {
         .map(deployed -> verticles);
   }
 
-  private static StartupException portInUse(String listener, String key, int port) {
+  /** The refusal of a start whose {@code listener} cannot have {@code port}: no stack trace. */
+  static StartupException portInUse(String listener, String key, int port) {
     return new StartupException(
         "The "
             + listener
@@ -48,7 +49,8 @@ final class Listeners {
         null);
   }
 
-  private static boolean isBindFailure(Throwable failure) {
+  /** Whether {@code failure} or one of its causes is a port another process holds. */
+  static boolean isBindFailure(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof BindException
           || String.valueOf(cause.getMessage()).contains("Address already in use")) {
