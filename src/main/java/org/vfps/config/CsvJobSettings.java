@@ -77,6 +77,18 @@ final class CsvJobSettings {
           "is longer than an hour: a download URL keeps working after its reader lost the right"
               + " to the result");
     }
+    Duration abandonedJobExpiry =
+        ConfigLoader.positiveTimeSpan(settings, CSV + "AbandonedJobExpiry");
+    // a job whose upload URL still works is not abandoned yet
+    if (abandonedJobExpiry.compareTo(
+            ConfigLoader.positiveTimeSpan(settings, S3 + "PresignedUrlExpiry"))
+        < 0) {
+      throw ConfigLoader.invalid(
+          CSV + "AbandonedJobExpiry",
+          settings.required(CSV + "AbandonedJobExpiry"),
+          "is shorter than S3__PresignedUrlExpiry: a job would expire while its upload URL still"
+              + " works");
+    }
     return new CsvProcessingConfig(
         ConfigLoader.bool(settings, CSV + "ProcessJobs"),
         ConfigLoader.positiveInt(settings, CSV + "PseudonymizeBatchSize"),
@@ -90,7 +102,8 @@ final class CsvJobSettings {
             .toList(),
         maxUpload,
         checkpointBytes,
-        downloadUrlExpiry);
+        downloadUrlExpiry,
+        abandonedJobExpiry);
   }
 
   private static Optional<URI> serviceUrl(FlatSettings settings, String key) {
