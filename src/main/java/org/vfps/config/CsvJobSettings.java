@@ -3,6 +3,7 @@ package org.vfps.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -77,18 +78,13 @@ final class CsvJobSettings {
           "is longer than an hour: a download URL keeps working after its reader lost the right"
               + " to the result");
     }
+    // a job whose upload URL still works is not abandoned yet: the longer of the two holds, so
+    // that a longer upload URL set before this setting existed does not stop the start
     Duration abandonedJobExpiry =
-        ConfigLoader.positiveTimeSpan(settings, CSV + "AbandonedJobExpiry");
-    // a job whose upload URL still works is not abandoned yet
-    if (abandonedJobExpiry.compareTo(
-            ConfigLoader.positiveTimeSpan(settings, S3 + "PresignedUrlExpiry"))
-        < 0) {
-      throw ConfigLoader.invalid(
-          CSV + "AbandonedJobExpiry",
-          settings.required(CSV + "AbandonedJobExpiry"),
-          "is shorter than S3__PresignedUrlExpiry: a job would expire while its upload URL still"
-              + " works");
-    }
+        Collections.max(
+            List.of(
+                ConfigLoader.positiveTimeSpan(settings, CSV + "AbandonedJobExpiry"),
+                ConfigLoader.positiveTimeSpan(settings, S3 + "PresignedUrlExpiry")));
     return new CsvProcessingConfig(
         ConfigLoader.bool(settings, CSV + "ProcessJobs"),
         ConfigLoader.positiveInt(settings, CSV + "PseudonymizeBatchSize"),

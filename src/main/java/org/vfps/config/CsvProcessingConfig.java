@@ -30,8 +30,8 @@ import java.util.Objects;
  * @param downloadUrlExpiry how long the download URL of a job's result stays valid ({@code
  *     CsvProcessing__DownloadUrlExpiry}); at most {@link #MAX_DOWNLOAD_URL_EXPIRY}
  * @param abandonedJobExpiry a job still awaiting its upload this long after it was created fails as
- *     abandoned ({@code CsvProcessing__AbandonedJobExpiry}); at least the upload URL's {@code
- *     S3__PresignedUrlExpiry}
+ *     abandoned ({@code CsvProcessing__AbandonedJobExpiry}, or the upload URL's {@code
+ *     S3__PresignedUrlExpiry} where that is longer)
  */
 public record CsvProcessingConfig(
     boolean processJobs,
