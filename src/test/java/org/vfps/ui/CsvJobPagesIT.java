@@ -377,7 +377,8 @@ class CsvJobPagesIT {
                 .put(
                     "columnMappings",
                     new JsonArray()
-                        .add(new JsonObject().put("sourceColumn", "id").put("namespace", namespace)))
+                        .add(
+                            new JsonObject().put("sourceColumn", "id").put("namespace", namespace)))
                 .encode());
     assertThat(created.status()).as(created.body()).isEqualTo(200);
     String id = created.json().getString("id");

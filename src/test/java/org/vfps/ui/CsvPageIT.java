@@ -375,8 +375,7 @@ class CsvPageIT {
     Map<String, Object> result = refusing(true);
     assertThat(result.get("error")).isNull();
     assertThat(result.get("stopped")).isNull();
-    assertThat(result.get("text"))
-        .isEqualTo("id,x\np-ok1,a\n,b\n,c\n,d\np-ok2,e\n,f\np-ok1,g\n");
+    assertThat(result.get("text")).isEqualTo("id,x\np-ok1,a\n,b\n,c\n,d\np-ok2,e\n,f\np-ok1,g\n");
     assertThat(((Number) result.get("refused")).intValue()).isEqualTo(3);
     // rows of the input from 1, the header being row 1; the service's index is gone
     @SuppressWarnings("unchecked")
@@ -384,11 +383,9 @@ class CsvPageIT {
     assertThat(refusals)
         .extracting(r -> ((Number) r.get("row")).intValue(), r -> r.get("reason"))
         .containsExactly(
-            tuple(
-                3, "The original value does not match the required pattern '^ok'."),
+            tuple(3, "The original value does not match the required pattern '^ok'."),
             tuple(5, "The original value is too long."),
-            tuple(
-                7, "The original value does not match the required pattern '^ok'."));
+            tuple(7, "The original value does not match the required pattern '^ok'."));
     assertThat(((Number) result.get("sent")).intValue()).isEqualTo(4);
   }
 

@@ -144,7 +144,7 @@ class CsvRoundTripIT {
 
     // stop at the first: one message naming the row, nothing left saying it is starting
     browser.open("/ui/csv");
-    browser.find("#pasteInput").sendKeys(pasted);
+    browser.visible("#pasteInput").sendKeys(pasted);
     new Select(browser.visible("#column-0-namespace")).selectByValue(namespace);
     assertThat(browser.find("#refused-stop").isSelected()).isTrue();
     browser.click("#start");
@@ -160,7 +160,7 @@ class CsvRoundTripIT {
 
     // skip and report: the refused rows listed, the others made
     browser.open("/ui/csv");
-    browser.find("#pasteInput").sendKeys(pasted);
+    browser.visible("#pasteInput").sendKeys(pasted);
     new Select(browser.visible("#column-0-namespace")).selectByValue(namespace);
     browser.click("#refused-skip");
     browser.click("#start");

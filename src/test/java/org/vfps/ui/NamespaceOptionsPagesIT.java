@@ -261,7 +261,9 @@ class NamespaceOptionsPagesIT {
         String namespace =
             createNamespace(
                 uniqueName("hint"),
-                new JsonObject().put("pseudonymGenerationMethod", name).put("pseudonymLength", asked));
+                new JsonObject()
+                    .put("pseudonymGenerationMethod", name)
+                    .put("pseudonymLength", asked));
         assertThat(pseudonymsOf(namespace, "value", 1).getFirst())
             .as("%s, length %d", method, asked)
             .hasSize(Integer.parseInt(hint.group(1)));
@@ -269,7 +271,8 @@ class NamespaceOptionsPagesIT {
     }
     select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED");
     type("#length", "16");
-    assertThat(browser.find("#length-hint").getText()).contains("a length of 16 makes 32 characters");
+    assertThat(browser.find("#length-hint").getText())
+        .contains("a length of 16 makes 32 characters");
   }
 
   @Test
@@ -300,7 +303,8 @@ class NamespaceOptionsPagesIT {
 
     String name = createNamespace(uniqueName("utc"));
     browser.open(namespacePath(name));
-    assertThat(browser.textContaining("main", " UTC")).containsPattern("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
+    assertThat(browser.textContaining("main", " UTC"))
+        .containsPattern("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
   }
 
   @Test
