@@ -10,6 +10,9 @@ export const MAX_VALUES_PER_CALL = 1000;
 /** Rows held before a batch is sent even if few distinct values came together. */
 const MAX_ROWS_PER_BATCH = 5000;
 
+/** Refused cells a run reports one by one; it counts them all. */
+export const MAX_REPORTED_REFUSALS = 10000;
+
 /** The JSON around the values: {"originalValues":[...]}. */
 const REQUEST_OVERHEAD_BYTES = 32;
 
@@ -17,16 +20,23 @@ const REQUEST_OVERHEAD_BYTES = 32;
  * Processes a CSV.
  *
  * @param source a Blob (a File, or new Blob([text]))
+ * Rows are numbered as everywhere on the page: the records of the input, from 1, the header row
+ * (when there is one) being row 1.
+ *
  * @param options {delimiter, hasHeader, placeholders (strings, compared trimmed and
  *     case-insensitively), maxRequestBytes, neutralize (whether the cells a spreadsheet would run
- *     as formulas are neutralized and counted), mappings: [{column (0-based index), newColumn
- *     (a name: the result goes into a new last column; empty: it replaces the cell), namespace,
- *     missing (optional: the result of a blank or placeholder cell; else the cell as it is)}]}
+ *     as formulas are neutralized and counted), skipRefused (a value the service refuses on its
+ *     own, HTTP 400, is left out, its cells written empty and reported; else the run stops at the
+ *     first with an error naming its row), mappings: [{column (0-based index), newColumn (a name:
+ *     the result goes into a new last column; empty: it replaces the cell), namespace, missing
+ *     (optional: the result of a blank or placeholder cell; else the cell as it is)}]}
  * @param lookup async (namespace, distinctValues, signal) => Map value → result; a value the map
  *     lacks stays as it is and is counted as unknown
  * @param onProgress called after each batch with the counters
  * @param signal aborts the run
- * @returns {blob, rows, kept, unknown, malformed, sent, neutralized}
+ * @returns {blob, rows, kept, unknown, malformed, sent (distinct values sent in the whole run,
+ *     per namespace), refused (cells whose value was refused), refusals (the first
+ *     MAX_REPORTED_REFUSALS of them: {row, column (0-based), reason}), neutralized, seconds}
  */
 export async function processCsv(source, options, lookup, onProgress = () => {}, signal) {
   const placeholders = new Set((options.placeholders ?? []).map((p) => p.trim().toLowerCase()));
@@ -35,16 +45,68 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
   const mappings = options.mappings;
   const bom = await startsWithBom(source);
   const parts = bom ? ['\uFEFF'] : [];
-  const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, neutralized: 0, bytesRead: 0, totalBytes: source.size};
+  const counters = {rows: 0, kept: 0, unknown: 0, malformed: 0, sent: 0, refused: 0, neutralized: 0, bytesRead: 0, totalBytes: source.size};
   // counts into counters.neutralized
   const guard = options.neutralize ? counters : null;
   const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const headerRows = options.hasHeader ? 1 : 0;
   let headerPending = options.hasHeader;
   let width = 0; // the first row's: new columns go after it
 
   // the current batch: rows in order, and per namespace the distinct values with their size
   let rows = [];
   let pending = new Map(); // namespace → {values: Map value → true, bytes}
+  // per namespace, over the whole run: the distinct values sent, and those refused with the reason
+  const sentValues = new Map();
+  const refused = new Map();
+  const refusals = [];
+
+  /** The 1-based number of the batch's row at index i, counted as the page counts rows. */
+  const rowNumber = (i) => counters.rows + i + 1 + headerRows;
+
+  /**
+   * The lookup of the values; a value the service refuses on its own (found by the index its
+   * message names, else by halving the call) is recorded, or stops the run with its row.
+   */
+  const ask = async (namespace, values) => {
+    try {
+      return await lookup(namespace, values, signal);
+    } catch (e) {
+      if (e.status !== 400 || signal?.aborted) {
+        throw e;
+      }
+      const named = values.length === 1 ? 0 : Number(/index (\d+)/.exec(e.message ?? '')?.[1] ?? -1);
+      if (named >= 0 && named < values.length) {
+        refuse(namespace, values[named], e);
+        const rest = values.filter((_, i) => i !== named);
+        return rest.length > 0 ? ask(namespace, rest) : new Map();
+      }
+      if (values.length < 2) {
+        throw e;
+      }
+      const half = values.length >> 1;
+      const first = await ask(namespace, values.slice(0, half));
+      const second = await ask(namespace, values.slice(half));
+      return new Map([...first, ...second]);
+    }
+  };
+
+  const refuse = (namespace, value, error) => {
+    // the service names the value's place in its call: the page names rows instead
+    const reason = String(error.message ?? error).replace(/ at index \d+/, '');
+    if (!options.skipRefused) {
+      const columns = mappings.filter((m) => m.namespace === namespace).map((m) => m.column);
+      const at = rows.findIndex((row) => columns.some((column) => row[column] === value));
+      const stopped = new Error(`Row ${rowNumber(at)}: ${reason}`);
+      stopped.status = error.status;
+      stopped.refused = true;
+      throw stopped;
+    }
+    const ofNamespace = refused.get(namespace) ?? new Map();
+    ofNamespace.set(value, reason);
+    refused.set(namespace, ofNamespace);
+  };
 
   const flush = async () => {
     if (rows.length === 0) {
@@ -53,49 +115,45 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     const results = new Map();
     for (const [namespace, batch] of pending) {
       const values = [...batch.values.keys()];
-      try {
-        results.set(namespace, await lookup(namespace, values, signal));
-      } catch (e) {
-        throw locate(e, namespace, values);
+      results.set(namespace, await ask(namespace, values));
+      const sent = sentValues.get(namespace) ?? new Set();
+      for (const value of values) {
+        if (!sent.has(value)) {
+          sent.add(value);
+          counters.sent++;
+        }
       }
-      counters.sent += values.length;
+      sentValues.set(namespace, sent);
     }
     const lineBreak = parser.lineBreak ?? '\n';
     let text = '';
-    for (const row of rows) {
-      text += formatRow(transform(row, results), options.delimiter, guard) + lineBreak;
-    }
+    rows.forEach((row, i) => {
+      text += formatRow(transform(row, results, rowNumber(i)), options.delimiter, guard) + lineBreak;
+    });
     parts.push(new Blob([text]));
     counters.rows += rows.length;
     counters.malformed = parser.malformedRows;
     rows = [];
     pending = new Map();
-    onProgress({...counters, seconds: (performance.now() - started) / 1000});
+    onProgress({...counters, seconds: seconds()});
   };
 
-  // a refused value's error names its index in the call: say which row holds it
-  const locate = (error, namespace, values) => {
-    const index = /index (\d+)/.exec(error.message ?? '');
-    const value = index ? values[Number(index[1])] : undefined;
-    if (value === undefined) {
-      return error;
-    }
-    const columns = mappings.filter((m) => m.namespace === namespace).map((m) => m.column);
-    const at = rows.findIndex((row) => columns.some((column) => row[column] === value));
-    const line = counters.rows + at + 1 + (options.hasHeader ? 1 : 0);
-    const located = new Error(`Row ${line}: ${error.message}`);
-    located.status = error.status;
-    return located;
-  };
-
-  const transform = (row, results) => {
+  const transform = (row, results, number) => {
     const out = row.slice();
     const appended = [];
     for (const mapping of mappings) {
       const value = row[mapping.column] ?? '';
       let result = value;
+      const reason = refused.get(mapping.namespace)?.get(value);
       if (isMissing(value, placeholders)) {
         result = mapping.missing ?? value;
+      } else if (reason !== undefined) {
+        // neither the value nor a stand-in: the report says which row and why
+        result = '';
+        counters.refused++;
+        if (refusals.length < MAX_REPORTED_REFUSALS) {
+          refusals.push({row: number, column: mapping.column, reason});
+        }
       } else {
         const found = results.get(mapping.namespace).get(value);
         if (found === undefined) {
@@ -123,7 +181,8 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     const added = new Map();
     for (const mapping of mappings) {
       const value = row[mapping.column] ?? '';
-      if (isMissing(value, placeholders) || pending.get(mapping.namespace)?.values.has(value)) {
+      // a value refused earlier in the run is not sent again
+      if (isMissing(value, placeholders) || pending.get(mapping.namespace)?.values.has(value) || refused.get(mapping.namespace)?.has(value)) {
         continue;
       }
       const entry = added.get(mapping.namespace) ?? {values: new Map(), bytes: 0};
@@ -181,8 +240,9 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
   await eachRow(source, parser, accept, signal, (bytes) => (counters.bytesRead += bytes));
   await flush();
   counters.malformed = parser.malformedRows;
-  onProgress({...counters, seconds: (performance.now() - started) / 1000});
-  return {...counters, blob: new Blob(parts, {type: 'text/csv;charset=utf-8'})};
+  const outcome = {...counters, refusals, seconds: seconds()};
+  onProgress(outcome);
+  return {...outcome, blob: new Blob(parts, {type: 'text/csv;charset=utf-8'})};
 }
 
 /** Reads the source piece by piece and hands each row the parser completes to accept, in order. */
@@ -214,24 +274,26 @@ async function eachRow(source, parser, accept, signal, onBytes = () => {}) {
 }
 
 /**
- * How many cells of one column processCsv would send (neither blank nor a placeholder), reading
- * the whole source once and keeping none of it.
+ * How many values of one column processCsv would send: the distinct cells that are neither blank
+ * nor a placeholder, by the same rule as processCsv, reading the whole source once and keeping
+ * only those values.
  *
  * @param options {delimiter, hasHeader, placeholders, column (0-based index)}
  */
 export async function countValues(source, options, signal) {
   const placeholders = new Set((options.placeholders ?? []).map((p) => p.trim().toLowerCase()));
   let headerPending = options.hasHeader;
-  let count = 0;
+  const values = new Set();
   const accept = async (row) => {
+    const value = row[options.column] ?? '';
     if (headerPending) {
       headerPending = false;
-    } else if (!isMissing(row[options.column] ?? '', placeholders)) {
-      count++;
+    } else if (!isMissing(value, placeholders)) {
+      values.add(value);
     }
   };
   await eachRow(source, new CsvParser(options.delimiter), accept, signal);
-  return count;
+  return values.size;
 }
 
 /** Whether a cell is kept as it is: blank after trimming, or one of the placeholders. */

@@ -24,6 +24,7 @@ const STATUSES = {
 };
 
 const COMPLETED = 'CSV_JOB_STATUS_COMPLETED';
+const AWAITING_UPLOAD = 'CSV_JOB_STATUS_AWAITING_UPLOAD';
 const ENDED = new Set([COMPLETED, 'CSV_JOB_STATUS_FAILED', 'CSV_JOB_STATUS_CANCELLED']);
 /** The statuses for which the list is read again: the job moves on without the page. */
 const MOVING = new Set(['CSV_JOB_STATUS_QUEUED', 'CSV_JOB_STATUS_RUNNING', 'CSV_JOB_STATUS_STALLED']);
@@ -227,7 +228,7 @@ export function jobPanel(signal, onChange = () => {}) {
 
 /**
  * The table of the caller's jobs (id `jobs`): created, file, direction, status, rows, with Show
- * (into the job panel) and, once completed, Download. Read again every few seconds while a job is
+ * (into the job panel), Cancel while it awaits its upload and, once completed, Download. Read again every few seconds while a job is
  * queued or running.
  */
 export function jobsList(signal, show) {
@@ -254,6 +255,20 @@ export function jobsList(signal, show) {
       }
     });
 
+  const cancelOf = (job, button) =>
+    guarded(button, async () => {
+      let outcome;
+      try {
+        await api.cancelCsvJob(job.id);
+        outcome = ['success', `The job of ${formatTime(job.createdAt)} is cancelled.`];
+      } catch (e) {
+        outcome = ['error', e.message];
+      }
+      // the list read again clears the message: it goes after
+      await refresh();
+      showMessage(message, ...outcome);
+    });
+
   const draw = (jobs) => {
     if (jobs.length === 0) {
       replace(area, h('p', {class: 'empty'}, 'No jobs yet.'));
@@ -275,6 +290,10 @@ export function jobsList(signal, show) {
       if (job.status === COMPLETED) {
         downloadButton = h('button', {type: 'button', class: 'secondary small', id: `job-${job.id}-download`}, 'Download');
         downloadButton.addEventListener('click', downloadOf(job, downloadButton));
+      } else if (job.status === AWAITING_UPLOAD) {
+        // a job whose file never came (a closed tab, a failed upload): its creator ends it here
+        downloadButton = h('button', {type: 'button', class: 'secondary small', id: `job-${job.id}-cancel`, 'aria-label': `Cancel the job of ${formatTime(job.createdAt)}, which awaits its upload`}, 'Cancel');
+        downloadButton.addEventListener('click', cancelOf(job, downloadButton));
       }
       return h(
         'tr',

@@ -88,7 +88,7 @@ export function formatNumber(value) {
   return numbers.format(value);
 }
 
-/** An RFC 3339 timestamp → "yyyy-MM-dd HH:mm:ss" in the browser's time zone. */
+/** An RFC 3339 timestamp → "yyyy-MM-dd HH:mm:ss UTC": the same for every reader, the zone written. */
 export function formatTime(timestamp) {
   if (!timestamp) {
     return '';
@@ -97,11 +97,7 @@ export function formatTime(timestamp) {
   if (Number.isNaN(date.getTime())) {
     return timestamp;
   }
-  const two = (n) => String(n).padStart(2, '0');
-  return (
-    `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ` +
-    `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
-  );
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /**

@@ -51,6 +51,43 @@ export function offeredMethods(generation) {
 
 export const DEFAULT_LENGTH = 16;
 
+/** The header bytes a secure random Base64URL core starts with (host hash, uptime tick). */
+const BASE64URL_HEADER_BYTES = 8;
+
+/**
+ * How many characters a pseudonym's core has (prefix and suffix aside) for the method and its
+ * length: the rule of the service's PseudonymGenerators.coreLength, mirrored here. A method of
+ * fixed length (the `fixedLength` of offeredMethods) makes that many whatever the length.
+ */
+export function coreCharacters(method, length) {
+  if (method.fixedLength) {
+    return method.fixedLength;
+  }
+  switch (method.name) {
+    case 'PSEUDONYM_GENERATION_METHOD_UNSPECIFIED':
+    case 'PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED':
+      // Base64URL without padding of the header and `length` random bytes
+      return Math.ceil(((BASE64URL_HEADER_BYTES + length) * 4) / 3);
+    default:
+      return length;
+  }
+}
+
+/** The Length field's hint for the method and length: what the length counts, and the result. */
+export function lengthHint(method, length) {
+  if (method.fixedLength) {
+    return [`This method always makes ${method.fixedLength} characters.`, method.lengthNote].filter(Boolean).join(' ');
+  }
+  if (!Number.isInteger(length) || length < 1) {
+    return 'A whole number from 1 to 1024.';
+  }
+  const characters = coreCharacters(method, length);
+  if (method.name === 'PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED') {
+    return `Random bytes, written as Base64URL after an 8-byte header: a length of ${length} makes ${characters} characters between prefix and suffix.`;
+  }
+  return `Characters between prefix and suffix: a length of ${length} makes ${characters}.`;
+}
+
 /** The label of a method as the API names it. */
 export function methodLabel(name) {
   if (name === 'PSEUDONYM_GENERATION_METHOD_UNSPECIFIED') {

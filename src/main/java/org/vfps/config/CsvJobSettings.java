@@ -3,6 +3,7 @@ package org.vfps.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -77,6 +78,13 @@ final class CsvJobSettings {
           "is longer than an hour: a download URL keeps working after its reader lost the right"
               + " to the result");
     }
+    // a job whose upload URL still works is not abandoned yet: the longer of the two holds, so
+    // that a longer upload URL set before this setting existed does not stop the start
+    Duration abandonedJobExpiry =
+        Collections.max(
+            List.of(
+                ConfigLoader.positiveTimeSpan(settings, CSV + "AbandonedJobExpiry"),
+                ConfigLoader.positiveTimeSpan(settings, S3 + "PresignedUrlExpiry")));
     return new CsvProcessingConfig(
         ConfigLoader.bool(settings, CSV + "ProcessJobs"),
         ConfigLoader.positiveInt(settings, CSV + "PseudonymizeBatchSize"),
@@ -90,7 +98,8 @@ final class CsvJobSettings {
             .toList(),
         maxUpload,
         checkpointBytes,
-        downloadUrlExpiry);
+        downloadUrlExpiry,
+        abandonedJobExpiry);
   }
 
   private static Optional<URI> serviceUrl(FlatSettings settings, String key) {

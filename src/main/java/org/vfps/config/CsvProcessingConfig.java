@@ -29,6 +29,9 @@ import java.util.Objects;
  *     upload ({@code CsvProcessing__CheckpointBytes}); at least S3's 5 MiB part minimum
  * @param downloadUrlExpiry how long the download URL of a job's result stays valid ({@code
  *     CsvProcessing__DownloadUrlExpiry}); at most {@link #MAX_DOWNLOAD_URL_EXPIRY}
+ * @param abandonedJobExpiry a job still awaiting its upload this long after it was created fails as
+ *     abandoned ({@code CsvProcessing__AbandonedJobExpiry}, or the upload URL's {@code
+ *     S3__PresignedUrlExpiry} where that is longer)
  */
 public record CsvProcessingConfig(
     boolean processJobs,
@@ -41,7 +44,8 @@ public record CsvProcessingConfig(
     List<String> missingValuePlaceholders,
     long maxUploadBytes,
     int checkpointBytes,
-    Duration downloadUrlExpiry) {
+    Duration downloadUrlExpiry,
+    Duration abandonedJobExpiry) {
 
   /** S3's smallest part of a multipart upload other than the last. */
   public static final int MIN_PART_BYTES = 5 * 1024 * 1024;
@@ -59,5 +63,6 @@ public record CsvProcessingConfig(
     Objects.requireNonNull(progressUpdateInterval, "progressUpdateInterval");
     missingValuePlaceholders = List.copyOf(missingValuePlaceholders);
     Objects.requireNonNull(downloadUrlExpiry, "downloadUrlExpiry");
+    Objects.requireNonNull(abandonedJobExpiry, "abandonedJobExpiry");
   }
 }

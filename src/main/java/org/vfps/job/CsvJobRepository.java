@@ -80,6 +80,12 @@ public interface CsvJobRepository {
    */
   Future<Void> release(UUID id, String worker);
 
+  /**
+   * Fails the jobs still awaiting their upload {@code expiry} after they were created, with the
+   * message; returns how many.
+   */
+  Future<Integer> expireAbandoned(Duration expiry, String errorMessage);
+
   /** Marks running jobs without progress for {@code threshold} stalled; returns how many. */
   Future<Integer> markStalled(Duration threshold);
 

@@ -23,13 +23,19 @@ import org.vfps.pseudonym.PseudonymTransfer;
  * This replica's CSV job workers: up to {@code CsvProcessing__WorkerCount} jobs at once, each on a
  * thread of its own. They claim queued jobs from the database (polling, and at once when this
  * replica queued one), send heartbeats for the jobs they run, take over jobs whose worker went
- * silent for {@code CsvProcessing__OrphanedJobRecoveryDelay}, and mark jobs without progress
- * stalled. Stopping, each running job finishes its chunk and is given back.
+ * silent for {@code CsvProcessing__OrphanedJobRecoveryDelay}, mark jobs without progress stalled,
+ * and fail jobs that got no upload within {@code CsvProcessing__AbandonedJobExpiry}. Stopping, each
+ * running job finishes its chunk and is given back.
  */
 public final class CsvJobWorkers implements AutoCloseable {
 
   /** How often an idle replica looks for queued jobs. */
   static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
+
+  /** The error of a job that got no upload within {@code CsvProcessing__AbandonedJobExpiry}. */
+  static final String ABANDONED =
+      "No file was uploaded within CsvProcessing__AbandonedJobExpiry of the job's creation: the"
+          + " job expired.";
 
   private static final Logger LOG = LoggerFactory.getLogger(CsvJobWorkers.class);
 
@@ -86,7 +92,8 @@ public final class CsvJobWorkers implements AutoCloseable {
         new long[] {
           vertx.setPeriodic(POLL_INTERVAL.toMillis(), id -> claim()),
           vertx.setPeriodic(heartbeat, id -> heartbeat()),
-          vertx.setPeriodic(watchdog, id -> markStalled())
+          vertx.setPeriodic(watchdog, id -> markStalled()),
+          vertx.setPeriodic(watchdog, id -> expireAbandoned())
         };
   }
 
@@ -166,6 +173,21 @@ public final class CsvJobWorkers implements AutoCloseable {
           .heartbeat(worker, Set.copyOf(running))
           .onFailure(failure -> LOG.debug("CSV job heartbeat failed: {}", failure.getMessage()));
     }
+  }
+
+  private void expireAbandoned() {
+    repository
+        .expireAbandoned(config.abandonedJobExpiry(), ABANDONED)
+        .onSuccess(
+            expired -> {
+              if (expired > 0) {
+                LOG.info(
+                    "{} CSV jobs got no upload within CsvProcessing__AbandonedJobExpiry and failed",
+                    expired);
+              }
+            })
+        .onFailure(
+            failure -> LOG.debug("Expiring abandoned CSV jobs failed: {}", failure.getMessage()));
   }
 
   private void markStalled() {

@@ -22,6 +22,23 @@ public final class PseudonymGenerators {
   }
 
   /**
+   * How many characters the core of a pseudonym has (prefix and suffix aside) for {@code length}:
+   * the length for the hex, Base62 and Base32 methods, the fixed length of SHA-256 and the UUIDs,
+   * and for Base64URL the unpadded encoding of the 8 header bytes and {@code length} random bytes.
+   * VOPRF's length is fixed by its settings, not here: its {@code length} is returned. The admin
+   * UI's Length hint ({@code methods.js}, {@code coreCharacters}) mirrors this rule.
+   */
+  public static int coreLength(GenerationMethod method, int length) {
+    return switch (method) {
+      case UNSPECIFIED, SECURE_RANDOM_BASE64URL_ENCODED ->
+          Math.ceilDiv((SecureRandomBase64UrlGenerator.HEADER_BYTES + length) * 4, 3);
+      case SHA256_HEX_ENCODED, UUID4, UUID7 -> method.fixedLength().orElseThrow();
+      case FULL_RANDOM_HEX_ENCODED, FULL_RANDOM_BASE62_ENCODED, FULL_RANDOM_BASE32_ENCODED, VOPRF ->
+          length;
+    };
+  }
+
+  /**
    * How many different cores the method's generator makes for {@code length}: the size of the space
    * its random cores are drawn from (the random part only, as a lower bound), 1 for SHA-256, whose
    * core depends on the original value alone. Infinite where it exceeds a double.

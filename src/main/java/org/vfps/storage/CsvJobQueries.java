@@ -165,6 +165,14 @@ final class CsvJobQueries {
       "UPDATE vfps_csv_job_runs SET worker = NULL, heartbeat_at = NULL"
           + " WHERE job_id = $1 AND worker = $2";
 
+  /**
+   * AwaitingUpload (0) to Failed (4) with the message {@code $2}, for jobs created more than {@code
+   * $1} seconds ago.
+   */
+  static final String EXPIRE_ABANDONED =
+      "UPDATE pseudonymization_jobs SET status = 4, error_message = $2, last_updated_at = now()"
+          + " WHERE status = 0 AND created_at < now() - make_interval(secs => $1)";
+
   /** Running (2) to Stalled (6) without progress for {@code $1} seconds. */
   static final String MARK_STALLED =
       "UPDATE pseudonymization_jobs SET status = 6"

@@ -273,6 +273,14 @@ public final class PgCsvJobRepository implements CsvJobRepository {
   }
 
   @Override
+  public Future<Integer> expireAbandoned(Duration expiry, String errorMessage) {
+    return pool.preparedQuery(CsvJobQueries.EXPIRE_ABANDONED)
+        .execute(Tuple.of(expiry.toMillis() / 1000.0, errorMessage))
+        .map(RowSet::rowCount)
+        .recover(PgCsvJobRepository::failed);
+  }
+
+  @Override
   public Future<Integer> markStalled(Duration threshold) {
     return pool.preparedQuery(CsvJobQueries.MARK_STALLED)
         .execute(Tuple.of(threshold.toMillis() / 1000.0))

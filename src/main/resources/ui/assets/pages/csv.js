@@ -97,6 +97,17 @@ export async function render(page, context) {
   const columnsArea = h('div', {id: 'columns'}, h('p', {class: 'empty'}, 'Paste values or choose a file to see its columns.'));
   const previewArea = h('div', {id: 'preview', class: 'table-area'});
 
+  // a value the service refuses on its own (its regex, blank, too long): stop, or skip and report
+  const refusedStop = h('input', {type: 'radio', name: 'refused', id: 'refused-stop', value: 'stop', checked: true});
+  const refusedSkip = h('input', {type: 'radio', name: 'refused', id: 'refused-skip', value: 'skip'});
+  const refusedChoice = h(
+    'fieldset',
+    {class: 'card', id: 'refused-choice'},
+    h('legend', {}, 'Values the service refuses'),
+    h('div', {class: 'choices'}, h('label', {for: 'refused-stop'}, refusedStop, ' Stop at the first'), h('label', {for: 'refused-skip'}, refusedSkip, ' Skip invalid values and report them')),
+    h('p', {class: 'hint'}, 'A value refused on its own (it does not match the namespace’s pattern, or is too long) either stops the run, naming its row, or is left out: its cells are written empty, the others are processed, and the report lists each row with the reason. Rows are counted from 1 as in the input, the header row being row 1.'),
+  );
+
   // run
   const start = h('button', {type: 'submit', class: 'primary', id: 'start'}, 'Pseudonymize');
   const cancel = h('button', {type: 'button', class: 'secondary', id: 'cancel', hidden: true}, 'Cancel');
@@ -106,7 +117,8 @@ export async function render(page, context) {
   const result = h('div', {id: 'result'});
 
   let columns = []; // [{index, name, action, newColumn, namespace}] as the controls show them
-  const withdrawal = {column: 0, namespace: namespaces[0] ?? '', how: 'delete'}; // as its controls show it
+  // as its controls show it; no namespace until one is chosen: a withdrawal cannot be undone
+  const withdrawal = {column: 0, namespace: '', how: 'delete'};
   // as their controls show them: an import's columns (indexes) and namespace, an export's
   const transfer = {original: 0, pseudonym: 1, fromColumn: false, namespace: namespaces[0] ?? '', namespaceColumn: 2};
   const exported = {namespace: namespaces[0] ?? '', original: 'original', pseudonym: 'pseudonym'};
@@ -173,6 +185,7 @@ export async function render(page, context) {
     neutralizeField.hidden = chosen === 'pseudonymize';
     serverPlaceholders.hidden = !server || exporting;
     previewArea.hidden = exporting;
+    refusedChoice.hidden = server || exporting || chosen === 'import';
     document.getElementById('confirm-panel')?.remove();
     drawn();
   };
@@ -320,6 +333,7 @@ export async function render(page, context) {
       serverPlaceholders,
     ),
     h('fieldset', {class: 'card'}, h('legend', {}, 'Columns'), columnsHint, columnsArea, previewArea),
+    refusedChoice,
     h('div', {class: 'actions'}, start, cancel),
     progress,
     progressText,
@@ -453,6 +467,7 @@ export async function render(page, context) {
     maxRequestBytes: session.limits?.maxRequestBodyBytes,
     // a pseudonymized file holds pseudonyms in place of the original values: written as it is
     neutralize: direction() !== 'pseudonymize' && neutralize.checked,
+    skipRefused: refusedSkip.checked,
   });
 
   /**
@@ -474,7 +489,9 @@ export async function render(page, context) {
     progressText.textContent = 'Starting…';
     context.setLeaveWarning('Processing is still running. Leave the page and stop it?');
     let lastDrawn = 0;
+    let last = null;
     const onProgress = (p) => {
+      last = p;
       const now = performance.now();
       if (now - lastDrawn < 200 && p.bytesRead < p.totalBytes) {
         return;
@@ -489,8 +506,11 @@ export async function render(page, context) {
       progressText.textContent = describe(outcome, job.parts(outcome));
       downloadUrl = URL.createObjectURL(outcome.blob);
       await showResult(result, outcome, downloadUrl, sourceFile.checked ? fileInput.files[0].name : 'list.csv', job.suffix, sourcePaste.checked);
-      showMessage(message, 'success', 'Done.');
+      showMessage(message, 'success', outcome.refused > 0 ? `Done; ${formatNumber(outcome.refused)} refused cell${outcome.refused === 1 ? ' was' : 's were'} left empty (see Refused values).` : 'Done.');
     } catch (e) {
+      // the line shows how far the run came, never a start that is over
+      progress.hidden = true;
+      progressText.textContent = last ? describe(last, job.parts(last)) : '';
       if (signal.aborted) {
         showMessage(message, 'info', `Stopped. Nothing was downloaded; ${job.stopped}.`);
       } else {
@@ -531,7 +551,8 @@ export async function render(page, context) {
       return;
     }
     confirmPanel(form, start, {
-      text: [`Withdraw consent for the ${formatNumber(count)} value${count === 1 ? '' : 's'} of `, h('strong', {}, name), ' in ', h('strong', {}, namespace), '? ', consequences(how, namespace, count)],
+      // the count is of the distinct values, as they are sent: a value on many rows is sent once
+      text: [`Withdraw consent for the ${formatNumber(count)} distinct value${count === 1 ? '' : 's'} of `, h('strong', {}, name), ' in ', h('strong', {}, namespace), '? ', consequences(how, namespace, count)],
       button: WAYS[how].button,
       confirmed: () => {
         const {lookup, tally} = withdrawer(api.batchWithdraw, how);
@@ -683,6 +704,9 @@ function validateExport(exported, session) {
 function describe(p, extra) {
   const rate = p.seconds > 0 ? Math.round(p.rows / p.seconds) : 0;
   const parts = [`${formatNumber(p.rows)} rows`, `${formatNumber(rate)} rows/s`, `${formatNumber(p.sent)} distinct values sent`, `${formatNumber(p.kept)} blank or placeholder cells kept`, ...extra];
+  if (p.refused > 0) {
+    parts.push(`${formatNumber(p.refused)} refused cell${p.refused === 1 ? '' : 's'} left empty`);
+  }
   if (p.malformed > 0) {
     parts.push(`${formatNumber(p.malformed)} malformed rows (stray quotes, kept as read)`);
   }
@@ -702,8 +726,32 @@ async function showResult(area, outcome, url, inputName, suffix, pasted) {
     output.value = await outcome.blob.text();
     children.push(field('Result', output));
   }
-  replace(area, h('h2', {}, 'Result'), ...children);
+  replace(area, h('h2', {}, 'Result'), ...children, refusalReport(outcome));
   link.focus();
+}
+
+/** The rows whose value the service refused, with the reason; null when there are none. */
+function refusalReport(outcome) {
+  if (!outcome.refused) {
+    return null;
+  }
+  const listed = outcome.refusals.length;
+  return h(
+    'section',
+    {id: 'refusals', 'aria-labelledby': 'refusals-heading'},
+    h('h3', {id: 'refusals-heading'}, 'Refused values'),
+    h(
+      'p',
+      {class: 'hint'},
+      `${formatNumber(outcome.refused)} cell${outcome.refused === 1 ? '' : 's'} left empty${listed < outcome.refused ? `; the first ${formatNumber(listed)} are listed` : ''}. Rows are counted from 1 as in the input, the header row being row 1.`,
+    ),
+    h(
+      'table',
+      {class: 'data', id: 'refusals-table'},
+      h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'number'}, 'Row'), h('th', {scope: 'col', class: 'number'}, 'Column'), h('th', {scope: 'col'}, 'Reason'))),
+      h('tbody', {}, outcome.refusals.map((r) => h('tr', {}, h('td', {class: 'number'}, String(r.row)), h('td', {class: 'number'}, String(r.column + 1)), h('td', {}, r.reason)))),
+    ),
+  );
 }
 
 function drawColumns(area, columns, namespaces, direction) {
@@ -756,7 +804,12 @@ function drawWithdrawal(area, columns, namespaces, withdrawal) {
   }
   const column = h('select', {id: 'withdraw-column'}, columns.map((c) => h('option', {value: String(c.index)}, c.name)));
   column.value = String(withdrawal.column);
-  const namespace = h('select', {id: 'withdraw-namespace'}, namespaces.map((n) => h('option', {value: n}, n)));
+  const namespace = h(
+    'select',
+    {id: 'withdraw-namespace', required: true},
+    h('option', {value: ''}, 'Choose a namespace'),
+    namespaces.map((n) => h('option', {value: n}, n)),
+  );
   namespace.value = withdrawal.namespace;
   const ways = Object.entries(WAYS).map(([how, {choice}]) => {
     const radio = h('input', {type: 'radio', name: 'withdraw-how', id: `withdraw-${how}`, value: how, checked: withdrawal.how === how});

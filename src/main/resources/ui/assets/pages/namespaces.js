@@ -3,7 +3,7 @@
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
-import {DEFAULT_LENGTH, methodLabel, offeredMethods} from '../methods.js';
+import {DEFAULT_LENGTH, lengthHint, methodLabel, offeredMethods} from '../methods.js';
 import {regexTester} from '../regex-tester.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded} from '../dom.js';
 
@@ -70,8 +70,21 @@ function createSection(context, reload, listMessage) {
   const tester = regexTester(regex);
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Create');
   const message = messageArea('create-message');
-  const lengthField = field('Length', length, 'Characters between prefix and suffix.');
-  const lengthHint = lengthField.querySelector('.hint');
+  const lengthField = field('Length', length, ' ');
+  const lengthHintText = lengthField.querySelector('.hint');
+  // SHA-256 pseudonyms can be computed by anyone from a guessed value: said where it is chosen
+  const sha256Warning = h(
+    'p',
+    {class: 'message warning wide', id: 'sha256-warning', role: 'note', hidden: true},
+    h('strong', {}, 'SHA-256 pseudonyms can be reversed by guessing. '),
+    'The pseudonym is the unkeyed hash of the value, so anyone holding one can hash likely values (record numbers, dates of birth, names) until one matches, and learn the original. Choose it only where a client must compute the pseudonym itself and the values cannot be guessed; otherwise choose a random method or VOPRF.',
+  );
+  method.setAttribute('aria-describedby', 'sha256-warning');
+  const showLengthHint = () => {
+    const chosen = methods.find((m) => m.name === method.value);
+    lengthHintText.textContent = chosen ? lengthHint(chosen, Number(length.value)) : '';
+  };
+  length.addEventListener('input', showLengthHint);
   const parentModeField = field('Parent check', parentMode, 'Choose a parent first.');
   const parentModeHint = parentModeField.querySelector('.hint');
   const regexField = field(
@@ -88,14 +101,12 @@ function createSection(context, reload, listMessage) {
     length.readOnly = Boolean(fixed);
     if (fixed) {
       length.value = String(fixed);
-      lengthHint.textContent = [`This method always makes ${fixed} characters.`, chosen.lengthNote].filter(Boolean).join(' ');
-    } else {
-      if (length.dataset.locked) {
-        length.value = String(DEFAULT_LENGTH);
-      }
-      lengthHint.textContent = 'Characters between prefix and suffix.';
+    } else if (length.dataset.locked) {
+      length.value = String(DEFAULT_LENGTH);
     }
     length.dataset.locked = fixed ? 'true' : '';
+    showLengthHint();
+    sha256Warning.hidden = method.value !== 'PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED';
     // a pseudonym derived from the value is the only one the value can have
     multiple.disabled = !allowed || Boolean(chosen?.derived);
     if (chosen?.derived) {
@@ -135,6 +146,7 @@ function createSection(context, reload, listMessage) {
     field('Name', name, 'Cannot be changed later.'),
     field('Description', description, 'Optional.'),
     wide(field('Method', method)),
+    sha256Warning,
     lengthField,
     field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
     field('Suffix', suffix),

@@ -752,5 +752,33 @@ class ConfigLoaderTest {
         .isThrownBy(
             () -> ConfigLoader.load(Map.of("CsvProcessing__DownloadUrlExpiry", "0.01:00:01")))
         .withMessageStartingWith("CsvProcessing__DownloadUrlExpiry:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(() -> ConfigLoader.load(Map.of("CsvProcessing__AbandonedJobExpiry", "one day")))
+        .withMessageStartingWith("CsvProcessing__AbandonedJobExpiry:");
+    assertThatExceptionOfType(ConfigException.class)
+        .isThrownBy(
+            () -> ConfigLoader.load(Map.of("CsvProcessing__AbandonedJobExpiry", "0.00:00:00")))
+        .withMessageStartingWith("CsvProcessing__AbandonedJobExpiry:");
+  }
+
+  @Test
+  void anAbandonedJobExpiresAfterTheSettingButNeverWhileItsUploadUrlWorks() {
+    assertThat(ConfigLoader.load(Map.of()).csvProcessing().abandonedJobExpiry())
+        .isEqualTo(Duration.ofDays(1));
+    assertThat(
+            ConfigLoader.load(Map.of("CsvProcessing__AbandonedJobExpiry", "0.02:00:00"))
+                .csvProcessing()
+                .abandonedJobExpiry())
+        .isEqualTo(Duration.ofHours(2));
+    assertThat(
+            ConfigLoader.load(
+                    Map.of(
+                        "CsvProcessing__AbandonedJobExpiry",
+                        "0.00:01:00",
+                        "S3__PresignedUrlExpiry",
+                        "0.00:30:00"))
+                .csvProcessing()
+                .abandonedJobExpiry())
+        .isEqualTo(Duration.ofMinutes(30));
   }
 }

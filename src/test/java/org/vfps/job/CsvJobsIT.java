@@ -779,6 +779,34 @@ class CsvJobsIT {
   }
 
   @Test
+  void aJobThatGetsNoUploadFailsOnceTheAbandonedJobExpiryHasPassed() {
+    Map<String, String> environment = new HashMap<>(TestObjectStore.environment());
+    environment.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
+    environment.put("S3__PresignedUrlExpiry", "0.00:00:01");
+    environment.put("CsvProcessing__AbandonedJobExpiry", "0.00:00:02");
+    // the watchdog that expires jobs looks every quarter of this, at least every second
+    environment.put("CsvProcessing__StalledJobThreshold", "0.00:00:04");
+    try (VfpsServer expiring = TestService.start(environment);
+        HttpTestClient client = new HttpTestClient(expiring.httpPort())) {
+      CsvJobClient expiringJobs = new CsvJobClient(client);
+      JsonObject job =
+          expiringJobs.create(
+              CsvJobClient.request(
+                  "PSEUDONYMIZE",
+                  Map.of("fileName", "never.csv"),
+                  CsvJobClient.mapping("id", null, namespace("abandoned"))));
+      assertThat(job.getString("status")).isEqualTo("CSV_JOB_STATUS_AWAITING_UPLOAD");
+
+      JsonObject ended = expiringJobs.awaitEnd(job.getString("id"), TIMEOUT);
+
+      assertThat(ended.getString("status")).isEqualTo("CSV_JOB_STATUS_FAILED");
+      assertThat(ended.getString("errorMessage"))
+          .contains("No file was uploaded within CsvProcessing__AbandonedJobExpiry");
+      assertThat(expiringJobs.start(job.getString("id")).status()).isEqualTo(400);
+    }
+  }
+
+  @Test
   void cancellingARunningOrQueuedJobStopsItAndTheListShowsTheCallersJobs() {
     String ns = namespace("cancel");
     JsonObject job =

@@ -37,6 +37,19 @@ class PseudonymGeneratorsTest {
     assertThat(PseudonymGenerators.forMethod(GenerationMethod.UUID7).generate("t", 36)).hasSize(36);
   }
 
+  @ParameterizedTest
+  @EnumSource(value = GenerationMethod.class, mode = EnumSource.Mode.EXCLUDE, names = "VOPRF")
+  void coreLengthIsTheLengthOfWhatTheGeneratorMakes(GenerationMethod method) {
+    PseudonymGenerator generator = PseudonymGenerators.forMethod(method);
+    for (int length = 1; length <= 70; length++) {
+      int asked = method.fixedLength().orElse(length);
+
+      assertThat(generator.generate("value " + length, asked))
+          .as("%s, length %d", method, asked)
+          .hasSize(PseudonymGenerators.coreLength(method, asked));
+    }
+  }
+
   @Test
   void voprfHasNoGeneratorWithoutAVoprfServer() {
     PseudonymGenerator voprf = PseudonymGenerators.forMethod(GenerationMethod.VOPRF);

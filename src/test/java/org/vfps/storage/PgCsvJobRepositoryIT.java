@@ -43,12 +43,16 @@ class PgCsvJobRepositoryIT {
   }
 
   private static CsvJob queued() {
+    return inserted(JobStatus.QUEUED);
+  }
+
+  private static CsvJob inserted(JobStatus status) {
     Instant now = Instant.now();
     CsvJob job =
         new CsvJob(
             UUID.randomUUID(),
             JobDirection.EXPORT,
-            JobStatus.QUEUED,
+            status,
             "someone",
             null,
             null,
@@ -140,5 +144,29 @@ class PgCsvJobRepositoryIT {
     assertThat(jobs.checkpoint(job.id(), "worker-c", "{}", 1, new byte[0], null).await()).isFalse();
     // a given-back job is claimable at once; an ended one never
     assertThat(jobs.claim("worker-d", Duration.ofSeconds(30)).await()).isEmpty();
+  }
+
+  @Test
+  void onlyJobsAwaitingTheirUploadLongerThanTheExpiryFailAsAbandoned() {
+    CsvJob abandoned = inserted(JobStatus.AWAITING_UPLOAD);
+    CsvJob fresh = inserted(JobStatus.AWAITING_UPLOAD);
+    // an old job of another status (not a queued one: the other tests claim the oldest)
+    CsvJob oldCancelled = inserted(JobStatus.CANCELLED);
+    for (CsvJob old : List.of(abandoned, oldCancelled)) {
+      execute(
+          "UPDATE pseudonymization_jobs SET created_at = now() - interval '2 days' WHERE id = '%s'",
+          old.id());
+    }
+
+    assertThat(jobs.expireAbandoned(Duration.ofDays(1), "expired").await()).isEqualTo(1);
+
+    CsvJob expired = jobs.find(abandoned.id()).await().orElseThrow();
+    assertThat(expired.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(expired.errorMessage()).isEqualTo("expired");
+    assertThat(jobs.find(fresh.id()).await().orElseThrow().status())
+        .isEqualTo(JobStatus.AWAITING_UPLOAD);
+    assertThat(jobs.find(oldCancelled.id()).await().orElseThrow().status())
+        .isEqualTo(JobStatus.CANCELLED);
+    assertThat(jobs.expireAbandoned(Duration.ofDays(1), "expired").await()).isZero();
   }
 }

@@ -366,6 +366,39 @@ class CsvJobPagesIT {
   }
 
   @Test
+  void aJobLeftAwaitingItsUploadIsCancelledFromTheList() {
+    String namespace = createNamespace("job-abandoned");
+    Response created =
+        http.postJson(
+            "/v1/csv-jobs",
+            new JsonObject()
+                .put("direction", "CSV_JOB_DIRECTION_PSEUDONYMIZE")
+                .put("fileName", "never-uploaded.csv")
+                .put(
+                    "columnMappings",
+                    new JsonArray()
+                        .add(
+                            new JsonObject().put("sourceColumn", "id").put("namespace", namespace)))
+                .encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    String id = created.json().getString("id");
+
+    browser.open("/ui/csv");
+    String row = "#jobs-table tr[data-job-id='" + id + "']";
+    assertThat(browser.textContaining(row, "Awaiting upload")).contains("never-uploaded.csv");
+    assertThat(browser.find("#job-" + id + "-cancel").getAttribute("aria-label"))
+        .contains("awaits its upload")
+        .endsWith("UTC, which awaits its upload");
+    browser.click("#job-" + id + "-cancel");
+
+    browser.textContaining(row, "Cancelled");
+    assertThat(browser.findAll("#job-" + id + "-cancel")).isEmpty();
+    assertThat(browser.textContaining("#jobs-message", "cancelled")).contains("UTC");
+    assertThat(http.get("/v1/csv-jobs/" + id).json().getString("status"))
+        .isEqualTo("CSV_JOB_STATUS_CANCELLED");
+  }
+
+  @Test
   void withoutAnObjectStoreThePageSaysJobsAreOffAndTheBrowserStillWorks() {
     VfpsServer off = TestService.start();
     try {

@@ -1,6 +1,7 @@
 package org.vfps.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.vertx.core.json.JsonArray;
 import java.io.IOException;
@@ -290,6 +291,111 @@ class CsvPageIT {
     assertThat(result.get("text")).isEqualTo("a\nb\np3\nNA\nd\nzz\n\na\n");
     assertThat(((Number) result.get("unknown")).intValue()).isEqualTo(2);
     assertThat(((Number) result.get("kept")).intValue()).isEqualTo(2);
+  }
+
+  @Test
+  void distinctValuesAreCountedOverTheWholeRunAndTheRunsTimeIsReturned() {
+    openCsvPage();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> result =
+        (Map<String, Object>)
+            browser.asyncScript(
+                """
+                const done = arguments[0];
+                (async () => {
+                  const {processCsv, pseudonymizer} = await import('/ui/assets/batch.js');
+                  let asked = 0;
+                  const batchCreate = async (namespace, values) => {
+                    asked += values.length;
+                    return values.map((v) => ({pseudonymValue: 'p-' + v}));
+                  };
+                  // 3,000 distinct values, each on two rows far apart: in different calls
+                  const lines = [];
+                  for (let round = 0; round < 2; round++) {
+                    for (let i = 0; i < 3000; i++) {
+                      lines.push('v' + i);
+                    }
+                  }
+                  const outcome = await processCsv(new Blob([lines.join('\\n') + '\\n']), {
+                    delimiter: ',', hasHeader: false,
+                    mappings: [{column: 0, newColumn: '', namespace: 'n'}],
+                  }, pseudonymizer(batchCreate));
+                  done({sent: outcome.sent, asked, rows: outcome.rows, seconds: outcome.seconds});
+                })().catch((e) => done({error: String(e)}));
+                """);
+    assertThat(result.get("error")).isNull();
+    assertThat(((Number) result.get("rows")).intValue()).isEqualTo(6_000);
+    // each value went out twice, but is one distinct value
+    assertThat(((Number) result.get("asked")).intValue()).isEqualTo(6_000);
+    assertThat(((Number) result.get("sent")).intValue()).isEqualTo(3_000);
+    assertThat(((Number) result.get("seconds")).doubleValue()).isPositive();
+  }
+
+  /** Runs processCsv in skip or stop mode with a BatchCreate that refuses values starting "bad". */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> refusing(boolean skip) {
+    return (Map<String, Object>)
+        browser.asyncScript(
+            """
+            const [skip, done] = arguments;
+            (async () => {
+              const {processCsv, pseudonymizer} = await import('/ui/assets/batch.js');
+              // as the service refuses: the whole call, naming the first bad value's index; the
+              // value "bad-quiet" by no index, so that the page must halve the call to find it
+              const batchCreate = async (namespace, values) => {
+                const bad = values.findIndex((v) => v.startsWith('bad'));
+                if (bad >= 0) {
+                  const error = new Error(values[bad] === 'bad-quiet'
+                      ? 'The original value is too long.'
+                      : `The original value at index ${bad} does not match the required pattern '^ok'.`);
+                  error.status = 400;
+                  throw error;
+                }
+                return values.map((v) => ({pseudonymValue: 'p-' + v}));
+              };
+              const source = new Blob(['id,x\\nok1,a\\nbad1,b\\n,c\\nbad-quiet,d\\nok2,e\\nbad1,f\\nok1,g\\n']);
+              try {
+                const outcome = await processCsv(source, {
+                  delimiter: ',', hasHeader: true, skipRefused: skip,
+                  mappings: [{column: 0, newColumn: '', namespace: 'n'}],
+                }, pseudonymizer(batchCreate));
+                done({text: await outcome.blob.text(), refused: outcome.refused,
+                      refusals: outcome.refusals, sent: outcome.sent});
+              } catch (e) {
+                done({stopped: e.message});
+              }
+            })().catch((e) => done({error: String(e)}));
+            """,
+            skip);
+  }
+
+  @Test
+  void inSkipModeRefusedValuesAreLeftEmptyAndReportedByRowAndTheOthersAreMade() {
+    openCsvPage();
+    Map<String, Object> result = refusing(true);
+    assertThat(result.get("error")).isNull();
+    assertThat(result.get("stopped")).isNull();
+    assertThat(result.get("text")).isEqualTo("id,x\np-ok1,a\n,b\n,c\n,d\np-ok2,e\n,f\np-ok1,g\n");
+    assertThat(((Number) result.get("refused")).intValue()).isEqualTo(3);
+    // rows of the input from 1, the header being row 1; the service's index is gone
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> refusals = (List<Map<String, Object>>) result.get("refusals");
+    assertThat(refusals)
+        .extracting(r -> ((Number) r.get("row")).intValue(), r -> r.get("reason"))
+        .containsExactly(
+            tuple(3, "The original value does not match the required pattern '^ok'."),
+            tuple(5, "The original value is too long."),
+            tuple(7, "The original value does not match the required pattern '^ok'."));
+    assertThat(((Number) result.get("sent")).intValue()).isEqualTo(4);
+  }
+
+  @Test
+  void inStopModeTheFirstRefusedValueStopsTheRunNamingItsRow() {
+    openCsvPage();
+    Map<String, Object> result = refusing(false);
+    assertThat(result.get("error")).isNull();
+    assertThat(result.get("stopped"))
+        .isEqualTo("Row 3: The original value does not match the required pattern '^ok'.");
   }
 
   @Test

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,8 +58,12 @@ class CsvRoundTripIT {
                 .status())
         .isEqualTo(200);
     StringBuilder original = new StringBuilder("pid,name,note\n");
+    Set<String> distinct = new HashSet<>();
     for (int i = 0; i < 10_000; i++) {
       String pid = i % 50 == 0 ? "" : i % 77 == 0 ? "NA" : "P" + (i % 4_000);
+      if (pid.startsWith("P")) {
+        distinct.add(pid);
+      }
       original
           .append(
               CsvPageIT.Csv.row(
@@ -71,7 +77,13 @@ class CsvRoundTripIT {
     assertThat(pseudonymized).isNotEqualTo(original.toString()).contains("rt-");
     // at the start of a line, where the pid column is: a pseudonym may end in "P12" (CI met one)
     assertThat(pseudonymized).doesNotContain("\nP12,", "\nP3999,");
-    assertThat(browser.find("#progress-text").getText()).contains("10,000 rows");
+    // each value counted once over the whole run, though later calls send it again; and the
+    // finished run's own rate
+    String progress = browser.find("#progress-text").getText();
+    assertThat(progress)
+        .contains("10,000 rows", String.format("%,d distinct values sent", distinct.size()))
+        .doesNotContain(" 0 rows/s")
+        .containsPattern("· [1-9][0-9,]* rows/s");
 
     Path output = dir.resolve("patients-pseudonymized.csv");
     Files.writeString(output, pseudonymized, StandardCharsets.UTF_8);
@@ -113,6 +125,62 @@ class CsvRoundTripIT {
 
     String raw = reveal(pasted.toString(), namespace, false, dir);
     assertThat(raw).isEqualTo(String.join("\n", originals) + "\n");
+  }
+
+  @Test
+  void aBrowserRunSkipsAndReportsValuesTheServiceRefusesOrStopsAtTheFirstNamingItsRow() {
+    String namespace = "refusing-" + UUID.randomUUID();
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new JsonObject()
+                        .put("name", namespace)
+                        .put("pseudonymLength", 16)
+                        .put("originalValueValidationRegex", "^ok[0-9]+$")
+                        .encode())
+                .status())
+        .isEqualTo(200);
+    String pasted = "ok1\nbad\n\nok2\nok1\nbad\n";
+
+    // stop at the first: one message naming the row, nothing left saying it is starting
+    browser.open("/ui/csv");
+    browser.visible("#pasteInput").sendKeys(pasted);
+    new Select(browser.visible("#column-0-namespace")).selectByValue(namespace);
+    assertThat(browser.find("#refused-stop").isSelected()).isTrue();
+    browser.click("#start");
+    String stopped = browser.textContaining("#csv-message.error", "Row 2");
+    assertThat(stopped)
+        .isEqualTo(
+            "Row 2: The original value does not match the required pattern '^ok[0-9]+$' for"
+                + " namespace '"
+                + namespace
+                + "'.");
+    assertThat(browser.find("#progress-text").getText()).doesNotContain("Starting");
+    assertThat(browser.findAll("#download")).isEmpty();
+
+    // skip and report: the refused rows listed, the others made
+    browser.open("/ui/csv");
+    browser.visible("#pasteInput").sendKeys(pasted);
+    new Select(browser.visible("#column-0-namespace")).selectByValue(namespace);
+    browser.click("#refused-skip");
+    browser.click("#start");
+    browser.visible("#refusals-table");
+    List<String> reported =
+        browser.findAll("#refusals-table tbody tr").stream().map(row -> row.getText()).toList();
+    String reason =
+        "The original value does not match the required pattern '^ok[0-9]+$' for namespace '"
+            + namespace
+            + "'.";
+    assertThat(reported).containsExactly("2 1 " + reason, "6 1 " + reason);
+    String[] output = browser.find("#pasteOutput").getDomProperty("value").split("\n", -1);
+    assertThat(output).hasSize(7);
+    assertThat(output[0]).isNotEmpty().isEqualTo(output[4]);
+    assertThat(output[1]).isEmpty();
+    assertThat(output[3]).isNotEmpty().isNotEqualTo(output[0]);
+    assertThat(output[5]).isEmpty();
+    assertThat(browser.find("#progress-text").getText())
+        .contains("6 rows", "3 distinct values sent", "2 refused cells left empty");
+    assertThat(browser.find("#csv-message").getText()).contains("2 refused cells were left empty");
   }
 
   /** Reveals the pasted pseudonyms in this browser; returns the text of the download. */

@@ -11,6 +11,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,8 @@ import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
+import org.vfps.namespace.GenerationMethod;
+import org.vfps.pseudonym.PseudonymGenerators;
 import org.vfps.server.VfpsServer;
 import org.vfps.voprf.server.TestVoprfServer;
 
@@ -204,6 +208,103 @@ class NamespaceOptionsPagesIT {
         .isEqualTo("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED");
     assertThat(browser.textContaining("tr[data-namespace='" + name + "']", "Base32"))
         .contains("Random, Base32");
+  }
+
+  @Test
+  void theLengthHintSaysWhatTheServiceMakesForEveryMethodAndLength() {
+    openNamespaces();
+    // the page's rule against the service's, for every method and many lengths
+    @SuppressWarnings("unchecked")
+    Map<String, List<Number>> pageRule =
+        (Map<String, List<Number>>)
+            browser.asyncScript(
+                """
+                const done = arguments[0];
+                import('/ui/assets/methods.js').then(({METHODS, coreCharacters}) => {
+                  const rule = {};
+                  for (const method of METHODS) {
+                    rule[method.name] = [];
+                    for (let length = 1; length <= 100; length++) {
+                      rule[method.name].push(coreCharacters(method, length));
+                    }
+                  }
+                  done(rule);
+                });
+                """);
+    for (GenerationMethod method : GenerationMethod.values()) {
+      if (method == GenerationMethod.UNSPECIFIED || method == GenerationMethod.VOPRF) {
+        continue; // not offered; VOPRF's length is its settings'
+      }
+      List<Number> page = pageRule.get("PSEUDONYM_GENERATION_METHOD_" + method.name());
+      for (int length = 1; length <= 100; length++) {
+        assertThat(page.get(length - 1).intValue())
+            .as("%s, length %d", method, length)
+            .isEqualTo(PseudonymGenerators.coreLength(method, length));
+      }
+    }
+
+    // the hint the form shows, against a pseudonym the service makes with the same settings
+    Pattern makes = Pattern.compile("makes (\\d+)");
+    for (GenerationMethod method : GenerationMethod.values()) {
+      if (method == GenerationMethod.UNSPECIFIED || method == GenerationMethod.VOPRF) {
+        continue;
+      }
+      String name = "PSEUDONYM_GENERATION_METHOD_" + method.name();
+      for (int length : List.of(1, 16, 17, 31)) {
+        select("#method").selectByValue(name);
+        if (method.fixedLength().isEmpty()) {
+          type("#length", Integer.toString(length));
+        }
+        int asked = Integer.parseInt(browser.find("#length").getDomProperty("value"));
+        Matcher hint = makes.matcher(browser.find("#length-hint").getText());
+        assertThat(hint.find()).as(browser.find("#length-hint").getText()).isTrue();
+        String namespace =
+            createNamespace(
+                uniqueName("hint"),
+                new JsonObject()
+                    .put("pseudonymGenerationMethod", name)
+                    .put("pseudonymLength", asked));
+        assertThat(pseudonymsOf(namespace, "value", 1).getFirst())
+            .as("%s, length %d", method, asked)
+            .hasSize(Integer.parseInt(hint.group(1)));
+      }
+    }
+    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED");
+    type("#length", "16");
+    assertThat(browser.find("#length-hint").getText())
+        .contains("a length of 16 makes 32 characters");
+  }
+
+  @Test
+  void choosingSha256ShowsThatItsPseudonymsCanBeReversedByGuessing() {
+    openNamespaces();
+    assertThat(browser.find("#sha256-warning").isDisplayed()).isFalse();
+
+    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
+    assertThat(browser.visible("#sha256-warning").getText())
+        .contains("can be reversed by guessing", "hash likely values");
+    assertThat(browser.find("#method").getAttribute("aria-describedby")).contains("sha256-warning");
+
+    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE62_ENCODED");
+    assertThat(browser.find("#sha256-warning").isDisplayed()).isFalse();
+  }
+
+  @Test
+  void timesAreShownInUtcWithTheZoneWritten() {
+    openNamespaces();
+    Object formatted =
+        browser.asyncScript(
+            """
+            const done = arguments[0];
+            import('/ui/assets/dom.js').then(({formatTime}) =>
+                done(formatTime('2026-12-06T19:04:05.123+01:00')));
+            """);
+    assertThat(formatted).isEqualTo("2026-12-06 18:04:05 UTC");
+
+    String name = createNamespace(uniqueName("utc"));
+    browser.open(namespacePath(name));
+    assertThat(browser.textContaining("main", " UTC"))
+        .containsPattern("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
   }
 
   @Test

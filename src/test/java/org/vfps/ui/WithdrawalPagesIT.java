@@ -324,10 +324,11 @@ class WithdrawalPagesIT {
     String confirmation = browser.visible("#confirm-panel").getText();
     assertThat(confirmation)
         .contains(
-            "Withdraw consent for the 2,512 values of pid in " + namespace + "?",
-            "Every pseudonym of these 2,512 values in " + namespace + " is deleted.",
+            "Withdraw consent for the 2,502 distinct values of pid in " + namespace + "?",
+            "Every pseudonym of these 2,502 values in " + namespace + " is deleted.",
             "can no longer be linked to the persons",
             "This cannot be undone.");
+    // the ten values on two rows each are sent once: the confirmation counts what is sent
     assertThat(values).isEqualTo(2_512);
     assertThat(batches()).isEmpty();
     assertThat(lookUp(namespace, pseudonyms.getFirst()).status()).isEqualTo(200);
@@ -338,7 +339,8 @@ class WithdrawalPagesIT {
     assertThat(report).isEqualTo(expected.toString());
     assertThat(batches()).allMatch(size -> size <= 1_000).hasSizeGreaterThanOrEqualTo(3);
     assertThat(batches().stream().mapToLong(Long::longValue).sum()).isEqualTo(2_500 + 2);
-    assertThat(browser.find("#progress-text").getText()).contains("2,500 deleted", "2 not found");
+    assertThat(browser.find("#progress-text").getText())
+        .contains("2,502 distinct values sent", "2,500 deleted", "2 not found");
     for (String pseudonym : List.of(pseudonyms.getFirst(), pseudonyms.getLast())) {
       assertThat(lookUp(namespace, pseudonym).status()).isEqualTo(404);
     }
@@ -353,14 +355,23 @@ class WithdrawalPagesIT {
 
     browser.open("/ui/csv");
     browser.visible("#direction-withdraw").click();
-    browser.find("#pasteInput").sendKeys(first + "\n\n" + second + "\nnobody-" + first + "\n");
-    new Select(browser.visible("#withdraw-namespace")).selectByValue(namespace);
+    // a blank line, a value twice and a last line break: 3 distinct values are sent
+    browser
+        .find("#pasteInput")
+        .sendKeys(first + "\n\n" + second + "\nnobody-" + first + "\n" + first + "\n");
+    // no namespace is chosen for a withdrawal until the user chooses one
+    Select namespaces = new Select(browser.visible("#withdraw-namespace"));
+    assertThat(namespaces.getFirstSelectedOption().getDomProperty("value")).isEmpty();
+    browser.click("#start");
+    browser.textContaining("#csv-message", "Choose the namespace of the values.");
+    assertThat(browser.findAll("#confirm-panel")).isEmpty();
+    namespaces.selectByValue(namespace);
     browser.click("#withdraw-anonymize");
     browser.click("#start");
 
     assertThat(browser.visible("#confirm-panel").getText())
         .contains(
-            "Withdraw consent for the 3 values of Column 1 in " + namespace + "?",
+            "Withdraw consent for the 3 distinct values of Column 1 in " + namespace + "?",
             "The original values are replaced by ones that reveal nothing; the pseudonyms stay",
             "This cannot be undone.");
     String report = confirmAndDownload(dir);
@@ -373,7 +384,10 @@ class WithdrawalPagesIT {
                 + second
                 + ",anonymized\nnobody-"
                 + first
-                + ",not found\n");
+                + ",not found\n"
+                + first
+                + ",anonymized\n");
+    assertThat(browser.find("#progress-text").getText()).contains("3 distinct values sent");
     for (String pseudonym : pseudonyms) {
       Response withdrawn = lookUp(namespace, pseudonym);
       assertThat(withdrawn.status()).isEqualTo(404);
@@ -399,6 +413,7 @@ class WithdrawalPagesIT {
       browser.visible("#direction-withdraw").click();
       browser.find("#pasteInput").sendKeys("one\ntwo\n");
       browser.visible("#withdraw-column");
+      new Select(browser.find("#withdraw-namespace")).selectByValue(namespace);
       browser.click("#start");
       browser.visible("#confirm-panel");
       browser.screenshot("csv-withdraw-" + scheme);
