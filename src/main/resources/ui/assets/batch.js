@@ -73,17 +73,17 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     onProgress({...counters, seconds: (performance.now() - started) / 1000});
   };
 
-  // a refused value's error names its index in the call: say which row holds it
+  // a refused value's error names its position in the call: say which row holds it instead
   const locate = (error, namespace, values) => {
-    const index = /index (\d+)/.exec(error.message ?? '');
-    const value = index ? values[Number(index[1])] : undefined;
-    if (value === undefined) {
+    const named = positionIn(error.message ?? '', values.length);
+    if (named === undefined) {
       return error;
     }
+    const value = values[named.index];
     const columns = mappings.filter((m) => m.namespace === namespace).map((m) => m.column);
     const at = rows.findIndex((row) => columns.some((column) => row[column] === value));
     const line = counters.rows + at + 1 + (options.hasHeader ? 1 : 0);
-    const located = new Error(`Row ${line}: ${error.message}`);
+    const located = new Error(`Row ${line}: ${error.message.replace(named.text, '')}`);
     located.status = error.status;
     return located;
   };
@@ -313,11 +313,20 @@ export function revealer(batchGet, namespaceExists) {
   };
 }
 
-/** The index of the value a NOT_FOUND message names, by index or quoted; -1 when none. */
+/** The index of the value a NOT_FOUND message names; -1 when none. */
 function namedValue(message, values) {
-  const index = /index (\d+)/.exec(message);
-  if (index && Number(index[1]) < values.length) {
-    return Number(index[1]);
+  return positionIn(message, values.length)?.index ?? -1;
+}
+
+/**
+ * The value a batch call's error names by its position ("The original value 3 of 10 ...", "The
+ * pseudonym 3 of 10 ..."): {index (0-based), text (" 3 of 10", to drop once the row is named)},
+ * or undefined when the message names none of a call of that many values.
+ */
+export function positionIn(message, count) {
+  const found = / (\d+) of (\d+)\b/.exec(message);
+  if (!found || Number(found[2]) !== count || Number(found[1]) < 1 || Number(found[1]) > count) {
+    return undefined;
   }
-  return values.findIndex((value) => message.includes(`'${value}'`));
+  return {index: Number(found[1]) - 1, text: found[0]};
 }

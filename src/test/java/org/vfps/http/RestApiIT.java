@@ -310,7 +310,7 @@ class RestApiIT {
           .isEqualTo(
               new JsonObject()
                   .put("code", 5)
-                  .put("message", "The requested pseudonym namespace does not exist.")
+                  .put("message", "The requested pseudonym namespace '" + name + "' does not exist.")
                   .put("details", new JsonArray()));
     }
   }
@@ -465,7 +465,8 @@ class RestApiIT {
 
     Response blank = batch(name, "batchCreate", "originalValues", List.of("fine", "", "fine"));
     Response over = batch(name, "batchCreate", "originalValues", tooMany);
-    Response unknown = batch(uniqueName(), "batchCreate", "originalValues", List.of("x"));
+    String unknownName = uniqueName();
+    Response unknown = batch(unknownName, "batchCreate", "originalValues", List.of("x"));
     Response missing = batch(name, "batchGet", "pseudonymValues", List.of("nothing-here"));
     Response notAMethod = batch(name, "batchCreateX", "originalValues", List.of("x"));
 
@@ -474,7 +475,7 @@ class RestApiIT {
         .isEqualTo(
             new JsonObject()
                 .put("code", 3)
-                .put("message", "The original value at index 1 must not be blank.")
+                .put("message", "The original value 2 of 3 must not be blank.")
                 .put("details", new JsonArray()));
     assertThat(over.status()).isEqualTo(400);
     assertThat(over.json().getString("message"))
@@ -482,9 +483,11 @@ class RestApiIT {
             "A batch holds at most 10000 values (Pseudonymization__Batch__MaxSize), not 10001.");
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.json().getInteger("code")).isEqualTo(5);
+    assertThat(unknown.json().getString("message"))
+        .isEqualTo("The requested pseudonym namespace '" + unknownName + "' does not exist.");
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().getString("message"))
-        .isEqualTo("The pseudonym at index 0 does not exist in the namespace.");
+        .isEqualTo("The pseudonym 1 of 1 does not exist in the namespace '" + name + "'.");
     assertThat(notAMethod.status()).isEqualTo(404);
     assertThat(TestPostgres.pseudonymCount(name)).isZero();
   }

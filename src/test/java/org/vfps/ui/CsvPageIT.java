@@ -264,13 +264,15 @@ class CsvPageIT {
                   const {processCsv, revealer} = await import('/ui/assets/batch.js');
                   const known = new Map([['p1', 'a'], ['p2', 'b'], ['p4', 'd']]);
                   let calls = 0;
-                  // as BatchGet answers: 404 naming the first unknown one, by value or not at all
+                  // as BatchGet answers: 404 naming the first unknown one by its position; the
+                  // other kind of 404 names none (the page then splits the batch)
                   const batchGet = async (namespace, values) => {
                     calls++;
-                    const missing = values.find((v) => !known.has(v));
-                    if (missing !== undefined) {
-                      const error = new Error(missing === 'p3'
-                          ? `The pseudonym '${missing}' does not exist in the namespace.`
+                    const at = values.findIndex((v) => !known.has(v));
+                    if (at >= 0) {
+                      const error = new Error(values[at] === 'p3'
+                          ? `The pseudonym ${at + 1} of ${values.length} does not exist in the`
+                              + ` namespace '${namespace}'.`
                           : 'The requested pseudonym does not exist in the namespace.');
                       error.notFound = true;
                       throw error;
@@ -290,6 +292,40 @@ class CsvPageIT {
     assertThat(result.get("text")).isEqualTo("a\nb\np3\nNA\nd\nzz\n\na\n");
     assertThat(((Number) result.get("unknown")).intValue()).isEqualTo(2);
     assertThat(((Number) result.get("kept")).intValue()).isEqualTo(2);
+  }
+
+  @Test
+  void aRefusedValueIsNamedByItsRowAlone() {
+    openCsvPage();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> result =
+        (Map<String, Object>)
+            browser.asyncScript(
+                """
+                const done = arguments[0];
+                (async () => {
+                  const {processCsv, pseudonymizer} = await import('/ui/assets/batch.js');
+                  // as BatchCreate refuses a value: its position in the call, counted from 1
+                  const batchCreate = async (namespace, values) => {
+                    const at = values.indexOf('bad');
+                    const error = new Error(`The original value ${at + 1} of ${values.length}`
+                        + ` does not match the required pattern '^[a-z]+[0-9]$' for namespace`
+                        + ` '${namespace}'.`);
+                    error.status = 400;
+                    throw error;
+                  };
+                  await processCsv(new Blob(['id\na1\nb2\nbad\n']), {
+                    delimiter: ',', hasHeader: true,
+                    mappings: [{column: 0, newColumn: '', namespace: 'n'}],
+                  }, pseudonymizer(batchCreate));
+                  done({error: 'not refused'});
+                })().catch((e) => done({message: e.message, status: e.status}));
+                """);
+    assertThat(result.get("message"))
+        .isEqualTo(
+            "Row 4: The original value does not match the required pattern '^[a-z]+[0-9]$' for"
+                + " namespace 'n'.");
+    assertThat(((Number) result.get("status")).intValue()).isEqualTo(400);
   }
 
   @Test
