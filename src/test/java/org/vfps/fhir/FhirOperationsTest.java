@@ -166,8 +166,8 @@ class FhirOperationsTest {
     assertThat(mii.status()).isEqualTo(400);
     assertThat(issue(mii).getString("diagnostics"))
         .isEqualTo(
-            "The parameter 'original' has the wrong type: it must be a valueString or a"
-                + " valueIdentifier with a value, not a valueBoolean.");
+            "The parameter 'original' has the wrong type: it must be a valueIdentifier with a"
+                + " value, not a valueBoolean.");
     assertThat(gpas.status()).isEqualTo(400);
     assertThat(issue(gpas).getString("diagnostics"))
         .isEqualTo(

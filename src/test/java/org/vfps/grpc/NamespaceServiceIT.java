@@ -577,7 +577,8 @@ class NamespaceServiceIT {
                     "Pseudonymization__Sha256__IsEnabled",
                     "false")));
     GrpcTestClient offClient = resources.own(new GrpcTestClient(off.grpcPort()));
-    String refusal = "The pseudonym generation method '2' is no longer supported for creating new pseudonyms:"
+    String refusal =
+        "The pseudonym generation method '2' is no longer supported for creating new pseudonyms:"
             + " Pseudonymization__Sha256__IsEnabled is false.";
 
     Reply<?> created =
@@ -667,8 +668,7 @@ class NamespaceServiceIT {
                 .setOriginalValue("value")
                 .build());
     assertThat(withoutRegex.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
-    assertThat(withoutRegex.message())
-        .isEqualTo(WITHOUT_VOPRF_SERVER);
+    assertThat(withoutRegex.message()).isEqualTo(WITHOUT_VOPRF_SERVER);
     assertThat(delete(plain).status()).isEqualTo(GrpcStatus.OK);
   }
 

@@ -310,7 +310,8 @@ class RestApiIT {
           .isEqualTo(
               new JsonObject()
                   .put("code", 5)
-                  .put("message", "The requested pseudonym namespace '" + name + "' does not exist.")
+                  .put(
+                      "message", "The requested pseudonym namespace '" + name + "' does not exist.")
                   .put("details", new JsonArray()));
     }
   }
