@@ -96,7 +96,8 @@ public final class HttpApiVerticle extends VerticleBase {
         .bind(builder);
     FhirRoutes fhirRoutes = new FhirRoutes(dependencies.fhir(), authentication);
     fhirRoutes.bind(builder);
-    HttpErrors errors = new HttpErrors(dependencies.warnings());
+    HttpErrors errors =
+        new HttpErrors(dependencies.warnings(), new BodyFields(dependencies.contract().contract()));
 
     Router router = builder.createRouter();
     RestRoutes.matchCustomMethodsLiterally(router);

@@ -367,7 +367,7 @@ class NamespaceServiceIT {
                     .build(),
                 GrpcStatus.INVALID_ARGUMENT,
                 "The original value validation regex '(' is not a valid regular expression:"
-                    + " missing closing ): `(`"),
+                    + " missing closing ): `(`."),
             new Broken(
                 "mode without parent, an existing name",
                 request(existing).setParentValidationMode(ENSURE_EXISTS).build(),

@@ -630,6 +630,50 @@ class RestApiIT {
   }
 
   @Test
+  void aFailedRequestNamesTheUnknownBodyFieldsAMisspellingLeftBehind() {
+    String name = uniqueName();
+
+    Response misspeltLength =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymLenght", 16)
+                .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_UUID4")
+                .encode());
+    Response fine =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymLength", 16)
+                .put("comment", "ignored, as the .NET service ignores it")
+                .encode());
+    Response misspeltValue =
+        http.postJson(
+            "/v1/namespaces/" + path(name) + "/pseudonyms",
+            new JsonObject().put("orignalValue", "x").put("originalvalue", "y").encode());
+    Response misspeltAndMissing =
+        http.postJson(
+            "/v1/namespaces/" + path(uniqueName()) + "/pseudonyms:batchCreate",
+            new JsonObject().put("originalValues", new JsonArray().add("a")).put("x", 1).encode());
+
+    assertThat(misspeltLength.status()).isEqualTo(400);
+    assertThat(misspeltLength.json().getString("message"))
+        .endsWith(" The request body's field 'pseudonymLenght' is unknown and was ignored.");
+    assertThat(misspeltValue.status()).isEqualTo(400);
+    assertThat(misspeltValue.json().getString("message"))
+        .endsWith(
+            " The request body's fields 'orignalValue', 'originalvalue' are unknown and were"
+                + " ignored.");
+    assertThat(fine.status()).as(fine.body()).isEqualTo(200);
+    assertThat(misspeltAndMissing.status()).isEqualTo(404);
+    assertThat(misspeltAndMissing.json().getString("message"))
+        .startsWith("The requested pseudonym namespace '")
+        .endsWith("' does not exist. The request body's field 'x' is unknown and was ignored.");
+  }
+
+  @Test
   void unknownPathsAndMethodsAnswerWithTheErrorBody() {
     Response unknown = http.get("/v2/nothing");
     assertThat(unknown.status()).isEqualTo(404);

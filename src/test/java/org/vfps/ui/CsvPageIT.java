@@ -314,7 +314,7 @@ class CsvPageIT {
                     error.status = 400;
                     throw error;
                   };
-                  await processCsv(new Blob(['id\na1\nb2\nbad\n']), {
+                  await processCsv(new Blob(['id\\na1\\nb2\\nbad\\n']), {
                     delimiter: ',', hasHeader: true,
                     mappings: [{column: 0, newColumn: '', namespace: 'n'}],
                   }, pseudonymizer(batchCreate));
