@@ -66,7 +66,7 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
   const rowNumber = (i) => counters.rows + i + 1 + headerRows;
 
   /**
-   * The lookup of the values; a value the service refuses on its own (found by the index its
+   * The lookup of the values; a value the service refuses on its own (found by the position its
    * message names, else by halving the call) is recorded, or stops the run with its row.
    */
   const ask = async (namespace, values) => {
@@ -76,9 +76,9 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
       if (e.status !== 400 || signal?.aborted) {
         throw e;
       }
-      const named = values.length === 1 ? 0 : Number(/index (\d+)/.exec(e.message ?? '')?.[1] ?? -1);
-      if (named >= 0 && named < values.length) {
-        refuse(namespace, values[named], e);
+      const named = values.length === 1 ? 0 : (positionIn(e.message ?? '', values.length)?.index ?? -1);
+      if (named >= 0) {
+        refuse(namespace, values[named], values.length, e);
         const rest = values.filter((_, i) => i !== named);
         return rest.length > 0 ? ask(namespace, rest) : new Map();
       }
@@ -92,9 +92,10 @@ export async function processCsv(source, options, lookup, onProgress = () => {},
     }
   };
 
-  const refuse = (namespace, value, error) => {
-    // the service names the value's place in its call: the page names rows instead
-    const reason = String(error.message ?? error).replace(/ at index \d+/, '');
+  const refuse = (namespace, value, count, error) => {
+    // the service names the value's place in its call ("value 3 of 10"): the page names rows instead
+    const message = String(error.message ?? error);
+    const reason = message.replace(positionIn(message, count)?.text ?? '', '');
     if (!options.skipRefused) {
       const columns = mappings.filter((m) => m.namespace === namespace).map((m) => m.column);
       const at = rows.findIndex((row) => columns.some((column) => row[column] === value));
@@ -375,11 +376,20 @@ export function revealer(batchGet, namespaceExists) {
   };
 }
 
-/** The index of the value a NOT_FOUND message names, by index or quoted; -1 when none. */
+/** The index of the value a NOT_FOUND message names; -1 when none. */
 function namedValue(message, values) {
-  const index = /index (\d+)/.exec(message);
-  if (index && Number(index[1]) < values.length) {
-    return Number(index[1]);
+  return positionIn(message, values.length)?.index ?? -1;
+}
+
+/**
+ * The value a batch call's error names by its position ("The original value 3 of 10 ...", "The
+ * pseudonym 3 of 10 ..."): {index (0-based), text (" 3 of 10", to drop once the row is named)},
+ * or undefined when the message names none of a call of that many values.
+ */
+export function positionIn(message, count) {
+  const found = / (\d+) of (\d+)\b/.exec(message);
+  if (!found || Number(found[2]) !== count || Number(found[1]) < 1 || Number(found[1]) > count) {
+    return undefined;
   }
-  return values.findIndex((value) => message.includes(`'${value}'`));
+  return {index: Number(found[1]) - 1, text: found[0]};
 }

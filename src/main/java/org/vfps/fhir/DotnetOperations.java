@@ -93,17 +93,36 @@ final class DotnetOperations {
         problems.add("the parameter '" + name + "' must be given once");
       }
     }
-    if (namespace.isEmpty()) {
-      problems.add("the parameter 'namespace' (valueString) is missing");
+    if (namespace.isEmpty() && count(parameters, "namespace") <= 1) {
+      problems.add(absentOrMistyped(parameters, "namespace"));
     }
     if (originalValue.isEmpty()) {
-      problems.add("the parameter 'originalValue' (valueString) is missing");
+      if (count(parameters, "originalValue") <= 1) {
+        problems.add(absentOrMistyped(parameters, "originalValue"));
+      }
     } else if (originalValue.get().isBlank()) {
       problems.add("the parameter 'originalValue' is blank");
     }
     return problems.isEmpty()
         ? Optional.empty()
         : Optional.of("Invalid request: " + String.join("; ", problems) + ".");
+  }
+
+  /**
+   * Why the one parameter of that name gave no string: missing (the .NET words), or given with
+   * another type, which is named beside the one expected.
+   */
+  private static String absentOrMistyped(Parameters parameters, String name) {
+    return parameters.getParameter().stream()
+        .filter(parameter -> name.equals(parameter.getName()))
+        .findFirst()
+        .map(
+            given ->
+                "the parameter '"
+                    + name
+                    + "' has the wrong type: it must be a valueString, not "
+                    + ParameterReader.given(given))
+        .orElse("the parameter '" + name + "' (valueString) is missing");
   }
 
   /** The string value of the one parameter of that name; empty when absent or not a string. */

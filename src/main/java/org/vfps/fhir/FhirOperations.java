@@ -241,6 +241,58 @@ public final class FhirOperations {
     return reply(FhirErrors.routerFailure(status, failure, warnings));
   }
 
+  /** The base of the .NET service's and the MII operations. */
+  public static final String BASE = "/v1/fhir";
+
+  /** The base of the gPAS TTP-FHIR gateway dialect. */
+  public static final String GPAS_BASE = "/ttp-fhir/fhir/gpas";
+
+  /**
+   * The reply to a request under a FHIR base that no route serves: 404 {@code not-found} for a path
+   * (such as a mistyped operation, {@code $create-pseudonyms}) naming the base's operations, 405
+   * {@code not-supported} for a path that takes other methods.
+   *
+   * @param gpas whether the path lies under {@value #GPAS_BASE} (else under {@value #BASE})
+   * @param operation the path's last segment if it names an operation ({@code $...}), else null;
+   *     echoed, so the caller bounds it
+   * @param allowed the methods the path takes, for a 405
+   */
+  public FhirReply unrouted(
+      int status, boolean gpas, String method, String operation, String allowed) {
+    if (status == 405) {
+      return reply(
+          FhirErrors.reject(
+              "FHIR request",
+              405,
+              IssueType.NOTSUPPORTED,
+              "This path of the FHIR base takes " + allowed + ", not " + method + "."));
+    }
+    String base = gpas ? GPAS_BASE : BASE;
+    List<String> codes =
+        gpas
+            ? Arrays.stream(GpasOperation.values()).map(GpasOperation::code).toList()
+            : Arrays.stream(SystemOperation.values()).map(SystemOperation::code).toList();
+    String what =
+        operation == null
+            ? "nothing at this path"
+            : "no operation '" + operation + "' (names are case-sensitive)";
+    return reply(
+        FhirErrors.reject(
+            "FHIR request",
+            404,
+            IssueType.NOTFOUND,
+            "The FHIR base "
+                + base
+                + " has "
+                + what
+                + ". Its operations: $"
+                + String.join(", $", codes)
+                + (gpas ? "" : "; a batch or transaction Bundle is POSTed to the base")
+                + "; GET "
+                + base
+                + "/metadata lists them."));
+  }
+
   private FhirReply reply(Answer answer) {
     return new FhirReply(
         answer.status(),

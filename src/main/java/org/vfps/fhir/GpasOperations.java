@@ -27,9 +27,10 @@ import org.vfps.pseudonym.Withdrawal;
  * one parameter per value, in request order: {@code pseudonym} (or {@code original}) with the parts
  * {@code target}, {@code original} and {@code pseudonym} as identifiers of the system {@value
  * #SYSTEM}, or {@code error} with the value and an {@code error-code} from {@code
- * http://hl7.org/fhir/issue-type} ({@code not-found}, {@code invalid} for a value that could never
- * be stored), inside a 200. {@code $pseudonymize} creates nothing. The values of one call go to the
- * domain as one batch: one permission check, the multi-row statements of the batch calls.
+ * http://hl7.org/fhir/issue-type} ({@code not-found}, {@code invalid} for a value that fails on its
+ * own: blank, too long, refused by the domain's validation regex), inside a 200; the other values
+ * are made. {@code $pseudonymize} creates nothing. The values of one call go to the domain as one
+ * batch: one permission check, the multi-row statements of the batch calls.
  *
  * <p>{@code $deletePseudonyms} and {@code $anonymizeOriginals} take {@code target} and 1..* {@code
  * original} and answer one {@code successStatus} per value (see {@link #withdraw}) inside a 200. A
@@ -42,7 +43,7 @@ import org.vfps.pseudonym.Withdrawal;
  * whole-call {@code OperationOutcome}s (404 for an unknown pseudonym).
  *
  * <p>An unknown domain is a 400 whose diagnostics start with {@code Unknown domain}, as gPAS
- * answers it and FTS-next recognises it.
+ * answers it; FTS-next acts on the status alone.
  */
 final class GpasOperations {
 
@@ -140,22 +141,15 @@ final class GpasOperations {
     }
     Future<List<Result>> results =
         switch (operation.kind()) {
-          case CREATE -> {
-            List<String> valid = values.stream().filter(PseudonymService::isStorable).toList();
-            yield pseudonyms
-                .createAll(caller, domain, valid)
-                .map(
-                    created -> {
-                      Iterator<Pseudonym> next = created.iterator();
-                      return values.stream()
-                          .map(
-                              value ->
-                                  PseudonymService.isStorable(value)
-                                      ? new Result(next.next(), null)
-                                      : Result.INVALID)
-                          .toList();
-                    });
-          }
+          case CREATE ->
+              pseudonyms
+                  .createEachValid(caller, domain, values)
+                  .map(
+                      created ->
+                          created.stream()
+                              .map(
+                                  made -> made.map(p -> new Result(p, null)).orElse(Result.INVALID))
+                              .toList());
           case FIND ->
               pseudonyms
                   .findAll(caller, domain, values)

@@ -12,8 +12,9 @@ import org.hl7.fhir.r4.model.Type;
 /**
  * Reads the input parameters of one operation's {@code Parameters} resource by name; a parameter
  * that is missing, repeated where the operation takes one, or of another type is a {@link
- * Rejection} (400 {@code invalid}) naming it. Parameters the operation does not know are ignored.
- * Error messages name parameters, never their values.
+ * Rejection} (400 {@code invalid}) naming it (and, for a wrong type, the type expected and the one
+ * given). Parameters the operation does not know are ignored. Error messages name parameters, never
+ * their values.
  */
 final class ParameterReader {
 
@@ -94,7 +95,33 @@ final class ParameterReader {
 
   private static Rejection wrongType(ParametersParameterComponent parameter, String expected) {
     return Rejection.invalid(
-        "The parameter '" + parameter.getName() + "' must be " + expected + ".",
+        "The parameter '"
+            + parameter.getName()
+            + "' has the wrong type: it must be "
+            + expected
+            + ", not "
+            + given(parameter)
+            + ".",
         expression(parameter.getName()));
+  }
+
+  /**
+   * What a parameter holds, in the words of its JSON ({@code a valueInteger}, {@code a valueString
+   * without a value}, {@code no value}), for a message that names a wrong type; never the value.
+   */
+  static String given(ParametersParameterComponent parameter) {
+    Type value = parameter.getValue();
+    if (value == null) {
+      return parameter.hasResource() || parameter.hasPart()
+          ? "a " + (parameter.hasResource() ? "resource" : "part") + " without a value[x]"
+          : "no value";
+    }
+    String type = value.fhirType();
+    String element = "value" + Character.toUpperCase(type.charAt(0)) + type.substring(1);
+    boolean empty =
+        value.isPrimitive()
+            ? !value.hasPrimitiveValue()
+            : value instanceof Identifier identifier && !identifier.hasValue();
+    return empty ? "a " + element + " without a value" : "a " + element;
   }
 }

@@ -39,12 +39,13 @@ import org.vfps.pseudonym.PseudonymService;
  * #WINDOW} more requests none is read; unread ones stay with HTTP/2 flow control, which stops the
  * client's writer. Nothing buffers without bound.
  *
- * <p>The first request that fails, in request order, ends the call with its status and a message
- * naming its index; later replies are dropped. A client that cancels the call (or whose deadline
- * passes, or whose connection drops) ends the work: no further request is read, no reply written,
- * and the creates already running finish unanswered. When the call's own deadline passes first, the
- * call ends with {@code DEADLINE_EXCEEDED} the same way. Either way, creates still waiting for the
- * database are not sent.
+ * <p>The first request that fails, in request order, ends the call with its status, a message
+ * naming its position ({@code Message 2 of the stream: }, counting from 1) and the trailer {@code
+ * index} (counting from 0); later replies are dropped. A client that cancels the call (or whose
+ * deadline passes, or whose connection drops) ends the work: no further request is read, no reply
+ * written, and the creates already running finish unanswered. When the call's own deadline passes
+ * first, the call ends with {@code DEADLINE_EXCEEDED} the same way. Either way, creates still
+ * waiting for the database are not sent.
  *
  * <p>Idleness: a call that makes no progress for {@code Admission__StreamIdleTimeout} (no request
  * read, no reply written, while none of its creates is still at work in the service) ends with
@@ -200,7 +201,8 @@ final class CreateStreamCall {
 
   private void fail(long index, Throwable failure) {
     finish();
-    String prefix = "Request " + index + " of the stream: ";
+    // 1-based in words; the index trailer stays 0-based, as it was
+    String prefix = "Message " + (index + 1) + " of the stream: ";
     Throwable named = failure;
     if (failure instanceof ServiceException service) {
       Map<String, String> metadata = new HashMap<>(service.metadata());

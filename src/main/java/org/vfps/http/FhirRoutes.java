@@ -47,6 +47,9 @@ final class FhirRoutes {
           "Gpas_LegacyPseudonymizeAllowCreateQuery", "pseudonymize-allow-create",
           "Gpas_LegacyDePseudonymizeQuery", "de-pseudonymize");
 
+  /** The longest operation name of an unrouted request that its reply repeats. */
+  private static final int MAX_ECHOED_OPERATION = 64;
+
   private final FhirOperations fhir;
   private final Authentication authentication;
 
@@ -92,6 +95,38 @@ final class FhirRoutes {
         .addHandler(
             rc -> operation.apply(rc).onSuccess(reply -> send(rc, reply)).onFailure(rc::fail))
         .addFailureHandler(this::routerFailure);
+  }
+
+  /**
+   * Answers a request that no route took (404), or not by its method (405), with an {@code
+   * OperationOutcome} when its path lies under a FHIR base ({@code /v1/fhir}, or anything under
+   * {@code /ttp-fhir/}); returns whether it did. The 405's {@code Allow} header is set already.
+   */
+  boolean answerUnrouted(RoutingContext rc) {
+    String path = rc.normalizedPath();
+    boolean gpas = path.startsWith("/ttp-fhir/");
+    if (!gpas && !path.equals(FhirOperations.BASE) && !path.startsWith(FhirOperations.BASE + "/")) {
+      return false;
+    }
+    String last = path.substring(path.lastIndexOf('/') + 1);
+    // the client's own text, echoed only when it is short and plainly an operation's name
+    String operation =
+        last.startsWith("$") && last.length() <= MAX_ECHOED_OPERATION && isPrintableAscii(last)
+            ? last
+            : null;
+    send(
+        rc,
+        fhir.unrouted(
+            rc.statusCode(),
+            gpas,
+            rc.request().method().name(),
+            operation,
+            rc.response().headers().get(HttpHeaders.ALLOW)));
+    return true;
+  }
+
+  private static boolean isPrintableAscii(String text) {
+    return text.chars().allMatch(c -> c > 0x20 && c < 0x7F);
   }
 
   private FhirOperations.Callers callers(RoutingContext rc) {

@@ -94,8 +94,10 @@ public final class HttpApiVerticle extends VerticleBase {
             dependencies.csvJobs(),
             authentication)
         .bind(builder);
-    new FhirRoutes(dependencies.fhir(), authentication).bind(builder);
-    HttpErrors errors = new HttpErrors(dependencies.warnings());
+    FhirRoutes fhirRoutes = new FhirRoutes(dependencies.fhir(), authentication);
+    fhirRoutes.bind(builder);
+    HttpErrors errors =
+        new HttpErrors(dependencies.warnings(), new BodyFields(dependencies.contract().contract()));
 
     Router router = builder.createRouter();
     RestRoutes.matchCustomMethodsLiterally(router);
@@ -108,13 +110,22 @@ public final class HttpApiVerticle extends VerticleBase {
     new ApiDocs(dependencies.contract()).mount(router);
     dependencies.adminUi().accept(router);
     router.route().failureHandler(errors::handle);
-    router.errorHandler(404, errors::handle);
+    // a path under a FHIR base is answered as FHIR, with an OperationOutcome
+    router.errorHandler(
+        404,
+        rc -> {
+          if (!fhirRoutes.answerUnrouted(rc)) {
+            errors.handle(rc);
+          }
+        });
     router.errorHandler(
         405,
         rc -> {
           rc.response()
               .putHeader(HttpHeaders.ALLOW, AllowedMethods.of(router, rc.normalizedPath()));
-          errors.handle(rc);
+          if (!fhirRoutes.answerUnrouted(rc)) {
+            errors.handle(rc);
+          }
         });
 
     server =

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.grpc.common.GrpcStatus;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.admission.Admission;
@@ -27,6 +28,9 @@ import org.vfps.log.EdgeWarnings;
 final class HttpErrors {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
+
+  /** The most unknown body fields a message names. */
+  private static final int MAX_NAMED_FIELDS = 5;
 
   /**
    * What a failed request is answered with.
@@ -48,9 +52,15 @@ final class HttpErrors {
   }
 
   private final EdgeWarnings warnings;
+  private final BodyFields bodyFields;
 
-  HttpErrors(EdgeWarnings warnings) {
+  /**
+   * @param bodyFields the fields each operation's body knows: a request that fails for a cause a
+   *     misspelt field may explain (400, 404, 409) has the unknown ones named in its message
+   */
+  HttpErrors(EdgeWarnings warnings, BodyFields bodyFields) {
     this.warnings = warnings;
+    this.bodyFields = bodyFields;
   }
 
   /** The router's failure handler and its 404 and 405 handler. */
@@ -58,7 +68,7 @@ final class HttpErrors {
     if (RequestAdmission.answered(rc)) {
       return;
     }
-    ErrorReply reply = reply(rc.statusCode(), rc.failure());
+    ErrorReply reply = withUnknownFields(reply(rc.statusCode(), rc.failure()), rc);
     log(rc, reply);
     if (rc.response().headWritten()) {
       rc.response().reset();
@@ -138,6 +148,49 @@ final class HttpErrors {
               ? new ErrorReply(status, GrpcStatus.INVALID_ARGUMENT, "The request is not valid.")
               : new ErrorReply(500, GrpcStatus.INTERNAL, "Internal error.");
     };
+  }
+
+  /**
+   * The reply, its message naming the request body's fields the operation does not know (which were
+   * ignored), where the failure is one a misspelt field may cause.
+   */
+  private ErrorReply withUnknownFields(ErrorReply reply, RoutingContext rc) {
+    int status = reply.httpStatus();
+    if (status != 400 && status != 404 && status != 409) {
+      return reply;
+    }
+    String operation = rc.get(RestRoutes.OPERATION_KEY);
+    if (operation == null || rc.body() == null) {
+      return reply;
+    }
+    List<String> unknown = bodyFields.unknown(operation, rc.body().buffer());
+    if (unknown.isEmpty()) {
+      return reply;
+    }
+    return new ErrorReply(
+        status,
+        reply.code(),
+        unknownFieldsNamed(reply.message(), unknown),
+        reply.retryAfterSeconds());
+  }
+
+  /** The message, followed by a sentence naming the unknown fields (at most five). */
+  static String unknownFieldsNamed(String message, List<String> unknown) {
+    List<String> named =
+        unknown.stream()
+            .limit(MAX_NAMED_FIELDS)
+            .map(name -> "'" + (name.length() > 64 ? name.substring(0, 64) + "…" : name) + "'")
+            .toList();
+    String more =
+        unknown.size() > MAX_NAMED_FIELDS
+            ? " and " + (unknown.size() - MAX_NAMED_FIELDS) + " more"
+            : "";
+    return message
+        + (message.endsWith(".") ? " " : ". ")
+        + (unknown.size() == 1 ? "The request body's field " : "The request body's fields ")
+        + String.join(", ", named)
+        + more
+        + (unknown.size() == 1 ? " is unknown and was ignored." : " are unknown and were ignored.");
   }
 
   /** The HTTP status of a gRPC status, as the .NET JSON transcoding maps it. */

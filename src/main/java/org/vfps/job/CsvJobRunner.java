@@ -477,7 +477,11 @@ final class CsvJobRunner {
       for (CsvLayout.Column column : layout.columns()) {
         if (column.mapping().namespace().equals(namespace)
             && value.equals(cell(record.fields(), column.source()))) {
-          String message = e.getMessage().replace(" at index " + index, "");
+          // the row names the value: its position in the call ("value 3 of 500") would only
+          // confuse
+          String message =
+              e.getMessage()
+                  .replace(" " + (Integer.parseInt(index) + 1) + " of " + part.size(), "");
           return new ServiceException(
               e.code(),
               "Row " + row + ", column '" + column.mapping().sourceColumn() + "': " + message);

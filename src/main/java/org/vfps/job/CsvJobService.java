@@ -222,7 +222,8 @@ public final class CsvJobService {
 
   private static ColumnMapping checkMapping(
       ColumnMapping mapping, int index, JobDirection direction, boolean transfer, boolean header) {
-    String at = "columnMappings[" + index + "].";
+    // the JSON path the client wrote, and the mapping counted from 1 for a reader
+    String at = "columnMappings[" + index + "] (mapping " + (index + 1) + "): ";
     if (mapping.sourceColumn().isBlank()) {
       throw invalid(at + "sourceColumn: missing.");
     }

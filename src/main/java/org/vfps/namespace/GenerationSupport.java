@@ -44,20 +44,23 @@ public record GenerationSupport(boolean sha256Enabled, OptionalInt voprfLength) 
   }
 
   /**
-   * The failure ({@code FAILED_PRECONDITION}) for a method that makes no new pseudonyms here, with
-   * the .NET vfps's message: SHA-256 is named by its number there, since 1.22 has no such member.
+   * The failure ({@code FAILED_PRECONDITION}) for a method that makes no new pseudonyms here,
+   * naming the setting that makes it so: for SHA-256 the .NET vfps's message (which names it by its
+   * number, since 1.22 has no such member) with {@code Pseudonymization__Sha256__IsEnabled}; for
+   * VOPRF the missing {@code Voprf__Address}.
    */
   public static ServiceException notSupported(
       GenerationMethod method, Map<String, String> metadata) {
-    String named =
+    String message =
         method == GenerationMethod.SHA256_HEX_ENCODED
-            ? Integer.toString(method.number())
-            : method.dotnetName();
-    return new ServiceException(
-        ErrorCode.FAILED_PRECONDITION,
-        "The pseudonym generation method '"
-            + named
-            + "' is no longer supported for creating new pseudonyms.",
-        metadata);
+            ? "The pseudonym generation method '"
+                + method.number()
+                + "' is no longer supported for creating new pseudonyms:"
+                + " Pseudonymization__Sha256__IsEnabled is false."
+            : "The pseudonym generation method '"
+                + method.dotnetName()
+                + "' makes no new pseudonyms here: the setting Voprf__Address (the VOPRF server)"
+                + " is missing.";
+    return new ServiceException(ErrorCode.FAILED_PRECONDITION, message, metadata);
   }
 }

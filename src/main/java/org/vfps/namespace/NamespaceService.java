@@ -28,11 +28,6 @@ public final class NamespaceService {
   /** Namespaces read per page by {@link #getAll}: at most about 0.5 MB of text. */
   static final int PAGE_SIZE = 100;
 
-  static final String NOT_FOUND_MESSAGE = "The requested pseudonym namespace does not exist.";
-
-  /** What the .NET vfps's argument checks add to their messages; its clients may look for it. */
-  private static final String PARAMETER = " (Parameter 'namespaceToCreate')";
-
   private final NamespaceRepository repository;
   private final NamespaceEvents events;
   private final Clock clock;
@@ -261,9 +256,15 @@ public final class NamespaceService {
                 });
   }
 
-  /** The failure for a namespace that does not exist, with its name as metadata. */
+  /**
+   * The failure for a namespace that does not exist, naming it in the message (the .NET vfps's
+   * words with the name, as it words a missing parent) and as metadata.
+   */
   public static ServiceException notFound(String name) {
-    return new ServiceException(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE, Map.of("namespace", name));
+    return new ServiceException(
+        ErrorCode.NOT_FOUND,
+        "The requested pseudonym namespace " + quoted(name) + " does not exist.",
+        Map.of("namespace", name));
   }
 
   /**
@@ -271,10 +272,14 @@ public final class NamespaceService {
    * the .NET vfps names it in both).
    */
   public static ServiceException parentNotFound(String parentName) {
-    return new ServiceException(
-        ErrorCode.NOT_FOUND,
-        "The requested pseudonym namespace '" + parentName + "' does not exist.",
-        Map.of("namespace", parentName));
+    return notFound(parentName);
+  }
+
+  /** A name in quotes; one longer than any namespace's is described, not repeated. */
+  private static String quoted(String name) {
+    return TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)
+        ? "'" + name + "'"
+        : "(a name longer than " + TextLimits.MAX_NAME_BYTES + " bytes)";
   }
 
   /**
@@ -288,7 +293,7 @@ public final class NamespaceService {
     Map<String, String> metadata = Map.of("namespace", name);
     if (name.isBlank()) {
       throw new ServiceException(
-          ErrorCode.INVALID_ARGUMENT, "A namespace name is required." + PARAMETER, metadata);
+          ErrorCode.INVALID_ARGUMENT, "A namespace name is required.", metadata);
     }
     TextLimits.check("namespace name", name, TextLimits.MAX_NAME_BYTES, metadata);
     String description = draft.description();
@@ -302,7 +307,7 @@ public final class NamespaceService {
     long length = draft.pseudonymLength();
     if (length <= 0) {
       throw new ServiceException(
-          ErrorCode.OUT_OF_RANGE, "Pseudonym length must be larger than 0." + PARAMETER, metadata);
+          ErrorCode.OUT_OF_RANGE, "Pseudonym length must be larger than 0.", metadata);
     }
     GenerationMethod method =
         GenerationMethod.fromNumber(draft.generationMethod())
@@ -322,8 +327,7 @@ public final class NamespaceService {
               + method.dotnetName()
               + "' pseudonym generation method derives the pseudonym from the original value,"
               + " so a value has exactly one pseudonym. It cannot be combined with allowing"
-              + " multiple pseudonyms per original value."
-              + PARAMETER,
+              + " multiple pseudonyms per original value.",
           metadata);
     }
     OptionalInt fixedLength = generation.fixedLength(method);
@@ -334,8 +338,7 @@ public final class NamespaceService {
               + method.dotnetName()
               + "' pseudonym generation method requires a pseudonym length of exactly "
               + fixedLength.getAsInt()
-              + "."
-              + PARAMETER,
+              + ".",
           metadata);
     }
     if (length > TextLimits.MAX_PSEUDONYM_LENGTH) {
@@ -363,14 +366,12 @@ public final class NamespaceService {
     if (parentMode != ParentValidationMode.UNSPECIFIED && parentName == null) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,
-          "A parent validation mode requires a parent namespace to validate against." + PARAMETER,
+          "A parent validation mode requires a parent namespace to validate against.",
           metadata);
     }
     if (name.equals(parentName)) {
       throw new ServiceException(
-          ErrorCode.INVALID_ARGUMENT,
-          "A namespace cannot be its own parent." + PARAMETER,
-          metadata);
+          ErrorCode.INVALID_ARGUMENT, "A namespace cannot be its own parent.", metadata);
     }
     if (parentName != null && !TextLimits.fits(parentName, TextLimits.MAX_NAME_BYTES)) {
       // no namespace can have such a name

@@ -65,7 +65,7 @@ public final class OriginalValueRegex {
               + text
               + "' is not a valid regular expression: "
               + regex.unusable
-              + " (Parameter 'namespaceToCreate')",
+              + ".",
           metadata);
     }
     return regex;

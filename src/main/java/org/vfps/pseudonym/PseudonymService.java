@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -175,10 +176,10 @@ public final class PseudonymService {
               }
               TextLimits.check(
                   "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
-              requireMatch(namespace, originalValue, -1);
+              requireMatch(namespace, originalValue, -1, 1);
               Future<Void> inParent =
                   namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS
-                      ? requireInParent(namespace, List.of(originalValue))
+                      ? requireInParent(namespace, List.of(originalValue), List.of(originalValue))
                       : Future.succeededFuture();
               return inParent.compose(
                   checked ->
@@ -224,7 +225,7 @@ public final class PseudonymService {
         .compose(
             namespace -> {
               requireNotBlank(originalValue, Map.of("namespace", namespace.name()));
-              requireMatch(namespace, originalValue, -1);
+              requireMatch(namespace, originalValue, -1, 1);
               return TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)
                   ? findAllOfOriginalInAnySpelling(namespace, originalValue)
                   : Future.succeededFuture(List.<Pseudonym>of());
@@ -264,10 +265,10 @@ public final class PseudonymService {
    *
    * <p>Fails with {@code PERMISSION_DENIED} if the caller may not write to the namespace; then with
    * {@code INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values, or for the first blank,
-   * oversized or NUL-containing value (the message and the {@code index} metadata name its
-   * position), before anything is stored; then with {@code NOT_FOUND} (namespace) or {@code
-   * UNAVAILABLE}/{@code INTERNAL}, when some values may already be stored (a retry stores the same
-   * pseudonyms).
+   * oversized or NUL-containing value (the message names its position counting from 1, the {@code
+   * index} metadata from 0), before anything is stored; then with {@code NOT_FOUND} (namespace) or
+   * {@code UNAVAILABLE}/{@code INTERNAL}, when some values may already be stored (a retry stores
+   * the same pseudonyms).
    */
   public Future<List<Pseudonym>> createAll(
       Caller caller, String namespaceName, List<String> originalValues) {
@@ -275,6 +276,48 @@ public final class PseudonymService {
         .check(caller, Operation.PSEUDONYM_BATCH_CREATE, namespaceName)
         .map(allowed -> validateOriginals(namespaceName, originalValues))
         .compose(distinct -> upsertAll(namespaceName, distinct, originalValues));
+  }
+
+  /**
+   * {@link #createAll} for edges that answer each value on its own (the gPAS dialect's lists): a
+   * value that Create would refuse for itself alone (blank, oversized, NUL-containing, or refused
+   * by the namespace's validation regex) is empty in the answer and not stored; the others are
+   * created as {@link #createAll} creates them, through the same statements. Fails as {@link
+   * #createAll} fails otherwise: {@code PERMISSION_DENIED}, {@code INVALID_ARGUMENT} for more than
+   * {@link #maxBatchSize()} values, {@code NOT_FOUND} (namespace), {@code FAILED_PRECONDITION} (a
+   * stored regex this service cannot use, a value not in the parent namespace), and so on.
+   */
+  public Future<List<Optional<Pseudonym>>> createEachValid(
+      Caller caller, String namespaceName, List<String> originalValues) {
+    return access
+        .check(caller, Operation.PSEUDONYM_BATCH_CREATE, namespaceName)
+        .compose(
+            allowed -> {
+              requireBatchSize(namespaceName, originalValues.size());
+              return namespaces.resolve(namespaceName);
+            })
+        .compose(
+            namespace -> {
+              boolean[] accepted = new boolean[originalValues.size()];
+              List<String> valid = new ArrayList<>(originalValues.size());
+              for (int i = 0; i < accepted.length; i++) {
+                String value = originalValues.get(i);
+                accepted[i] = isStorable(value) && namespace.matches(value);
+                if (accepted[i]) {
+                  valid.add(value);
+                }
+              }
+              return upsertAllIn(namespace, List.copyOf(new LinkedHashSet<>(valid)), valid)
+                  .map(
+                      created -> {
+                        Iterator<Pseudonym> next = created.iterator();
+                        List<Optional<Pseudonym>> answered = new ArrayList<>(accepted.length);
+                        for (boolean made : accepted) {
+                          answered.add(made ? Optional.of(next.next()) : Optional.empty());
+                        }
+                        return Collections.unmodifiableList(answered);
+                      });
+            });
   }
 
   /**
@@ -320,7 +363,9 @@ public final class PseudonymService {
                   throw withdrawn(
                       namespaceName,
                       pseudonymValues.get(i),
-                      "The original value of the pseudonym at index " + i + " was withdrawn.",
+                      "The original value of "
+                          + nth("the pseudonym", i, found.size())
+                          + " was withdrawn.",
                       Map.of("index", Integer.toString(i)));
                 }
                 pseudonyms.add(
@@ -330,9 +375,10 @@ public final class PseudonymService {
                             () ->
                                 new ServiceException(
                                     ErrorCode.NOT_FOUND,
-                                    "The pseudonym at index "
-                                        + index
-                                        + " does not exist in the namespace.",
+                                    nth("The pseudonym", index, found.size())
+                                        + " does not exist in the namespace '"
+                                        + namespaceName
+                                        + "'.",
                                     Map.of(
                                         "namespace", namespaceName,
                                         "pseudonym",
@@ -495,10 +541,10 @@ public final class PseudonymService {
    *
    * <p>Fails with {@code PERMISSION_DENIED} as {@link #withdraw}; then with {@code
    * INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values, or for the first blank,
-   * oversized or NUL-containing value (the message and the {@code index} metadata name its
-   * position), before anything is withdrawn; then with {@code NOT_FOUND} (namespace) or {@code
-   * UNAVAILABLE}/{@code INTERNAL}, when some values may already be withdrawn (a retry withdraws the
-   * rest and answers those as having none).
+   * oversized or NUL-containing value (the message names its position counting from 1, the {@code
+   * index} metadata from 0), before anything is withdrawn; then with {@code NOT_FOUND} (namespace)
+   * or {@code UNAVAILABLE}/{@code INTERNAL}, when some values may already be withdrawn (a retry
+   * withdraws the rest and answers those as having none).
    */
   public Future<List<List<Pseudonym>>> withdrawAll(
       Caller caller, Withdrawal withdrawal, String namespaceName, List<String> originalValues) {
@@ -799,9 +845,9 @@ public final class PseudonymService {
     requireNotBlank(originalValue, metadata);
     TextLimits.check(
         "original value", originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
-    requireMatch(namespace, originalValue, -1);
+    requireMatch(namespace, originalValue, -1, 1);
     if (namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS) {
-      return requireInParent(namespace, List.of(originalValue))
+      return requireInParent(namespace, List.of(originalValue), List.of(originalValue))
           .compose(inParent -> storeFirst(namespace, originalValue));
     }
     return storeFirst(namespace, originalValue);
@@ -1089,6 +1135,14 @@ public final class PseudonymService {
     };
   }
 
+  /**
+   * A value's position in a batch for a message, counted from 1 ({@code original value 3 of 10}),
+   * where the {@code index} metadata counts from 0.
+   */
+  private static String nth(String what, int index, int count) {
+    return what + " " + (index + 1) + " of " + count;
+  }
+
   /** Fails with {@code INVALID_ARGUMENT}, in the .NET service's words, for a blank value. */
   private static void requireNotBlank(String originalValue, Map<String, String> metadata) {
     if (originalValue == null || originalValue.isBlank()) {
@@ -1103,12 +1157,13 @@ public final class PseudonymService {
    *
    * @param index the value's position in a batch, or -1 for a single value
    */
-  private static void requireMatch(Namespace namespace, String originalValue, int index) {
+  private static void requireMatch(
+      Namespace namespace, String originalValue, int index, int count) {
     if (namespace.matches(originalValue)) {
       return;
     }
     String pattern = namespace.originalValueRegex().text();
-    String which = index < 0 ? "The original value" : "The original value at index " + index;
+    String which = index < 0 ? "The original value" : nth("The original value", index, count);
     throw new ServiceException(
         ErrorCode.PATTERN_MISMATCH,
         which
@@ -1126,18 +1181,19 @@ public final class PseudonymService {
    * Fails with {@code FAILED_PRECONDITION} unless every value is a pseudonym of the namespace's
    * parent, which {@link ParentValidationMode#ENSURE_EXISTS} requires: one statement for all.
    */
-  private Future<Void> requireInParent(Namespace namespace, List<String> originalValues) {
+  private Future<Void> requireInParent(
+      Namespace namespace, List<String> originalValues, List<String> requested) {
     String parent = namespace.parentName();
     return repository
         .existingPseudonymValues(parent, originalValues)
         .map(
             existing -> {
-              for (int i = 0; i < originalValues.size(); i++) {
-                if (!existing.contains(originalValues.get(i))) {
+              for (String value : originalValues) {
+                if (!existing.contains(value)) {
                   String which =
-                      originalValues.size() == 1
+                      requested.size() == 1
                           ? "The original value"
-                          : "The original value at index " + i;
+                          : nth("The original value", requested.indexOf(value), requested.size());
                   throw new ServiceException(
                       ErrorCode.FAILED_PRECONDITION,
                       which
@@ -1165,14 +1221,12 @@ public final class PseudonymService {
       if (!isStorable(value)) {
         Map<String, String> metadata =
             Map.of("namespace", namespaceName, "index", Integer.toString(i));
+        String which = nth("original value", i, originalValues.size());
         if (value == null || value.isBlank()) {
           throw new ServiceException(
-              ErrorCode.INVALID_ARGUMENT,
-              "The original value at index " + i + " must not be blank.",
-              metadata);
+              ErrorCode.INVALID_ARGUMENT, "The " + which + " must not be blank.", metadata);
         }
-        TextLimits.check(
-            "original value at index " + i, value, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
+        TextLimits.check(which, value, TextLimits.MAX_ORIGINAL_VALUE_BYTES, metadata);
       }
       distinct.add(value);
     }
@@ -1197,31 +1251,34 @@ public final class PseudonymService {
       String namespaceName, List<String> distinct, List<String> requested) {
     return namespaces
         .resolve(namespaceName)
-        .compose(
-            namespace -> {
-              if (distinct.isEmpty()) {
-                return Future.succeededFuture(List.<Pseudonym>of());
-              }
-              if (namespace.originalValueRegex().validates()) {
-                for (int i = 0; i < requested.size(); i++) {
-                  requireMatch(namespace, requested.get(i), i);
-                }
-              }
-              if (namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS) {
-                return requireInParent(namespace, distinct)
-                    .compose(inParent -> storeAll(namespace, distinct));
-              }
-              return storeAll(namespace, distinct);
-            })
-        .map(
-            stored -> {
-              if (stored.size() == requested.size()) {
-                return stored;
-              }
-              Map<String, Pseudonym> byValue = new HashMap<>(stored.size() * 2);
-              stored.forEach(pseudonym -> byValue.put(pseudonym.originalValue(), pseudonym));
-              return requested.stream().map(byValue::get).toList();
-            });
+        .compose(namespace -> upsertAllIn(namespace, distinct, requested));
+  }
+
+  /** {@link #upsertAll} in the resolved namespace. */
+  private Future<List<Pseudonym>> upsertAllIn(
+      Namespace namespace, List<String> distinct, List<String> requested) {
+    if (distinct.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    if (namespace.originalValueRegex().validates()) {
+      for (int i = 0; i < requested.size(); i++) {
+        requireMatch(namespace, requested.get(i), i, requested.size());
+      }
+    }
+    Future<List<Pseudonym>> storing =
+        namespace.parentValidationMode() == ParentValidationMode.ENSURE_EXISTS
+            ? requireInParent(namespace, distinct, requested)
+                .compose(inParent -> storeAll(namespace, distinct))
+            : storeAll(namespace, distinct);
+    return storing.map(
+        stored -> {
+          if (stored.size() == requested.size()) {
+            return stored;
+          }
+          Map<String, Pseudonym> byValue = new HashMap<>(stored.size() * 2);
+          stored.forEach(pseudonym -> byValue.put(pseudonym.originalValue(), pseudonym));
+          return requested.stream().map(byValue::get).toList();
+        });
   }
 
   /**

@@ -208,6 +208,39 @@ class FhirOperationsIT {
   }
 
   @Test
+  void aMistypedOperationOrPathIsAnOperationOutcomeNamingTheOperations() {
+    byte[] body = rawRequest(namespace, "x").getBytes(StandardCharsets.UTF_8);
+    long before = TestPostgres.pseudonymCount(namespace);
+
+    JsonObject vfps =
+        issue(http.post("/v1/fhir/$create-pseudonyms", "application/fhir+json", body), 404);
+    JsonObject mii = issue(http.post("/v1/fhir/$pseudonymise", "application/fhir+json", body), 404);
+    JsonObject resource = issue(http.get("/v1/fhir/Patient/1"), 404);
+    JsonObject wrongMethod = issue(http.get(CREATE), 405);
+
+    assertThat(vfps.getString("code")).isEqualTo("not-found");
+    assertThat(vfps.getString("diagnostics"))
+        .isEqualTo(
+            "The FHIR base /v1/fhir has no operation '$create-pseudonyms' (names are"
+                + " case-sensitive). Its operations: $create-pseudonym, $resolve-pseudonym,"
+                + " $pseudonymize, $get-pseudonym, $de-pseudonymize, $delete-pseudonym,"
+                + " $anonymize-original; a batch or transaction Bundle is POSTed to the base; GET"
+                + " /v1/fhir/metadata lists them.");
+    assertThat(mii.getString("diagnostics"))
+        .startsWith("The FHIR base /v1/fhir has no operation '$pseudonymise'");
+    assertThat(resource.getString("diagnostics"))
+        .startsWith("The FHIR base /v1/fhir has nothing at this path.");
+    assertThat(wrongMethod.getString("code")).isEqualTo("not-supported");
+    assertThat(wrongMethod.getString("diagnostics"))
+        .isEqualTo("This path of the FHIR base takes POST, not GET.");
+    assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(before);
+    // the REST API's own paths keep the REST error body
+    Response rest = http.get("/v1/nothing");
+    assertThat(rest.status()).isEqualTo(404);
+    assertThat(rest.json().getInteger("code")).isEqualTo(5);
+  }
+
+  @Test
   void badBodiesAreOperationOutcomesAndStoreNothing() {
     long before = TestPostgres.pseudonymCount(namespace);
     List<String> badBodies =

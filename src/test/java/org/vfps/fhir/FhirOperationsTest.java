@@ -125,6 +125,80 @@ class FhirOperationsTest {
   }
 
   @Test
+  void aParameterOfTheWrongTypeIsNamedWithTheTypeExpectedNotAsMissing() {
+    FhirReply dotnet =
+        create(
+            "application/json",
+            """
+            {"resourceType": "Parameters", "parameter": [
+              {"name": "namespace", "valueString": "a"},
+              {"name": "originalValue", "valueInteger": 42}]}
+            """);
+    FhirReply mii =
+        call(
+            "pseudonymize",
+            """
+            {"resourceType": "Parameters", "parameter": [
+              {"name": "context", "valueIdentifier": {"value": "a"}},
+              {"name": "original", "valueBoolean": true}]}
+            """);
+    FhirReply gpas =
+        operations
+            .gpas(
+                "pseudonymizeAllowCreate",
+                operation -> Future.succeededFuture(Caller.anonymous("127.0.0.1")),
+                "application/fhir+json",
+                Buffer.buffer(
+                    """
+                    {"resourceType": "Parameters", "parameter": [
+                      {"name": "target", "valueString": "a"},
+                      {"name": "original", "valueString": "x"},
+                      {"name": "original", "valueInteger": 7}]}
+                    """))
+            .result();
+
+    assertThat(dotnet.status()).isEqualTo(400);
+    assertThat(issue(dotnet).getString("diagnostics"))
+        .isEqualTo(
+            "Invalid request: the parameter 'originalValue' has the wrong type: it must be a"
+                + " valueString, not a valueInteger.")
+        .doesNotContain("missing", "42");
+    assertThat(mii.status()).isEqualTo(400);
+    assertThat(issue(mii).getString("diagnostics"))
+        .isEqualTo(
+            "The parameter 'original' has the wrong type: it must be a valueIdentifier with a"
+                + " value, not a valueBoolean.");
+    assertThat(gpas.status()).isEqualTo(400);
+    assertThat(issue(gpas).getString("diagnostics"))
+        .isEqualTo(
+            "The parameter 'original' has the wrong type: it must be a valueString, not a"
+                + " valueInteger.");
+  }
+
+  @Test
+  void aMissingParameterStaysMissing() {
+    FhirReply reply =
+        create(
+            "application/json",
+            """
+            {"resourceType": "Parameters", "parameter": [{"name": "namespace", "valueString": "a"}]}
+            """);
+
+    assertThat(issue(reply).getString("diagnostics"))
+        .isEqualTo("Invalid request: the parameter 'originalValue' (valueString) is missing.");
+  }
+
+  private static FhirReply call(String code, String body) {
+    return operations
+        .operation(
+            code,
+            operation -> Future.succeededFuture(Caller.anonymous("127.0.0.1")),
+            "application/fhir+json",
+            Buffer.buffer(body))
+        .result();
+  }
+
+  @Test
   void aBodyOverTheLimitIsTooCostly() {
     FhirReply reply = operations.routerFailure(413, null);
 

@@ -352,12 +352,44 @@ class GpasOperationsIT {
   }
 
   @Test
-  void anUnknownDomainIsA400ThatStartsWithUnknownDomain() {
+  void aValueTheDomainsRegexRefusesIsAnErrorPartAndTheOthersAreMade() {
+    String checked = "gpas-regex-" + UUID.randomUUID();
+    assertThat(
+            http.postJson(
+                    "/v1/namespaces",
+                    new JsonObject()
+                        .put("name", checked)
+                        .put("pseudonymLength", 32)
+                        .put("originalValueValidationRegex", "^id-[0-9]+$")
+                        .encode())
+                .status())
+        .isEqualTo(200);
+
+    JsonArray parameters =
+        answer(
+            post(
+                "pseudonymizeAllowCreate",
+                request("original", checked, List.of("id-1", "refused", " ", "id-2", "refused"))));
+
+    assertThat(parameters.stream().map(p -> ((JsonObject) p).getString("name")))
+        .containsExactly("pseudonym", "error", "error", "pseudonym", "error");
+    JsonArray refused = parameters.getJsonObject(1).getJsonArray("part");
+    assertThat(one(refused, "original")).isEqualTo(identifier("original", GPAS, "refused"));
+    assertThat(one(refused, "error-code").getJsonObject("valueCoding").getString("code"))
+        .isEqualTo("invalid");
+    assertThat(mapped(parameters)).containsOnlyKeys("id-1", "id-2");
+    assertThat(TestPostgres.pseudonymCount(checked)).isEqualTo(2);
+  }
+
+  @Test
+  void anUnknownDomainIsA400ThatNamesIt() {
     String missing = "gpas-missing-" + UUID.randomUUID();
     for (String operation : List.of("pseudonymizeAllowCreate", "pseudonymize", "dePseudonymize")) {
       String valueName = operation.equals("dePseudonymize") ? "pseudonym" : "original";
       JsonObject issue = issue(post(operation, request(valueName, missing, List.of("x"))), 400);
-      assertThat(issue.getString("diagnostics")).as(operation).startsWith("Unknown domain");
+      assertThat(issue.getString("diagnostics"))
+          .as(operation)
+          .isEqualTo("Unknown domain '" + missing + "'.");
     }
     assertThat(
             issue(
@@ -424,6 +456,27 @@ class GpasOperationsIT {
                 .getString("diagnostics"))
         .contains("'pseudonym'");
     assertThat(TestPostgres.pseudonymCount(domain)).isEqualTo(before);
+  }
+
+  @Test
+  void aMistypedOperationOrPathIsAnOperationOutcomeNamingTheOperations() {
+    Response mistyped = post("pseudonymise", request("original", domain, List.of("x")));
+    Response elsewhere = http.get("/ttp-fhir/fhir/gpass/metadata");
+    Response wrongMethod = http.get(BASE + "$pseudonymizeAllowCreate");
+
+    JsonObject issue = issue(mistyped, 404);
+    assertThat(mistyped.contentType()).isEqualTo("application/fhir+json; charset=utf-8");
+    assertThat(issue.getString("code")).isEqualTo("not-found");
+    assertThat(issue.getString("diagnostics"))
+        .startsWith(
+            "The FHIR base /ttp-fhir/fhir/gpas has no operation '$pseudonymise' (names are"
+                + " case-sensitive). Its operations: $pseudonymizeAllowCreate, $pseudonymize,")
+        .endsWith("; GET /ttp-fhir/fhir/gpas/metadata lists them.");
+    assertThat(issue(elsewhere, 404).getString("diagnostics"))
+        .startsWith("The FHIR base /ttp-fhir/fhir/gpas has nothing at this path.");
+    assertThat(issue(wrongMethod, 405).getString("diagnostics"))
+        .isEqualTo("This path of the FHIR base takes POST, not GET.");
+    assertThat(wrongMethod.headers().firstValue("allow")).contains("POST");
   }
 
   /** The older shapes the FHIR pseudonymizer sends to gPAS before 1.10.3. */

@@ -195,7 +195,7 @@ class BatchCallsIT {
         batchCreate(namespace, List.of("fine-0", "fine-1", " ", "fine-3"));
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
-    assertThat(reply.message()).isEqualTo("The original value at index 2 must not be blank.");
+    assertThat(reply.message()).isEqualTo("The original value 3 of 4 must not be blank.");
     assertThat(reply.trailers().get("index")).isEqualTo("2");
     assertThat(reply.trailers().get("namespace")).isEqualTo(namespace);
     assertThat(TestPostgres.pseudonymCount(namespace)).isZero();
@@ -250,7 +250,12 @@ class BatchCallsIT {
     StreamReply<PseudonymServiceCreateResponse> stream =
         createStream(List.of(create(namespace(), "a"), create(missing, "b")));
     assertThat(stream.status()).isEqualTo(GrpcStatus.NOT_FOUND);
-    assertThat(stream.message()).startsWith("Request 1 of the stream: ");
+    assertThat(stream.message())
+        .isEqualTo(
+            "Message 2 of the stream: The requested pseudonym namespace '"
+                + missing
+                + "' does not exist.");
+    assertThat(stream.trailers().get("index")).isEqualTo("1");
     assertThat(stream.trailers().get("namespace")).isEqualTo(missing);
     assertThat(stream.bodies()).hasSize(1);
   }
@@ -274,7 +279,7 @@ class BatchCallsIT {
         .containsExactly("original-two", "original-one", "original-two");
     assertThat(miss.status()).isEqualTo(GrpcStatus.NOT_FOUND);
     assertThat(miss.message())
-        .isEqualTo("The pseudonym at index 1 does not exist in the namespace.");
+        .isEqualTo("The pseudonym 2 of 3 does not exist in the namespace '" + namespace + "'.");
     assertThat(miss.trailers().get("pseudonym")).isEqualTo("no-such-1");
     assertThat(miss.trailers().get("index")).isEqualTo("1");
     assertThat(miss.trailers().get("namespace")).isEqualTo(namespace);
@@ -317,7 +322,7 @@ class BatchCallsIT {
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
     assertThat(reply.message())
-        .isEqualTo("Request 3 of the stream: The original value must not be blank.");
+        .isEqualTo("Message 4 of the stream: The original value must not be blank.");
     assertThat(reply.trailers().get("index")).isEqualTo("3");
     assertThat(reply.bodies())
         .extracting(

@@ -282,7 +282,7 @@ class MultiplePseudonymsIT {
                 .addOriginalValues("nope")
                 .build());
     assertThat(batch.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
-    assertThat(batch.message()).startsWith("The original value at index 1 does not match");
+    assertThat(batch.message()).startsWith("The original value 2 of 2 does not match");
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
   }
 

@@ -34,9 +34,9 @@ class NamespaceServiceIT {
 
   @RegisterExtension static final ClassResources resources = new ClassResources();
 
-  private static final String PARAMETER = " (Parameter 'namespaceToCreate')";
-  private static final String NO_LONGER_SUPPORTED =
-      "' is no longer supported for creating new pseudonyms.";
+  private static final String WITHOUT_VOPRF_SERVER =
+      "The pseudonym generation method 'Voprf' makes no new pseudonyms here: the setting"
+          + " Voprf__Address (the VOPRF server) is missing.";
 
   private static final PseudonymGenerationMethod VOPRF =
       PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_VOPRF;
@@ -133,7 +133,7 @@ class NamespaceServiceIT {
             NamespaceServiceGrpcClient.Create, request(uniqueName()).setPseudonymLength(0).build());
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.OUT_OF_RANGE);
-    assertThat(reply.message()).isEqualTo("Pseudonym length must be larger than 0." + PARAMETER);
+    assertThat(reply.message()).isEqualTo("Pseudonym length must be larger than 0.");
   }
 
   @Test
@@ -216,6 +216,20 @@ class NamespaceServiceIT {
   }
 
   @Test
+  void anUnknownNameLongerThanAnyNamespacesIsDescribedNotRepeated() {
+    String name = "n".repeat(300);
+    Reply<?> reply =
+        client.call(
+            NamespaceServiceGrpcClient.Get,
+            NamespaceServiceGetRequest.newBuilder().setName(name).build());
+
+    assertThat(reply.status()).isEqualTo(GrpcStatus.NOT_FOUND);
+    assertThat(reply.message())
+        .isEqualTo(
+            "The requested pseudonym namespace (a name longer than 256 bytes) does not exist.");
+  }
+
+  @Test
   void getOfUnknownNamespaceIsNotFoundWithTrailer() {
     String name = uniqueName();
     Reply<?> reply =
@@ -224,7 +238,8 @@ class NamespaceServiceIT {
             NamespaceServiceGetRequest.newBuilder().setName(name).build());
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.NOT_FOUND);
-    assertThat(reply.message()).isEqualTo("The requested pseudonym namespace does not exist.");
+    assertThat(reply.message())
+        .isEqualTo("The requested pseudonym namespace '" + name + "' does not exist.");
     assertThat(reply.trailers().get("namespace")).isEqualTo(name);
   }
 
@@ -300,7 +315,7 @@ class NamespaceServiceIT {
                 "blank name, length 0",
                 request(" ").setPseudonymLength(0).build(),
                 GrpcStatus.INVALID_ARGUMENT,
-                "A namespace name is required." + PARAMETER),
+                "A namespace name is required."),
             new Broken(
                 "length 0, unknown method",
                 request(uniqueName())
@@ -308,7 +323,7 @@ class NamespaceServiceIT {
                     .setPseudonymGenerationMethodValue(99)
                     .build(),
                 GrpcStatus.OUT_OF_RANGE,
-                "Pseudonym length must be larger than 0." + PARAMETER),
+                "Pseudonym length must be larger than 0."),
             new Broken(
                 "length 0, VOPRF",
                 request(uniqueName())
@@ -316,7 +331,7 @@ class NamespaceServiceIT {
                     .setPseudonymGenerationMethod(VOPRF)
                     .build(),
                 GrpcStatus.OUT_OF_RANGE,
-                "Pseudonym length must be larger than 0." + PARAMETER),
+                "Pseudonym length must be larger than 0."),
             new Broken(
                 "unknown method, bad regex",
                 request(uniqueName())
@@ -333,7 +348,7 @@ class NamespaceServiceIT {
                     .setAllowsMultiplePseudonyms(true)
                     .build(),
                 GrpcStatus.FAILED_PRECONDITION,
-                "The pseudonym generation method 'Voprf" + NO_LONGER_SUPPORTED),
+                WITHOUT_VOPRF_SERVER),
             new Broken(
                 "UUID4 of length 16, bad regex",
                 request(uniqueName())
@@ -343,8 +358,7 @@ class NamespaceServiceIT {
                     .build(),
                 GrpcStatus.OUT_OF_RANGE,
                 "The 'Uuid4' pseudonym generation method requires a pseudonym length of exactly"
-                    + " 36."
-                    + PARAMETER),
+                    + " 36."),
             new Broken(
                 "bad regex, mode without parent",
                 request(uniqueName())
@@ -353,19 +367,17 @@ class NamespaceServiceIT {
                     .build(),
                 GrpcStatus.INVALID_ARGUMENT,
                 "The original value validation regex '(' is not a valid regular expression:"
-                    + " missing closing ): `(`"
-                    + PARAMETER),
+                    + " missing closing ): `(`."),
             new Broken(
                 "mode without parent, an existing name",
                 request(existing).setParentValidationMode(ENSURE_EXISTS).build(),
                 GrpcStatus.INVALID_ARGUMENT,
-                "A parent validation mode requires a parent namespace to validate against."
-                    + PARAMETER),
+                "A parent validation mode requires a parent namespace to validate against."),
             new Broken(
                 "its own parent, an existing name",
                 request(existing).setParentName(existing).build(),
                 GrpcStatus.INVALID_ARGUMENT,
-                "A namespace cannot be its own parent." + PARAMETER),
+                "A namespace cannot be its own parent."),
             new Broken(
                 "a missing parent, an existing name",
                 request(existing).setParentName(missingParent).build(),
@@ -514,7 +526,8 @@ class NamespaceServiceIT {
             NamespaceServiceListChildrenRequest.newBuilder().setName(name).build());
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.NOT_FOUND);
-    assertThat(reply.message()).isEqualTo("The requested pseudonym namespace does not exist.");
+    assertThat(reply.message())
+        .isEqualTo("The requested pseudonym namespace '" + name + "' does not exist.");
     assertThat(reply.trailers().get("namespace")).isEqualTo(name);
   }
 
@@ -564,7 +577,9 @@ class NamespaceServiceIT {
                     "Pseudonymization__Sha256__IsEnabled",
                     "false")));
     GrpcTestClient offClient = resources.own(new GrpcTestClient(off.grpcPort()));
-    String refusal = "The pseudonym generation method '2" + NO_LONGER_SUPPORTED;
+    String refusal =
+        "The pseudonym generation method '2' is no longer supported for creating new pseudonyms:"
+            + " Pseudonymization__Sha256__IsEnabled is false.";
 
     Reply<?> created =
         offClient.call(
@@ -653,8 +668,7 @@ class NamespaceServiceIT {
                 .setOriginalValue("value")
                 .build());
     assertThat(withoutRegex.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
-    assertThat(withoutRegex.message())
-        .isEqualTo("The pseudonym generation method 'Voprf" + NO_LONGER_SUPPORTED);
+    assertThat(withoutRegex.message()).isEqualTo(WITHOUT_VOPRF_SERVER);
     assertThat(delete(plain).status()).isEqualTo(GrpcStatus.OK);
   }
 

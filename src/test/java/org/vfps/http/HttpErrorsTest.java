@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.grpc.common.GrpcStatus;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,5 +85,20 @@ class HttpErrorsTest {
     assertThat(reply.httpStatus()).isEqualTo(500);
     assertThat(reply.code()).isEqualTo(GrpcStatus.INTERNAL);
     assertThat(reply.message()).doesNotContain("secret");
+  }
+
+  @Test
+  void unknownFieldsAreNamedAfterTheMessageAtMostFiveAndShortened() {
+    String longName = "f".repeat(100);
+
+    assertThat(HttpErrors.unknownFieldsNamed("Bad value", List.of("nmae")))
+        .isEqualTo("Bad value. The request body's field 'nmae' is unknown and was ignored.");
+    assertThat(
+            HttpErrors.unknownFieldsNamed(
+                "Bad value.", List.of("a", "b", "c", "d", longName, "e", "g")))
+        .isEqualTo(
+            "Bad value. The request body's fields 'a', 'b', 'c', 'd', '"
+                + "f".repeat(64)
+                + "…' and 2 more are unknown and were ignored.");
   }
 }

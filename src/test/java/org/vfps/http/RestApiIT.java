@@ -310,7 +310,8 @@ class RestApiIT {
           .isEqualTo(
               new JsonObject()
                   .put("code", 5)
-                  .put("message", "The requested pseudonym namespace does not exist.")
+                  .put(
+                      "message", "The requested pseudonym namespace '" + name + "' does not exist.")
                   .put("details", new JsonArray()));
     }
   }
@@ -465,7 +466,8 @@ class RestApiIT {
 
     Response blank = batch(name, "batchCreate", "originalValues", List.of("fine", "", "fine"));
     Response over = batch(name, "batchCreate", "originalValues", tooMany);
-    Response unknown = batch(uniqueName(), "batchCreate", "originalValues", List.of("x"));
+    String unknownName = uniqueName();
+    Response unknown = batch(unknownName, "batchCreate", "originalValues", List.of("x"));
     Response missing = batch(name, "batchGet", "pseudonymValues", List.of("nothing-here"));
     Response notAMethod = batch(name, "batchCreateX", "originalValues", List.of("x"));
 
@@ -474,7 +476,7 @@ class RestApiIT {
         .isEqualTo(
             new JsonObject()
                 .put("code", 3)
-                .put("message", "The original value at index 1 must not be blank.")
+                .put("message", "The original value 2 of 3 must not be blank.")
                 .put("details", new JsonArray()));
     assertThat(over.status()).isEqualTo(400);
     assertThat(over.json().getString("message"))
@@ -482,9 +484,11 @@ class RestApiIT {
             "A batch holds at most 10000 values (Pseudonymization__Batch__MaxSize), not 10001.");
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.json().getInteger("code")).isEqualTo(5);
+    assertThat(unknown.json().getString("message"))
+        .isEqualTo("The requested pseudonym namespace '" + unknownName + "' does not exist.");
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().getString("message"))
-        .isEqualTo("The pseudonym at index 0 does not exist in the namespace.");
+        .isEqualTo("The pseudonym 1 of 1 does not exist in the namespace '" + name + "'.");
     assertThat(notAMethod.status()).isEqualTo(404);
     assertThat(TestPostgres.pseudonymCount(name)).isZero();
   }
@@ -623,6 +627,50 @@ class RestApiIT {
 
     assertThat(listed.status()).isEqualTo(400);
     assertThat(listed.json().getInteger("code")).isEqualTo(3);
+  }
+
+  @Test
+  void aFailedRequestNamesTheUnknownBodyFieldsAMisspellingLeftBehind() {
+    String name = uniqueName();
+
+    Response misspeltLength =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymLenght", 16)
+                .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_UUID4")
+                .encode());
+    Response fine =
+        http.postJson(
+            "/v1/namespaces",
+            new JsonObject()
+                .put("name", name)
+                .put("pseudonymLength", 16)
+                .put("comment", "ignored, as the .NET service ignores it")
+                .encode());
+    Response misspeltValue =
+        http.postJson(
+            "/v1/namespaces/" + path(name) + "/pseudonyms",
+            new JsonObject().put("orignalValue", "x").put("originalvalue", "y").encode());
+    Response misspeltAndMissing =
+        http.postJson(
+            "/v1/namespaces/" + path(uniqueName()) + "/pseudonyms:batchCreate",
+            new JsonObject().put("originalValues", new JsonArray().add("a")).put("x", 1).encode());
+
+    assertThat(misspeltLength.status()).isEqualTo(400);
+    assertThat(misspeltLength.json().getString("message"))
+        .endsWith(" The request body's field 'pseudonymLenght' is unknown and was ignored.");
+    assertThat(misspeltValue.status()).isEqualTo(400);
+    assertThat(misspeltValue.json().getString("message"))
+        .endsWith(
+            " The request body's fields 'orignalValue', 'originalvalue' are unknown and were"
+                + " ignored.");
+    assertThat(fine.status()).as(fine.body()).isEqualTo(200);
+    assertThat(misspeltAndMissing.status()).isEqualTo(404);
+    assertThat(misspeltAndMissing.json().getString("message"))
+        .startsWith("The requested pseudonym namespace '")
+        .endsWith("' does not exist. The request body's field 'x' is unknown and was ignored.");
   }
 
   @Test

@@ -185,6 +185,24 @@ class CsvJobsIT {
   }
 
   @Test
+  void aValueTheRegexRefusesFailsTheJobNamingItsRowAndColumnOnly() {
+    String ns = namespace("regex", new JsonObject().put("originalValueValidationRegex", "^id-"));
+
+    JsonObject done =
+        run(
+            CsvJobClient.request("PSEUDONYMIZE", Map.of(), CsvJobClient.mapping("id", null, ns)),
+            "id\nid-1\nid-2\nsecret-refused\n");
+
+    assertThat(done.getString("status")).isEqualTo("CSV_JOB_STATUS_FAILED");
+    assertThat(done.getString("errorMessage"))
+        .isEqualTo(
+            "Row 3, column 'id': The original value does not match the required pattern '^id-' for"
+                + " namespace '"
+                + ns
+                + "'.");
+  }
+
+  @Test
   void aBlankIfMissingJobLeavesUnknownValuesEmptyAndCountsThem() throws Exception {
     String ns = namespace("blank");
     String known = create(ns, "k");
@@ -595,15 +613,33 @@ class CsvJobsIT {
                 .encode());
     assertThat(modeOfAnother.status()).isEqualTo(400);
 
+    // two mappings, the second of an unknown namespace: the message says which
+    String missing = "no-such-" + UUID.randomUUID();
     HttpTestClient.Response unknownNamespace =
         http.postJson(
             "/v1/csv-jobs",
             CsvJobClient.request(
                     "PSEUDONYMIZE",
                     Map.of(),
-                    CsvJobClient.mapping("id", null, "no-such-" + UUID.randomUUID()))
+                    CsvJobClient.mapping("id", null, ns),
+                    CsvJobClient.mapping("other", null, missing))
                 .encode());
     assertThat(unknownNamespace.status()).isEqualTo(404);
+    assertThat(unknownNamespace.json().getString("message"))
+        .isEqualTo("The requested pseudonym namespace '" + missing + "' does not exist.");
+
+    HttpTestClient.Response secondMappingIncomplete =
+        http.postJson(
+            "/v1/csv-jobs",
+            CsvJobClient.request(
+                    "PSEUDONYMIZE",
+                    Map.of(),
+                    CsvJobClient.mapping("id", null, ns),
+                    CsvJobClient.mapping("other", null, ""))
+                .encode());
+    assertThat(secondMappingIncomplete.status()).isEqualTo(400);
+    assertThat(secondMappingIncomplete.json().getString("message"))
+        .isEqualTo("columnMappings[1] (mapping 2): namespace: missing.");
 
     // an unknown column: refused at start, and the job fails
     JsonObject unknownColumn =

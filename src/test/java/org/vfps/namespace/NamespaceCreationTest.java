@@ -64,8 +64,7 @@ class NamespaceCreationTest {
         .isEqualTo(
             "The 'Voprf' pseudonym generation method derives the pseudonym from the original"
                 + " value, so a value has exactly one pseudonym. It cannot be combined with"
-                + " allowing multiple pseudonyms per original value. (Parameter"
-                + " 'namespaceToCreate')");
+                + " allowing multiple pseudonyms per original value.");
   }
 
   @Test
@@ -83,7 +82,7 @@ class NamespaceCreationTest {
     assertThat(refused.getMessage())
         .isEqualTo(
             "The pseudonym generation method '2' is no longer supported for creating new"
-                + " pseudonyms.");
+                + " pseudonyms: Pseudonymization__Sha256__IsEnabled is false.");
   }
 
   @Test

@@ -184,12 +184,12 @@ class PseudonymBatchIT {
     record Bad(String value, String message) {}
     List<Bad> cases =
         List.of(
-            new Bad(" ", "The original value at index 3 must not be blank."),
-            new Bad("", "The original value at index 3 must not be blank."),
-            new Bad("a\0b", "The original value at index 3 must not contain NUL characters."),
+            new Bad(" ", "The original value 4 of 5 must not be blank."),
+            new Bad("", "The original value 4 of 5 must not be blank."),
+            new Bad("a\0b", "The original value 4 of 5 must not contain NUL characters."),
             new Bad(
                 "x".repeat(2049),
-                "The original value at index 3 must not be longer than 2048 bytes in UTF-8."));
+                "The original value 4 of 5 must not be longer than 2048 bytes in UTF-8."));
     for (Bad bad : cases) {
       List<String> values = new ArrayList<>(List.of("v0", "v1", "v2", bad.value(), "v4"));
 
@@ -299,7 +299,8 @@ class PseudonymBatchIT {
             e -> {
               assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
               assertThat(e.getMessage())
-                  .isEqualTo("The pseudonym at index 1 does not exist in the namespace.");
+                  .isEqualTo(
+                      "The pseudonym 2 of 3 does not exist in the namespace '" + namespace + "'.");
               assertThat(e.metadata())
                   .containsEntry("pseudonym", "gone")
                   .containsEntry("index", "1")

@@ -195,14 +195,16 @@ class WithdrawalIT {
 
     Reply<?> unknown = delete(namespace, "absent");
     Reply<?> unknownAnonymize = anonymize(namespace, "absent");
-    Reply<?> noNamespace = delete("no-such-" + UUID.randomUUID(), "present");
+    String missing = "no-such-" + UUID.randomUUID();
+    Reply<?> noNamespace = delete(missing, "present");
     Reply<?> blank = anonymize(namespace, "  ");
 
     assertThat(unknown.status()).isEqualTo(GrpcStatus.NOT_FOUND);
     assertThat(unknown.message()).contains("No pseudonym exists").doesNotContain("absent");
     assertThat(unknownAnonymize.status()).isEqualTo(GrpcStatus.NOT_FOUND);
     assertThat(noNamespace.status()).isEqualTo(GrpcStatus.NOT_FOUND);
-    assertThat(noNamespace.message()).contains("namespace does not exist");
+    assertThat(noNamespace.message())
+        .isEqualTo("The requested pseudonym namespace '" + missing + "' does not exist.");
     assertThat(blank.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
   }
@@ -230,7 +232,8 @@ class WithdrawalIT {
                 .addPseudonymValues(pseudonym)
                 .build());
     assertThat(batchLookup.status()).isEqualTo(GrpcStatus.NOT_FOUND);
-    assertThat(batchLookup.message()).contains("index 0 was withdrawn");
+    assertThat(batchLookup.message())
+        .isEqualTo("The original value of the pseudonym 1 of 1 was withdrawn.");
     Response rest = http.get("/v1/namespaces/" + namespace + "/pseudonyms/" + pseudonym);
     assertThat(rest.status()).isEqualTo(404);
     assertThat(rest.json().getString("message")).contains("withdrawn");
@@ -370,7 +373,8 @@ class WithdrawalIT {
                 .build());
 
     assertThat(reply.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
-    assertThat(reply.message()).contains("index 1");
+    assertThat(reply.message()).isEqualTo("The original value 2 of 2 must not be blank.");
+    assertThat(reply.trailers().get("index")).isEqualTo("1");
     assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(1);
   }
 

@@ -265,13 +265,15 @@ class CsvPageIT {
                   const {processCsv, revealer} = await import('/ui/assets/batch.js');
                   const known = new Map([['p1', 'a'], ['p2', 'b'], ['p4', 'd']]);
                   let calls = 0;
-                  // as BatchGet answers: 404 naming the first unknown one, by value or not at all
+                  // as BatchGet answers: 404 naming the first unknown one by its position; the
+                  // other kind of 404 names none (the page then splits the batch)
                   const batchGet = async (namespace, values) => {
                     calls++;
-                    const missing = values.find((v) => !known.has(v));
-                    if (missing !== undefined) {
-                      const error = new Error(missing === 'p3'
-                          ? `The pseudonym '${missing}' does not exist in the namespace.`
+                    const at = values.findIndex((v) => !known.has(v));
+                    if (at >= 0) {
+                      const error = new Error(values[at] === 'p3'
+                          ? `The pseudonym ${at + 1} of ${values.length} does not exist in the`
+                              + ` namespace '${namespace}'.`
                           : 'The requested pseudonym does not exist in the namespace.');
                       error.notFound = true;
                       throw error;
@@ -340,14 +342,14 @@ class CsvPageIT {
             const [skip, done] = arguments;
             (async () => {
               const {processCsv, pseudonymizer} = await import('/ui/assets/batch.js');
-              // as the service refuses: the whole call, naming the first bad value's index; the
-              // value "bad-quiet" by no index, so that the page must halve the call to find it
+              // as the service refuses: the whole call, naming the first bad value's position
+              // from 1; the value "bad-quiet" by none, so that the page must halve the call
               const batchCreate = async (namespace, values) => {
                 const bad = values.findIndex((v) => v.startsWith('bad'));
                 if (bad >= 0) {
                   const error = new Error(values[bad] === 'bad-quiet'
                       ? 'The original value is too long.'
-                      : `The original value at index ${bad} does not match the required pattern '^ok'.`);
+                      : `The original value ${bad + 1} of ${values.length} does not match the required pattern '^ok'.`);
                   error.status = 400;
                   throw error;
                 }
@@ -377,7 +379,7 @@ class CsvPageIT {
     assertThat(result.get("stopped")).isNull();
     assertThat(result.get("text")).isEqualTo("id,x\np-ok1,a\n,b\n,c\n,d\np-ok2,e\n,f\np-ok1,g\n");
     assertThat(((Number) result.get("refused")).intValue()).isEqualTo(3);
-    // rows of the input from 1, the header being row 1; the service's index is gone
+    // rows of the input from 1, the header being row 1; the service's position is gone
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> refusals = (List<Map<String, Object>>) result.get("refusals");
     assertThat(refusals)
