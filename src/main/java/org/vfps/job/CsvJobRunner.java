@@ -320,7 +320,8 @@ final class CsvJobRunner {
     long waiting = System.nanoTime();
     chunk.resolution().forEach((namespace, values) -> replaced.put(namespace, join(values)));
     long waited = took(job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
-    long row = chunk.firstRow();
+    // rows as a spreadsheet numbers the file's lines: the header row, if any, is row 1
+    long row = chunk.firstRow() + headerRows(job);
     for (CsvRecord record : records) {
       row++;
       if (record.malformed()) {
@@ -410,7 +411,13 @@ final class CsvJobRunner {
                             failure ->
                                 Future.failedFuture(
                                     failure instanceof ServiceException e
-                                        ? refused(e, part, records, layout, firstRow, namespace)
+                                        ? refused(
+                                            e,
+                                            part,
+                                            records,
+                                            layout,
+                                            firstRow + headerRows(state.job),
+                                            namespace)
                                         : failure))
                         .map(created -> byValue(part, created, Pseudonym::pseudonymValue))));
       } else {
@@ -452,9 +459,16 @@ final class CsvJobRunner {
     return result;
   }
 
+  /** The rows before the data: a failure names a row as a spreadsheet numbers the file's lines. */
+  private static int headerRows(CsvJob job) {
+    return job.hasHeaderRow() ? 1 : 0;
+  }
+
   /**
-   * A value Create refused, as a failure that names its row and column instead of the index in the
-   * batch; other failures as they are.
+   * A value Create refused, as a failure that names its row (counted as {@link #headerRows} says)
+   * and column instead of the position in the batch; other failures as they are.
+   *
+   * @param firstRow the row before the chunk's first, the header row included
    */
   private static ServiceException refused(
       ServiceException e,

@@ -175,7 +175,7 @@ class CsvJobsIT {
 
     assertThat(done.getString("status")).isEqualTo("CSV_JOB_STATUS_FAILED");
     assertThat(done.getString("errorMessage"))
-        .contains("Row 2", "column 'id'", ns)
+        .contains("Row 3", "column 'id'", ns)
         .doesNotContain("secret-unknown-42");
     assertThat(done.getString("downloadUrl")).isEmpty();
     assertThat(TestPostgres.pseudonymCount(ns)).isEqualTo(1);
@@ -196,7 +196,7 @@ class CsvJobsIT {
     assertThat(done.getString("status")).isEqualTo("CSV_JOB_STATUS_FAILED");
     assertThat(done.getString("errorMessage"))
         .isEqualTo(
-            "Row 3, column 'id': The original value does not match the required pattern '^id-' for"
+            "Row 4, column 'id': The original value does not match the required pattern '^id-' for"
                 + " namespace '"
                 + ns
                 + "'.");
