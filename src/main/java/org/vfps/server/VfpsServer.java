@@ -275,7 +275,7 @@ public final class VfpsServer implements AutoCloseable {
                     .map(keys))
         .map(
             keys -> {
-              Audit audit = new Audit(tracing::currentTraceId);
+              Audit audit = new Audit(tracing::currentTraceId, config.logging().auditBatchReads());
               Permissions permissions = Permissions.of(authorization, snapshots);
               Access access =
                   authorization.enabled()
