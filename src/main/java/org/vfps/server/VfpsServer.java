@@ -257,7 +257,10 @@ public final class VfpsServer implements AutoCloseable {
             Database::close);
     // this server's own, so that each server (several run in one test JVM) logs its first lines
     EdgeWarnings warnings =
-        teardown.add("The edge warnings", new EdgeWarnings(vertx), EdgeWarnings::close);
+        teardown.add(
+            "The edge warnings",
+            new EdgeWarnings(vertx, config.logging().clientErrors()),
+            EdgeWarnings::close);
     caches.bind(metrics);
     AuthorizationConfig authorization = config.authorization();
     warnAboutSignIn(authorization);
