@@ -77,26 +77,18 @@ public final class EdgeWarnings {
     switch (service.code()) {
       case INTERNAL -> log.error("{} failed: {}", call, service.getMessage(), service.getCause());
       case UNAVAILABLE -> unavailable(call, service);
-      default -> {
-        String namespace = service.metadata().get("namespace");
-        rejected(
-            log,
-            call,
-            namespace == null
-                ? service.code().name()
-                : service.code().name() + " (namespace '" + namespace + "')");
-      }
+      default -> rejected(log, call, service.code().name());
     }
   }
 
   /**
    * A request that the client's error ended: one line {@code <call> rejected: <outcome>} on the
-   * edge's logger, at DEBUG or INFO ({@code Logging__ClientErrors}). The outcome is a status and
-   * error code, with the namespace where the failure names one; never the request's content nor the
-   * answer's message, which may quote what the client sent.
+   * edge's logger, at DEBUG or INFO ({@code Logging__ClientErrors}). The outcome is a status or an
+   * error code; never the request's content, the answer's message or a namespace it names, which
+   * are the client's text, where a careless client may have put an original value.
    *
    * @param call e.g. {@code vfps.api.v1.PseudonymService/Create} or {@code POST createPseudonym}
-   * @param outcome e.g. {@code NOT_FOUND (namespace 'study-a')} or {@code 400 INVALID_ARGUMENT}
+   * @param outcome e.g. {@code NOT_FOUND} or {@code 400 INVALID_ARGUMENT}
    */
   public void rejected(Logger log, String call, String outcome) {
     log.atLevel(clientErrors).log("{} rejected: {}", call, outcome);
