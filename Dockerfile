@@ -41,7 +41,8 @@ COPY bin/vfps /opt/vfps/bin/vfps
 # replica started without a database unpacks nothing and fits the profile's heap.
 RUN if [ "$AOT_CACHE" = false ]; then exit 0; fi; \
     if setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
-         java $JAVA_OPTS -Xmx128m -XX:AOTCacheOutput=/tmp/vfps.aot -Xlog:aot=error \
+         java $JAVA_OPTS -Xmx128m -Dsun.misc.unsafe.memory.access=allow \
+           -XX:AOTCacheOutput=/tmp/vfps.aot -Xlog:aot=error \
            -jar /opt/vfps/vfps.jar train; then \
       mv /tmp/vfps.aot /opt/vfps/vfps.aot && mv /tmp/embedded-pg /opt/vfps/embedded-pg && \
       chown -R root:root /opt/vfps/vfps.aot /opt/vfps/embedded-pg; \

@@ -94,8 +94,9 @@ print(sum(1 for line in sys.stdin if not admitted(line.strip())))') && [ "$exclu
   fi
   local opts training home=$work/opt-vfps
   opts=$(sed -n 's/^ENV JAVA_OPTS="\([^"]*\)".*/\1/p' Dockerfile)
-  # what the Dockerfile's training run adds to JAVA_OPTS (its heap)
-  training=$(sed -n 's/.*java \$JAVA_OPTS \(.*\) -XX:AOTCacheOutput=.*/\1/p' Dockerfile)
+  # what the Dockerfile's training run adds to JAVA_OPTS (its heap, and the Unsafe setting that
+  # bin/vfps gives too), from its two lines
+  training=$(sed -n '/java \$JAVA_OPTS/{N;s/.*java \$JAVA_OPTS \(.*\) \\\n *-XX:AOTCacheOutput=.*/\1/p;}' Dockerfile)
   mkdir -p "$home/bin" "$work/tmp"
   cp -p target/vfps.jar "$home/vfps.jar"
   cp -p bin/vfps "$home/bin/vfps"

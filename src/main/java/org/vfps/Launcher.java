@@ -8,10 +8,20 @@ import java.lang.invoke.MethodType;
  * The jar's {@code Main-Class}, compiled for Java 8 so that any Java can load it: on a Java older
  * than 21 it says so in one line and exits 1, otherwise it hands the arguments to {@link Main}. It
  * reaches {@code Main} only by name, since a Java 8 class may not link to a Java 21 one.
+ *
+ * <p>On Java 25 and newer it also keeps Netty off {@code sun.misc.Unsafe}, Netty's own default
+ * there, when {@code -Dsun.misc.unsafe.memory.access=allow} (which {@code bin/vfps} gives, so that
+ * the JDK does not warn about protobuf's use of it) would otherwise turn Netty's use of it on.
+ * {@code -Dio.netty.noUnsafe=false} still turns it on.
  */
 public final class Launcher {
 
   static final int REQUIRED_FEATURE = 21;
+
+  /** The Java from which Netty leaves {@code sun.misc.Unsafe} alone unless told otherwise. */
+  private static final int NETTY_SAFE_FEATURE = 25;
+
+  private static final String NETTY_NO_UNSAFE = "io.netty.noUnsafe";
 
   private Launcher() {}
 
@@ -29,6 +39,9 @@ public final class Launcher {
               + REQUIRED_FEATURE
               + "+.");
       System.exit(1);
+    }
+    if (feature(version) >= NETTY_SAFE_FEATURE && System.getProperty(NETTY_NO_UNSAFE) == null) {
+      System.setProperty(NETTY_NO_UNSAFE, "true");
     }
     MethodHandle main =
         MethodHandles.publicLookup()

@@ -30,7 +30,7 @@ import org.vfps.voprf.server.VoprfServer;
  * {@code vfps hash-secret} reads a client account's secret from standard input and prints the
  * {@code Authorization__Clients__N__SecretHash} to configure; {@code vfps voprf-server} runs the
  * VOPRF server of keyed pseudonyms ({@link VoprfServer}, settings {@code VoprfServer__*}) until it
- * is stopped. A bad setting exits 2, naming it.
+ * is stopped; {@code vfps --version} prints the version. A bad setting exits 2, naming it.
  */
 public final class Main {
 
@@ -39,9 +39,15 @@ public final class Main {
   private Main() {}
 
   private static final String USAGE =
-      "usage: vfps [serve|migrate|train|hash-secret|voprf-server] [--config appsettings.json]";
+      "usage: vfps [serve|migrate|train|hash-secret|voprf-server] [--config appsettings.json]"
+          + " | vfps --version";
 
   public static void main(String[] args) {
+    if (args.length == 1 && args[0].equals("--version")) {
+      System.out.println("vfps " + VfpsServer.version());
+      System.exit(0);
+      return;
+    }
     String command = "serve";
     Path settingsFile = null;
     for (int i = 0; i < args.length; i++) {

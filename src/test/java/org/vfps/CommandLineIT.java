@@ -226,4 +226,55 @@ class CommandLineIT {
           .doesNotContain("\tat ");
     }
   }
+
+  @Test
+  void versionPrintsAReleaseVersion() throws Exception {
+    Run run = run(Map.of(), "--version");
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output().strip()).matches("vfps [0-9]+\\.[0-9]+\\.[0-9]+");
+  }
+
+  /**
+   * The start as {@code bin/vfps} (and the image, through it) makes it: no {@code WARNING:} line of
+   * the JDK (JDK 24+ warns there when a library uses {@code sun.misc.Unsafe}), and the version the
+   * jar says it is.
+   */
+  @Test
+  void binVfpsStartsWithoutJdkWarnings(@TempDir Path dir) throws Exception {
+    String version = run(Map.of(), "--version").output().strip();
+    Path home = Path.of(System.getProperty("vfps.jar", "target/vfps.jar")).toAbsolutePath();
+    Path log = dir.resolve("vfps.log");
+    ProcessBuilder builder =
+        new ProcessBuilder("sh", "bin/vfps", "serve")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().clear();
+    builder
+        .environment()
+        .putAll(
+            Map.of(
+                "PATH", "/usr/bin:/bin",
+                "JAVA_HOME", System.getProperty("java.home"),
+                "VFPS_HOME", home.getParent().toString(),
+                "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+                "Grpc__Port", Integer.toString(TestService.freePort()),
+                "Http__Port", Integer.toString(TestService.freePort()),
+                "MetricsPort", Integer.toString(TestService.freePort())));
+    Process process = builder.start();
+    try {
+      org.awaitility.Awaitility.await("the start")
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> !process.isAlive() || Files.readString(log).contains(" started in "));
+    } finally {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+
+    assertThat(output).contains(version + " started in ");
+    assertThat(output.lines()).noneMatch(line -> line.startsWith("WARNING:"));
+  }
 }

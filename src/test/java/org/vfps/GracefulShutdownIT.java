@@ -1,8 +1,11 @@
 package org.vfps;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.GoAway;
@@ -22,6 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient.Reply;
@@ -122,6 +126,13 @@ class GracefulShutdownIT {
               TestPostgres.queryLong(
                   database, "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", namespace))
           .isEqualTo(1);
+      // the setting's value as the setting writes it, not Duration's PT10M
+      assertThat(log.atLeast(Level.INFO))
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .filteredOn(message -> message.startsWith("Shutting down"))
+          .singleElement(as(InstanceOfAssertFactories.STRING))
+          .contains("up to 00:10:00 (HostOptions__ShutdownTimeout)")
+          .doesNotContain("PT");
     } finally {
       if (closed == null) {
         server.close();

@@ -61,12 +61,14 @@ class PackageRulesTest {
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
           // the edges
-          // (a CSV job's presigned URLs are the object store's records)
+          // (a CSV job's presigned URLs are the object store's records; durations in messages are
+          // written as the settings write them)
           Map.entry(
               "grpc",
               union(
                   DOMAIN,
                   "api",
+                  "config",
                   "access",
                   "auth",
                   "connection",

@@ -1,6 +1,7 @@
 package org.vfps.access;
 
 import io.vertx.core.Future;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -144,10 +145,11 @@ public final class Access {
   }
 
   /**
-   * Writes one line per pseudonym to the audit trail when {@code outcome}, the reverse lookups of
-   * {@code pseudonyms} in that order, completes: {@code OK} for a pseudonym found, {@code
-   * WITHDRAWN} for one whose original value {@code withdrawn} says was withdrawn, {@code NOT_FOUND}
-   * for one missing, the failure's code for each when the lookups failed. Returns {@code outcome}.
+   * Writes the reverse lookups of {@code pseudonyms} to the audit trail when {@code outcome}, their
+   * results in that order, completes, a line per pseudonym or one for the call (see {@link
+   * Audit#lookups}): {@code OK} for a pseudonym found, {@code WITHDRAWN} for one whose original
+   * value {@code withdrawn} says was withdrawn, {@code NOT_FOUND} for one missing, the failure's
+   * code for each when the lookups failed. Returns {@code outcome}.
    */
   public <T> Future<List<Optional<T>>> auditedLookups(
       Caller caller,
@@ -159,16 +161,17 @@ public final class Access {
     return outcome.andThen(
         done -> {
           String failed = done.succeeded() ? null : Audit.outcome(done.cause());
+          List<String> outcomes = new ArrayList<>(pseudonyms.size());
           for (int i = 0; i < pseudonyms.size(); i++) {
-            String line =
+            outcomes.add(
                 failed != null
                     ? failed
                     : done.result()
                         .get(i)
                         .map(found -> withdrawn.test(found) ? ErrorCode.WITHDRAWN.name() : Audit.OK)
-                        .orElse(ErrorCode.NOT_FOUND.name());
-            audit.completed(caller, operation, namespace, pseudonyms.get(i), line);
+                        .orElse(ErrorCode.NOT_FOUND.name()));
           }
+          audit.lookups(caller, operation, namespace, pseudonyms, outcomes, failed);
         });
   }
 

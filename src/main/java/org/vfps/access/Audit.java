@@ -1,10 +1,12 @@
 package org.vfps.access;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
+import org.vfps.config.LoggingConfig.AuditBatchReads;
 import org.vfps.error.ServiceException;
 
 /**
@@ -15,8 +17,9 @@ import org.vfps.error.ServiceException;
  * {@code client}, {@code namespace}, {@code pseudonym} for a reverse lookup, {@code reason} for a
  * call without valid credentials, {@code unconfirmed} for a withdrawal that some replicas did not
  * confirm, {@code trace}), which the text format writes as {@code key="value"} and the JSON format
- * as {@code kvpList}. The outcome is {@code OK} or the error code. Never an original value.
- * Thread-safe.
+ * as {@code kvpList}. The outcome is {@code OK} or the error code. Never an original value. A call
+ * that looks many pseudonyms up writes a line per pseudonym, or one line for the call by {@link
+ * AuditBatchReads} ({@code Audit__BatchReads}). Thread-safe.
  */
 public final class Audit {
 
@@ -30,13 +33,81 @@ public final class Audit {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private final Supplier<String> traceIds;
+  private final AuditBatchReads batchReads;
 
   /**
+   * An audit trail of a line per pseudonym of a batch of reverse lookups.
+   *
    * @param traceIds the current request's trace id, or an empty string; called on the request's
    *     context
    */
   public Audit(Supplier<String> traceIds) {
+    this(traceIds, AuditBatchReads.PER_VALUE);
+  }
+
+  /**
+   * @param traceIds the current request's trace id, or an empty string; called on the request's
+   *     context
+   * @param batchReads the lines of a batch of reverse lookups
+   */
+  public Audit(Supplier<String> traceIds, AuditBatchReads batchReads) {
     this.traceIds = traceIds;
+    this.batchReads = batchReads;
+  }
+
+  /**
+   * The reverse lookups of one call: a line per pseudonym with its outcome, or one line for the
+   * call ({@code batchReads}). The call's line has the outcome {@value #OK} when the call was
+   * answered, else the failure's code (then every pseudonym's outcome), and counts the pseudonyms
+   * ({@code count}) and their outcomes ({@code found}, {@code withdrawn}, {@code not_found}); with
+   * {@link AuditBatchReads#PER_CALL_WITH_PSEUDONYMS} it also lists them in request order ({@code
+   * pseudonyms}, comma-separated, a comma in a pseudonym escaped as <code>&#92;u002c</code>).
+   *
+   * @param outcomes each pseudonym's outcome, in the order of {@code pseudonyms}: {@value #OK},
+   *     {@code WITHDRAWN}, {@code NOT_FOUND}, or the failure's code for each when the call failed
+   * @param failure the call's failure's code, null when it was answered
+   */
+  void lookups(
+      Caller caller,
+      Operation operation,
+      String namespace,
+      List<String> pseudonyms,
+      List<String> outcomes,
+      String failure) {
+    if (batchReads == AuditBatchReads.PER_VALUE) {
+      for (int i = 0; i < pseudonyms.size(); i++) {
+        completed(caller, operation, namespace, pseudonyms.get(i), outcomes.get(i));
+      }
+      return;
+    }
+    LoggingEventBuilder line =
+        line(
+            operation,
+            failure == null ? OK : failure,
+            caller.subject(),
+            caller.clientAddress(),
+            namespace);
+    line.addKeyValue("count", pseudonyms.size());
+    if (failure == null) {
+      line.addKeyValue("found", count(outcomes, OK))
+          .addKeyValue("withdrawn", count(outcomes, "WITHDRAWN"))
+          .addKeyValue("not_found", count(outcomes, "NOT_FOUND"));
+    }
+    if (batchReads == AuditBatchReads.PER_CALL_WITH_PSEUDONYMS) {
+      StringBuilder listed = new StringBuilder();
+      for (String pseudonym : pseudonyms) {
+        if (!listed.isEmpty()) {
+          listed.append(',');
+        }
+        listed.append(safe(pseudonym).replace(",", "\\u002c"));
+      }
+      line.addKeyValue("pseudonyms", listed.toString());
+    }
+    emit(line);
+  }
+
+  private static long count(List<String> outcomes, String outcome) {
+    return outcomes.stream().filter(outcome::equals).count();
   }
 
   /** A call rejected because the caller lacks the permission. */

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.config.TimeSpans;
 
 /**
  * The OIDC provider's token signing keys: found through discovery ({@code
@@ -181,10 +182,10 @@ final class ProviderKeys {
               Duration nextWait = next.compareTo(timing.maxRetry()) > 0 ? timing.maxRetry() : next;
               LOG.warn(
                   "The signing keys of the OIDC provider ({}) are not loaded: {}; bearer tokens"
-                      + " are answered UNAVAILABLE until they are. Next try in {} s",
+                      + " are answered UNAVAILABLE until they are. Next try in {}",
                   discovery,
                   e.getMessage(),
-                  wait.toSeconds() == 0 ? "<1" : wait.toSeconds());
+                  TimeSpans.format(wait));
               vertx.setTimer(wait.toMillis(), id -> load(nextWait));
             });
   }

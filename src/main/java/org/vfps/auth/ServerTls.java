@@ -5,7 +5,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.ServerSSLOptions;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.config.ConfigException;
+import org.vfps.config.TimeSpans;
 import org.vfps.config.TlsConfig;
 
 /**
@@ -74,7 +74,7 @@ public final class ServerTls {
             + " checked for changes every {}",
         certificate.describe(),
         config.certificatePath().orElseThrow(),
-        text(config.reloadInterval()));
+        TimeSpans.format(config.reloadInterval()));
     warnUnlessValid(certificate);
     return new ServerTls(vertx, config, certificate);
   }
@@ -179,7 +179,7 @@ public final class ServerTls {
               + " files are read again every {}",
           problem,
           current.describe(),
-          text(config.reloadInterval()));
+          TimeSpans.format(config.reloadInterval()));
     }
     return Future.succeededFuture();
   }
@@ -191,11 +191,5 @@ public final class ServerTls {
               + " it: {}",
           certificate.describe());
     }
-  }
-
-  private static String text(Duration interval) {
-    return interval.toMillis() % 1000 == 0
-        ? interval.toSeconds() + " s"
-        : interval.toMillis() + " ms";
   }
 }

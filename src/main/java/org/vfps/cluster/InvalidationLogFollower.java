@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.cache.Invalidation;
 import org.vfps.cache.InvalidationLog;
+import org.vfps.config.TimeSpans;
 
 /**
  * Follows the database's {@link InvalidationLog}: every {@link #INTERVAL} it reads the changes
@@ -102,10 +103,10 @@ final class InvalidationLogFollower {
       if (trusted) {
         trusted = false;
         LOG.warn(
-            "The cache invalidation log has not been read for {} ms: the caches are emptied and"
+            "The cache invalidation log has not been read for {}: the caches are emptied and"
                 + " not used, and the access grants and tokens are read again, until it is read"
                 + " again",
-            TRUST.toMillis());
+            TimeSpans.format(TRUST));
       }
       evictions.distrust();
     }

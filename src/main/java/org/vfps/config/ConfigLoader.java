@@ -303,7 +303,23 @@ public final class ConfigLoader {
   }
 
   static LoggingConfig logging(FlatSettings settings) {
-    return new LoggingConfig(oneOf(settings, "Logging:Format", LoggingConfig.Format.class));
+    return new LoggingConfig(
+        oneOf(settings, "Logging:Format", LoggingConfig.Format.class),
+        oneOf(settings, "Logging:ClientErrors", LoggingConfig.ClientErrors.class),
+        auditBatchReads(settings));
+  }
+
+  private static LoggingConfig.AuditBatchReads auditBatchReads(FlatSettings settings) {
+    String key = "Audit:BatchReads";
+    String value = settings.required(key);
+    List<String> names = new ArrayList<>();
+    for (LoggingConfig.AuditBatchReads mode : LoggingConfig.AuditBatchReads.values()) {
+      if (mode.settingValue().equalsIgnoreCase(value.strip())) {
+        return mode;
+      }
+      names.add(mode.settingValue());
+    }
+    throw invalid(key, value, "is not one of " + String.join(", ", names));
   }
 
   private static TracingConfig.RootSampler rootSampler(FlatSettings settings, String key) {

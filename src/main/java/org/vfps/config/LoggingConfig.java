@@ -3,11 +3,16 @@ package org.vfps.config;
 import java.util.Objects;
 
 /**
- * How the service writes its log to standard output ({@code Logging__*}).
+ * How the service writes its log to standard output ({@code Logging__*}), and how many lines of the
+ * audit trail a batch of reverse lookups takes ({@code Audit__BatchReads}).
  *
  * @param format lines for people, or one JSON object per line for log collectors ({@code Format})
+ * @param clientErrors the level of the one line per request that the client's error ended ({@code
+ *     ClientErrors})
+ * @param auditBatchReads the audit lines of a call that looks many pseudonyms up
  */
-public record LoggingConfig(Format format) {
+public record LoggingConfig(
+    Format format, ClientErrors clientErrors, AuditBatchReads auditBatchReads) {
 
   /** The log line formats. */
   public enum Format {
@@ -17,7 +22,43 @@ public record LoggingConfig(Format format) {
     JSON
   }
 
+  /** The level of the line of a request refused for the client's error (a 4xx, a gRPC status). */
+  public enum ClientErrors {
+    /** Below the default level: seen only where a logging configuration asks for debug. */
+    DEBUG,
+    /** Seen in the default log. */
+    INFO
+  }
+
+  /** The audit lines of a batch of reverse lookups (a BatchGet, a FHIR list, a CSV job's chunk). */
+  public enum AuditBatchReads {
+    /** One line per pseudonym with its outcome. */
+    PER_VALUE("PerValue"),
+    /** One line per call: its namespace, caller and counts; no pseudonym. */
+    PER_CALL("PerCall"),
+    /** One line per call, with its counts and the pseudonyms it looked up. */
+    PER_CALL_WITH_PSEUDONYMS("PerCallWithPseudonyms");
+
+    private final String settingValue;
+
+    AuditBatchReads(String settingValue) {
+      this.settingValue = settingValue;
+    }
+
+    /** The value as the setting writes it, e.g. {@code PerCall}. */
+    public String settingValue() {
+      return settingValue;
+    }
+  }
+
+  /** The default of each setting but {@code format}. */
+  public LoggingConfig(Format format) {
+    this(format, ClientErrors.DEBUG, AuditBatchReads.PER_VALUE);
+  }
+
   public LoggingConfig {
     Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(clientErrors, "clientErrors");
+    Objects.requireNonNull(auditBatchReads, "auditBatchReads");
   }
 }

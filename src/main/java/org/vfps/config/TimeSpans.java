@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses the text form of a .NET {@code TimeSpan}, as .NET configuration binding accepts it. */
-final class TimeSpans {
+/**
+ * The text form of a .NET {@code TimeSpan}: parsed as .NET configuration binding accepts it, and
+ * written as the settings write it, so that a duration in a log line or a message reads as the
+ * setting it comes from.
+ */
+public final class TimeSpans {
 
   /** {@code [-][d.]hh:mm[:ss[.fffffff]]}; hours and minutes may have one digit. */
   private static final Pattern CLOCK =
@@ -19,6 +23,35 @@ final class TimeSpans {
   private static final long MAX_DAYS = 10_675_199;
 
   private TimeSpans() {}
+
+  /**
+   * Writes {@code duration} as a settings file would, {@code [-][d.]hh:mm:ss[.fffffff]}: {@code
+   * 00:00:10}, {@code 00:00:01.5}, {@code 1.02:03:04}; the fraction of a second (at most 7 digits,
+   * a .NET tick is 100 ns) without trailing zeros. {@link #parse} reads it back.
+   */
+  public static String format(Duration duration) {
+    StringBuilder text = new StringBuilder();
+    if (duration.isNegative()) {
+      text.append('-');
+      duration = duration.negated();
+    }
+    if (duration.toDays() > 0) {
+      text.append(duration.toDays()).append('.');
+    }
+    text.append(
+        String.format(
+            java.util.Locale.ROOT,
+            "%02d:%02d:%02d",
+            duration.toHoursPart(),
+            duration.toMinutesPart(),
+            duration.toSecondsPart()));
+    int ticks = duration.toNanosPart() / 100;
+    if (ticks > 0) {
+      String fraction = String.format(java.util.Locale.ROOT, "%07d", ticks);
+      text.append('.').append(fraction.replaceFirst("0+$", ""));
+    }
+    return text.toString();
+  }
 
   /**
    * Returns the duration {@code text} denotes, e.g. {@code 0.01:00:00} (one hour), {@code

@@ -32,7 +32,7 @@ final class FhirErrors {
    */
   static Answer fail(String operation, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof Rejection rejection) {
-      LOG.debug("{} rejected: {}", operation, rejection.answer().status());
+      warnings.rejected(LOG, operation, Integer.toString(rejection.answer().status()));
       return rejection.answer();
     }
     warnings.failed(LOG, operation, failure);
@@ -93,26 +93,22 @@ final class FhirErrors {
         : "";
   }
 
-  /** A client error, logged at debug. */
-  static Answer reject(String operation, int status, IssueType code, String diagnostics) {
-    LOG.debug("{} rejected: {} {}", operation, status, code);
-    return outcome(status, code, diagnostics, null);
-  }
-
   /** A failure the HTTP router found before the operation ran (a body over the limit). */
   static Answer routerFailure(int status, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof ServiceException) {
       return fail("FHIR request", failure, warnings);
     }
     if (status == 413) {
-      return reject(
-          "FHIR request",
+      warnings.rejected(LOG, "FHIR request", "413");
+      return outcome(
           413,
           IssueType.TOOCOSTLY,
-          "The request body is larger than the limit (Http__MaxRequestBodyBytes).");
+          "The request body is larger than the limit (Http__MaxRequestBodyBytes).",
+          null);
     }
     if (status >= 400 && status < 500) {
-      return reject("FHIR request", status, IssueType.PROCESSING, MALFORMED);
+      warnings.rejected(LOG, "FHIR request", Integer.toString(status));
+      return outcome(status, IssueType.PROCESSING, MALFORMED, null);
     }
     return fail("FHIR request", failure == null ? new IllegalStateException() : failure, warnings);
   }

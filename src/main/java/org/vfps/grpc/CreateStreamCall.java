@@ -23,6 +23,7 @@ import org.vfps.access.Caller;
 import org.vfps.admission.CallDeadline;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
+import org.vfps.config.TimeSpans;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
@@ -254,14 +255,14 @@ final class CreateStreamCall {
     LOG.debug(
         "{}: idle for {} after {} requests and {} replies; closed",
         call.fullMethodName(),
-        describe(Duration.ofNanos(idleNanos)),
+        TimeSpans.format(Duration.ofNanos(idleNanos)),
         read,
         answered);
     ServiceException idle =
         new ServiceException(
             ErrorCode.DEADLINE_EXCEEDED,
             "The stream sent no request and read no reply for "
-                + describe(Duration.ofNanos(idleNanos))
+                + TimeSpans.format(Duration.ofNanos(idleNanos))
                 + " (Admission__StreamIdleTimeout) and was closed, so that it holds no place in"
                 + " the service; open a new stream when there is more to send.");
     if (unread) {
@@ -270,12 +271,6 @@ final class CreateStreamCall {
       GrpcErrors.fail(response, call.fullMethodName(), idle, warnings);
     }
     ended.complete(GrpcErrors.status(idle));
-  }
-
-  /** {@code 60 s}, or {@code 1500 ms} when not whole seconds. */
-  private static String describe(Duration duration) {
-    long millis = duration.toMillis();
-    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
   }
 
   /** Ends the work of the call: no more replies, and the creates still queued go unsent. */

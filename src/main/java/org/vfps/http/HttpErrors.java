@@ -231,7 +231,7 @@ final class HttpErrors {
       warnings.failed(LOG, request, rc.failure());
     } else {
       // what the router or the contract refused
-      LOG.debug("{} rejected: {} {}", request, reply.httpStatus(), reply.code());
+      warnings.rejected(LOG, request, reply.httpStatus() + " " + reply.code());
     }
   }
 }

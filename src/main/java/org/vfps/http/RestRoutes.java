@@ -3,6 +3,7 @@ package org.vfps.http;
 import com.google.protobuf.Message;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
@@ -465,51 +466,61 @@ final class RestRoutes {
   }
 
   /**
-   * Makes the routes of custom methods ({@code .../pseudonyms:batchCreate}) match their path as
-   * written. Vert.x reads {@code :name} anywhere in a route's path as a path parameter, so such a
-   * suffix would become a parameter that matches any text, and {@code :batchGet} would reach the
-   * {@code :batchCreate} route; these routes match a regex with the suffix as literal text instead.
+   * Names each contract route after its path template as written ({@code /v1/csv-jobs/{id}:start}),
+   * the {@code route} label of the HTTP server metrics, and makes the routes of custom methods
+   * ({@code .../pseudonyms:batchCreate}) match their path as written. Vert.x reads {@code :name}
+   * anywhere in a route's path as a path parameter, so such a suffix would become a parameter that
+   * matches any text, and {@code :batchGet} would reach the {@code :batchCreate} route; these
+   * routes match a regex with the suffix as literal text instead.
    */
   static void matchCustomMethodsLiterally(Router router) {
-    java.util.Map<String, java.util.Set<String>> methodsByPath = new java.util.TreeMap<>();
+    java.util.Map<String, java.util.Set<HttpMethod>> methodsByTemplate = new java.util.TreeMap<>();
     for (Route route : router.getRoutes()) {
       io.vertx.openapi.contract.Operation operation =
           route.getMetadata(RouterBuilder.KEY_META_DATA_OPERATION);
-      if (operation != null && operation.getOpenAPIPath().contains(":")) {
-        String regex = customMethodRegex(operation.getOpenAPIPath());
-        route.pathRegex(regex);
-        route
-            .methods()
-            .forEach(
-                method ->
-                    methodsByPath
-                        .computeIfAbsent(regex, r -> new java.util.TreeSet<>())
-                        .add(method.name()));
+      if (operation == null) {
+        continue;
+      }
+      String template = pathTemplate(operation.getOpenAPIPath());
+      route.setName(template);
+      if (operation.getOpenAPIPath().contains(":")) {
+        route.pathRegex(customMethodRegex(operation.getOpenAPIPath()));
+        methodsByTemplate
+            .computeIfAbsent(template, t -> new java.util.HashSet<>())
+            .addAll(route.methods());
       }
     }
     // a custom method's path is its own: another method there is a 405, though the path's last
-    // segment would also fill the variable of a plainer route (GET /v1/csv-jobs/{id})
-    methodsByPath.forEach(
-        (regex, methods) ->
-            router
-                .routeWithRegex(regex)
-                .order(-1)
-                .handler(
-                    rc -> {
-                      if (methods.contains(rc.request().method().name())) {
-                        rc.next();
-                      } else {
-                        rc.response()
-                            .putHeader(
-                                io.vertx.core.http.HttpHeaders.ALLOW, String.join(", ", methods));
-                        rc.fail(405);
-                      }
-                    }));
+    // segment would also fill the variable of a plainer route (GET /v1/csv-jobs/{id}); the guard
+    // sees only the other methods, so that a call of the path's own method passes one route alone
+    // and is labelled by its template alone
+    methodsByTemplate.forEach(
+        (template, methods) -> {
+          Route guard = router.routeWithRegex(literalPathRegex(template)).order(-1);
+          guard.setName(template);
+          for (HttpMethod method : HttpMethod.values()) {
+            if (!methods.contains(method)) {
+              guard.method(method);
+            }
+          }
+          String allowed =
+              String.join(", ", methods.stream().map(HttpMethod::name).sorted().toList());
+          guard.handler(
+              rc -> {
+                rc.response().putHeader(io.vertx.core.http.HttpHeaders.ALLOW, allowed);
+                rc.fail(405);
+              });
+        });
+  }
+
+  /** The path of an operation as the contract writes it, from the path the parser read. */
+  static String pathTemplate(String parsedPath) {
+    return parsedPath.replace(ApiContract.CUSTOM_METHOD_AFTER_VARIABLE, "}:");
   }
 
   /** The regex of the path of a custom method's operation as the parser read it. */
   static String customMethodRegex(String parsedPath) {
-    return literalPathRegex(parsedPath.replace(ApiContract.CUSTOM_METHOD_AFTER_VARIABLE, "}:"));
+    return literalPathRegex(pathTemplate(parsedPath));
   }
 
   /**

@@ -717,7 +717,7 @@ final class CsvJobRunner {
    * @param creator null when the run failed before it read its creator
    */
   private Outcome fail(CsvJob job, State state, Caller creator, ErrorCode code, String message) {
-    LOG.info("CSV job {} failed: {}", job.id(), message);
+    LOG.warn("CSV job {} failed: {}", job.id(), message);
     if (state != null) {
       abort(state);
     }

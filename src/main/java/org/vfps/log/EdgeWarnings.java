@@ -4,6 +4,8 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.vfps.config.LoggingConfig;
 import org.vfps.error.ServiceException;
 
 /**
@@ -17,7 +19,7 @@ import org.vfps.error.ServiceException;
  *
  * <p>{@link #failed} is the edges' one policy for a failed call: a bug (an unexpected throwable or
  * {@code INTERNAL}) at ERROR with its cause, {@code UNAVAILABLE} throttled here, the client's
- * matter at debug.
+ * matter as one line per request ({@link #rejected}) at the level of {@code Logging__ClientErrors}.
  */
 public final class EdgeWarnings {
 
@@ -26,13 +28,19 @@ public final class EdgeWarnings {
 
   private final ThrottledWarning unavailable;
   private final ThrottledWarning malformed;
+  private final Level clientErrors;
 
   /** The warnings of a server running on {@code vertx}, whose timers write the summary lines. */
-  public EdgeWarnings(Vertx vertx) {
-    this(vertx, Duration.ofSeconds(INTERVAL_SECONDS));
+  public EdgeWarnings(Vertx vertx, LoggingConfig.ClientErrors clientErrors) {
+    this(vertx, Duration.ofSeconds(INTERVAL_SECONDS), clientErrors);
   }
 
   EdgeWarnings(Vertx vertx, Duration interval) {
+    this(vertx, interval, LoggingConfig.ClientErrors.DEBUG);
+  }
+
+  EdgeWarnings(Vertx vertx, Duration interval, LoggingConfig.ClientErrors clientErrors) {
+    this.clientErrors = clientErrors == LoggingConfig.ClientErrors.INFO ? Level.INFO : Level.DEBUG;
     this.unavailable = new ThrottledWarning(vertx, LOG, interval, "calls failed UNAVAILABLE");
     this.malformed = new ThrottledWarning(vertx, LOG, interval, "malformed requests rejected");
   }
@@ -69,8 +77,21 @@ public final class EdgeWarnings {
     switch (service.code()) {
       case INTERNAL -> log.error("{} failed: {}", call, service.getMessage(), service.getCause());
       case UNAVAILABLE -> unavailable(call, service);
-      default -> log.debug("{} rejected: {}", call, service.code());
+      default -> rejected(log, call, service.code().name());
     }
+  }
+
+  /**
+   * A request that the client's error ended: one line {@code <call> rejected: <outcome>} on the
+   * edge's logger, at DEBUG or INFO ({@code Logging__ClientErrors}). The outcome is a status or an
+   * error code; never the request's content, the answer's message or a namespace it names, which
+   * are the client's text, where a careless client may have put an original value.
+   *
+   * @param call e.g. {@code vfps.api.v1.PseudonymService/Create} or {@code POST createPseudonym}
+   * @param outcome e.g. {@code NOT_FOUND} or {@code 400 INVALID_ARGUMENT}
+   */
+  public void rejected(Logger log, String call, String outcome) {
+    log.atLevel(clientErrors).log("{} rejected: {}", call, outcome);
   }
 
   /**

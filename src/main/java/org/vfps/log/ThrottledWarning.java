@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Locale;
 import org.slf4j.Logger;
+import org.vfps.config.TimeSpans;
 
 /**
  * One kind of WARN line written at most once per interval. The first occurrence after a quiet
@@ -78,10 +79,10 @@ final class ThrottledWarning {
     }
     if (count > 0) {
       log.warn(
-          "{} more {} in the last {} s",
+          "{} more {} in the last {}",
           String.format(Locale.ROOT, "%,d", count),
           counted,
-          interval.toSeconds());
+          TimeSpans.format(interval));
     }
   }
 }

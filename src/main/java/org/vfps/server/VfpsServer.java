@@ -39,6 +39,7 @@ import org.vfps.config.ConnectionConfig;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.config.DatabaseConfig;
 import org.vfps.config.NamespaceSeed;
+import org.vfps.config.TimeSpans;
 import org.vfps.config.VfpsConfig;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
@@ -256,7 +257,10 @@ public final class VfpsServer implements AutoCloseable {
             Database::close);
     // this server's own, so that each server (several run in one test JVM) logs its first lines
     EdgeWarnings warnings =
-        teardown.add("The edge warnings", new EdgeWarnings(vertx), EdgeWarnings::close);
+        teardown.add(
+            "The edge warnings",
+            new EdgeWarnings(vertx, config.logging().clientErrors()),
+            EdgeWarnings::close);
     caches.bind(metrics);
     AuthorizationConfig authorization = config.authorization();
     warnAboutSignIn(authorization);
@@ -274,7 +278,7 @@ public final class VfpsServer implements AutoCloseable {
                     .map(keys))
         .map(
             keys -> {
-              Audit audit = new Audit(tracing::currentTraceId);
+              Audit audit = new Audit(tracing::currentTraceId, config.logging().auditBatchReads());
               Permissions permissions = Permissions.of(authorization, snapshots);
               Access access =
                   authorization.enabled()
@@ -674,8 +678,8 @@ public final class VfpsServer implements AutoCloseable {
     long started = System.nanoTime();
     LOG.info(
         "Shutting down: not ready any more, the listeners take no new connections, calls in flight"
-            + " may take up to {} to finish",
-        shutdownTimeout);
+            + " may take up to {} (HostOptions__ShutdownTimeout) to finish",
+        TimeSpans.format(shutdownTimeout));
     List<Future<Void>> shutdowns = new ArrayList<>();
     listening.grpc().forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
     listening.http().forEach(verticle -> shutdowns.add(verticle.shutdown(shutdownTimeout)));
@@ -779,7 +783,7 @@ public final class VfpsServer implements AutoCloseable {
   }
 
   /** The version in the jar's manifest, or {@code dev} when run from classes. */
-  static String version() {
+  public static String version() {
     String version = VfpsServer.class.getPackage().getImplementationVersion();
     return version == null ? "dev" : version;
   }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.vfps.config.TimeSpans;
 
 /**
  * The pg client's driver with three changes to how the pool opens connections, so that it recovers
@@ -101,8 +102,7 @@ final class PgConnector extends PgDriver {
                 return Future.failedFuture(
                     new SocketTimeoutException(
                         "PostgreSQL did not complete the connection within "
-                            + connectTimeout.toMillis()
-                            + " ms"));
+                            + TimeSpans.format(connectTimeout)));
               });
     }
 

@@ -14,6 +14,7 @@ import org.flywaydb.core.api.migration.Context;
 import org.flywaydb.core.api.migration.JavaMigration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.config.TimeSpans;
 
 /**
  * Migration 6: the pseudonyms key of the .NET vfps 1.22, {@code pk_pseudonyms (namespace_name,
@@ -272,18 +273,17 @@ final class PseudonymKeyMigration implements JavaMigration {
       if (System.nanoTime() - deadline > 0) {
         throw new SQLException(
             "vfps: pseudonyms stayed locked by other sessions for "
-                + lockPatience.toSeconds()
-                + " s (now by "
+                + TimeSpans.format(lockPatience)
+                + " (now by "
                 + lockHolders(connection)
                 + "); end them or migrate again later",
             LOCK_NOT_AVAILABLE);
       }
       if (attempt == 1) {
         LOG.info(
-            "pseudonyms is locked by another session ({}); retrying, each attempt waiting at most {}"
-                + " ms",
+            "pseudonyms is locked by another session ({}); retrying, each attempt waiting at most {}",
             lockHolders(connection),
-            lockTimeout.toMillis());
+            TimeSpans.format(lockTimeout));
       }
       Thread.sleep((long) (pauseMillis * ThreadLocalRandom.current().nextDouble(0.5, 1.5)));
       pauseMillis = Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);

@@ -73,4 +73,19 @@ class TimeSpansTest {
   void rejectsMoreDaysThanADotNetTimeSpanHolds() {
     assertThatIllegalArgumentException().isThrownBy(() -> TimeSpans.parse("10675200"));
   }
+
+  @ParameterizedTest
+  @CsvSource({
+    "PT10S, 00:00:10",
+    "PT1H, 01:00:00",
+    "PT1.5S, 00:00:01.5",
+    "PT0.1234567S, 00:00:00.1234567",
+    "PT26H3M4S, 1.02:03:04",
+    "PT0S, 00:00:00",
+    "PT-1S, -00:00:01"
+  })
+  void writesDurationsAsTheSettingsDo(String duration, String expected) {
+    assertThat(TimeSpans.format(Duration.parse(duration))).isEqualTo(expected);
+    assertThat(TimeSpans.parse(expected)).isEqualTo(Duration.parse(duration));
+  }
 }

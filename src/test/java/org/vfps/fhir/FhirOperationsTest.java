@@ -3,33 +3,45 @@ package org.vfps.fhir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.vfps.access.Caller;
+import org.vfps.config.LoggingConfig;
+import org.vfps.log.EdgeWarnings;
 
 /** The checks {@code $create-pseudonym} makes before it calls the service, and metadata. */
 class FhirOperationsTest {
 
-  // no service and no warnings: every request here must be answered before one would be called
+  // no service: every request here must be answered before one would be called; the warnings
+  // write the line of each client error
   private static FhirOperations operations;
+  private static Vertx vertx;
 
   @BeforeAll
   static void createContext() {
+    vertx = Vertx.vertx();
     operations =
         new FhirOperations(
             FhirOperations.newContext(),
             null,
             Clock.fixed(Instant.parse("2026-11-30T02:09:04.5Z"), ZoneOffset.UTC),
             10_000,
-            null);
+            new EdgeWarnings(vertx, LoggingConfig.ClientErrors.DEBUG));
+  }
+
+  @AfterAll
+  static void closeVertx() {
+    vertx.close().await();
   }
 
   private static FhirReply create(String contentType, String body) {

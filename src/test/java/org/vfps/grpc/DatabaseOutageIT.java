@@ -233,7 +233,7 @@ class DatabaseOutageIT {
   }
 
   private static final Pattern SUMMARY =
-      Pattern.compile("^([0-9,]+) more calls failed UNAVAILABLE in the last 10 s$");
+      Pattern.compile("^([0-9,]+) more calls failed UNAVAILABLE in the last 00:00:10$");
 
   /** The WARN lines about calls that failed UNAVAILABLE: full lines and summaries. */
   private List<String> unavailableLines() {

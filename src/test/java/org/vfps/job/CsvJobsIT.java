@@ -47,6 +47,9 @@ class CsvJobsIT {
 
   @RegisterExtension final LogCapture logs = LogCapture.of(Logger.ROOT_LOGGER_NAME);
 
+  /** The runner's lines: a failed job is a warning, kept off the build's output. */
+  @RegisterExtension final LogCapture runner = LogCapture.of(CsvJobRunner.class.getName());
+
   private static VfpsServer server;
   private static HttpTestClient http;
   private static CsvJobClient jobs;
@@ -182,6 +185,20 @@ class CsvJobsIT {
     for (ILoggingEvent event : logs.atLeast(ch.qos.logback.classic.Level.TRACE)) {
       assertThat(event.getFormattedMessage()).doesNotContain("secret-unknown-42");
     }
+    for (ILoggingEvent event : runner.atLeast(ch.qos.logback.classic.Level.TRACE)) {
+      assertThat(event.getFormattedMessage()).doesNotContain("secret-unknown-42");
+    }
+    // a failed job is an operator's concern: a warning, though no error of the service
+    assertThat(runner.atLeast(ch.qos.logback.classic.Level.TRACE))
+        .filteredOn(
+            event -> event.getFormattedMessage().startsWith("CSV job " + done.getString("id")))
+        .filteredOn(event -> event.getFormattedMessage().contains(" failed: "))
+        .singleElement()
+        .satisfies(
+            event -> {
+              assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+              assertThat(event.getFormattedMessage()).contains("Row 2", "column 'id'");
+            });
   }
 
   @Test

@@ -24,7 +24,7 @@ import org.vfps.error.ServiceException;
 class EdgeWarningsTest {
 
   private static final Pattern SUMMARY =
-      Pattern.compile("^([0-9,]+) more (.+) in the last \\d+ s$");
+      Pattern.compile("^([0-9,]+) more (.+) in the last [0-9:.]+$");
 
   @RegisterExtension final LogCapture log = LogCapture.of("org.vfps.log");
 
@@ -99,7 +99,7 @@ class EdgeWarningsTest {
     assertThat(lines())
         .hasSize(2)
         .last()
-        .isEqualTo("6,512 more calls failed UNAVAILABLE in the last 3600 s");
+        .isEqualTo("6,512 more calls failed UNAVAILABLE in the last 01:00:00");
     assertThat(log.atLeast(Level.TRACE))
         .allSatisfy(
             event -> {
@@ -122,7 +122,7 @@ class EdgeWarningsTest {
         .containsExactly(
             "Rejected a malformed gRPC call of vfps.api.v1.PseudonymService/Create: a bad frame",
             "gPAS $pseudonymize failed: The database is not available. (no cause)",
-            "1 more malformed requests rejected in the last 3600 s");
+            "1 more malformed requests rejected in the last 01:00:00");
   }
 
   @Test

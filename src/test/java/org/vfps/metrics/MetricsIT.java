@@ -200,6 +200,52 @@ class MetricsIT {
   }
 
   @Test
+  void httpRoutesAreLabelledWithTheirTemplatesAsWritten() throws Exception {
+    String namespace = createNamespace(client);
+    String job = "/v1/csv-jobs/" + UUID.randomUUID();
+    send("GET", "/v1/namespaces/" + namespace, null);
+    send(
+        "POST", "/v1/namespaces/" + namespace + "/pseudonyms:batchGet", "{\"pseudonymValues\":[]}");
+    send("POST", job + ":start", "{}");
+    // another method on a custom method's path: the route that refuses it has the same label
+    assertThat(send("GET", job + ":start", null)).isEqualTo(405);
+
+    Scrape scrape = scrape(server);
+
+    List<Map<String, String>> http =
+        scrape.family("vertx_http_server_requests_total").orElseThrow().getMetrics().stream()
+            .map(Metric::getLabels)
+            .filter(labels -> labels.get("local").equals("0.0.0.0:" + server.httpPort()))
+            .toList();
+    assertThat(http)
+        .extracting(labels -> labels.get("method") + " " + labels.get("route"))
+        .contains(
+            "GET /v1/namespaces/{name}",
+            "POST /v1/namespaces/{namespace}/pseudonyms:batchGet",
+            "POST /v1/csv-jobs/{id}:start",
+            "GET /v1/csv-jobs/{id}:start");
+    assertThat(http)
+        .extracting(labels -> labels.get("route"))
+        .allSatisfy(route -> assertThat(route).doesNotContain("\\Q", "(?<", ">", "/:"));
+  }
+
+  /** Sends a REST call to the HTTP port; its status. */
+  private static int send(String method, String path, String json) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+            .timeout(Duration.ofSeconds(10));
+    request.method(
+        method,
+        json == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      request.header("content-type", "application/json");
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  @Test
   void noSeriesIsLabelledWithARawPath() {
     createNamespace(client);
 
