@@ -93,22 +93,28 @@ final class FhirErrors {
         : "";
   }
 
+  /** A client error: one line through {@link EdgeWarnings#rejected}, and its outcome. */
+  static Answer reject(
+      String operation, int status, IssueType code, String diagnostics, EdgeWarnings warnings) {
+    warnings.rejected(LOG, operation, Integer.toString(status));
+    return outcome(status, code, diagnostics, null);
+  }
+
   /** A failure the HTTP router found before the operation ran (a body over the limit). */
   static Answer routerFailure(int status, Throwable failure, EdgeWarnings warnings) {
     if (failure instanceof ServiceException) {
       return fail("FHIR request", failure, warnings);
     }
     if (status == 413) {
-      warnings.rejected(LOG, "FHIR request", "413");
-      return outcome(
+      return reject(
+          "FHIR request",
           413,
           IssueType.TOOCOSTLY,
           "The request body is larger than the limit (Http__MaxRequestBodyBytes).",
-          null);
+          warnings);
     }
     if (status >= 400 && status < 500) {
-      warnings.rejected(LOG, "FHIR request", Integer.toString(status));
-      return outcome(status, IssueType.PROCESSING, MALFORMED, null);
+      return reject("FHIR request", status, IssueType.PROCESSING, MALFORMED, warnings);
     }
     return fail("FHIR request", failure == null ? new IllegalStateException() : failure, warnings);
   }

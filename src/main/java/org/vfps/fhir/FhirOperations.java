@@ -265,7 +265,8 @@ public final class FhirOperations {
               "FHIR request",
               405,
               IssueType.NOTSUPPORTED,
-              "This path of the FHIR base takes " + allowed + ", not " + method + "."));
+              "This path of the FHIR base takes " + allowed + ", not " + method + ".",
+              warnings));
     }
     String base = gpas ? GPAS_BASE : BASE;
     List<String> codes =
@@ -290,7 +291,8 @@ public final class FhirOperations {
                 + (gpas ? "" : "; a batch or transaction Bundle is POSTed to the base")
                 + "; GET "
                 + base
-                + "/metadata lists them."));
+                + "/metadata lists them.",
+            warnings));
   }
 
   private FhirReply reply(Answer answer) {

@@ -197,7 +197,7 @@ class CsvJobsIT {
         .satisfies(
             event -> {
               assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-              assertThat(event.getFormattedMessage()).contains("Row 2", "column 'id'");
+              assertThat(event.getFormattedMessage()).contains("Row 3", "column 'id'");
             });
   }
 
