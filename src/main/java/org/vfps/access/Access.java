@@ -64,26 +64,28 @@ public final class Access {
    * Permissions#holdsAnyRight}), or the operation needs none ({@link Operation#needsAnyRight});
    * else fails with {@code PERMISSION_DENIED}, written to the audit trail and counted. The
    * authenticator asks right after authentication, before the call takes a place in admission
-   * control, so that callers without any right can never fill a replica. Answered at once from the
-   * rules and the grants in memory; only a caller they deny waits for current grants, so a right
-   * granted a moment ago counts.
+   * control, so that callers without any right can never fill a replica. Answered from current
+   * grants, as {@link #check} is: at once while the kept ones are current, else once they are read
+   * again, so that a right granted or taken a moment ago counts and both checks say the same.
    */
   public Future<Caller> entitled(Caller caller, Operation operation) {
-    if (!operation.needsAnyRight() || permissions.holdsAnyRight(caller)) {
+    if (!operation.needsAnyRight()) {
       return Future.succeededFuture(caller);
     }
-    return permissions
-        .fresh()
-        .compose(
-            current ->
-                permissions.holdsAnyRight(caller)
-                    ? Future.succeededFuture(caller)
-                    : deny(
-                        caller,
-                        operation,
-                        "The caller has no right on any namespace: no admin role, and no role,"
-                            + " e-mail address or service account that may read, write or look"
-                            + " up."));
+    Future<Void> fresh = permissions.fresh();
+    return fresh.succeeded()
+        ? holdingAnyRight(caller, operation)
+        : fresh.compose(current -> holdingAnyRight(caller, operation));
+  }
+
+  private Future<Caller> holdingAnyRight(Caller caller, Operation operation) {
+    return permissions.holdsAnyRight(caller)
+        ? Future.succeededFuture(caller)
+        : deny(
+            caller,
+            operation,
+            "The caller has no right on any namespace: no admin role, and no role, e-mail address"
+                + " or service account that may read, write or look up.");
   }
 
   /**

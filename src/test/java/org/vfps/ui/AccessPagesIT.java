@@ -346,7 +346,7 @@ class AccessPagesIT {
 
     browser.open("/ui/service-accounts");
     assertThat(browser.textContaining("#admins-only", "administrators only"))
-        .contains("staff", "requires admin access");
+        .contains("staff", "no right on any namespace");
     assertThat(browser.findAll("#create-service-account, #service-accounts")).isEmpty();
   }
 
