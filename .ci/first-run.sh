@@ -76,7 +76,7 @@ echo "$again" | grep -q "\"$value\"" || { cat "$home/vfps.log"; echo "pseudonym 
 stop
 test "$(stat -c %U "$home/data/postgres")" = "$user"
 # a port another process holds stops the start with a line that names its key, not a stack trace
-python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 8083)); s.listen(); time.sleep(120)' &
+python3 -c 'import socket,time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 8083)); s.listen(); time.sleep(120)' &
 holder=$!
 sleep 1
 set +e
