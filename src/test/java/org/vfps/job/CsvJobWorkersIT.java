@@ -35,7 +35,8 @@ class CsvJobWorkersIT {
   /** Rows enough for three parts of 5 MiB of output. */
   private static final int ROWS = 90_000;
 
-  @RegisterExtension final ClassResources resources = new ClassResources();
+  // per test: a replica a test leaves running would claim the next test's jobs
+  @RegisterExtension final ClassResources resources = ClassResources.perTest();
 
   private static Map<String, String> environment(String recovery) {
     Map<String, String> environment = new HashMap<>(TestObjectStore.environment());
