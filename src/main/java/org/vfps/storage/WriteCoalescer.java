@@ -51,9 +51,9 @@ import org.vfps.pseudonym.Upserted;
 final class WriteCoalescer {
 
   /**
-   * At most this many requests in one statement: a {@code BatchCreate} of 1,000 values is one
-   * statement and one commit, which cost PostgreSQL about a sixth less CPU per new value than two
-   * statements of 512 (four runs of each on the development machine).
+   * At most this many requests in one statement: large enough that a {@code BatchCreate} of 1,000
+   * values is one statement and one commit, which costs PostgreSQL less CPU per value than two
+   * halves (docs/benchmarks.md, "The write coalescer").
    */
   static final int MAX_ROWS = 1024;
 
@@ -61,18 +61,19 @@ final class WriteCoalescer {
   static final int MAX_BYTES = 1 << 20;
 
   /**
-   * Statements in flight at once per event loop. PostgreSQL commits several side by side: on the
-   * 2-core development machine 50-row batches reached 9,900 rows/s one at a time, 14,300 two at a
-   * time and 21,900 four at a time.
+   * Statements in flight at once per event loop. PostgreSQL commits several side by side, so large
+   * statements that go together finish sooner than one after another (docs/benchmarks.md, "The
+   * write coalescer").
    */
   static final int MAX_IN_FLIGHT = 4;
 
   /**
    * One statement of fewer requests than this is in flight at a time; the next small one waits for
-   * it and carries everything that arrived meanwhile. Larger ones go beside it. Sent as soon as a
-   * slot was free, 50 concurrent single creates went as statements of about 4.5 rows; waiting, as
-   * statements of 15 to 17, which cost PostgreSQL half and the service a fifth less CPU per create
-   * (see docs/benchmarks.md). A {@code BatchCreate} chunk is larger and goes at once.
+   * it and carries everything that arrived meanwhile. Larger ones go beside it. Small statements
+   * sent as soon as a slot is free carry few rows each, and every one pays its own round trip and
+   * commit; waiting for the one in flight makes them larger and the CPU per create of PostgreSQL
+   * and of the service smaller (docs/benchmarks.md, "The write coalescer"). A {@code BatchCreate}
+   * chunk is larger and goes at once.
    */
   static final int SIDE_BY_SIDE = 64;
 

@@ -257,7 +257,7 @@ final class VoprfGrpcService implements Service {
       }
       elements.add(element.toByteArray());
     }
-    // measured: about 0.3 ms of CPU per element plus 0.4 ms per call (128 elements, 37 ms), so
+    // the group arithmetic takes milliseconds of CPU per call (docs/benchmarks.md, "VOPRF"), so
     // worker threads, never the event loop
     return vertx
         .executeBlocking(() -> evaluate(elements), false)
