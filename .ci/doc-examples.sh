@@ -39,9 +39,11 @@
 # must-fail have to fail), so that it cannot pass everything unseen.
 # Needs java, curl, grpcurl, jq and python3, and the ports 8080, 8081, 8082 and 8083 (the embedded
 # S3 store of CSV jobs).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. scripts/lib.sh
 self_test_only=false
 if [ "${1:-}" = --self-test ]; then
   self_test_only=true
@@ -65,7 +67,7 @@ for tool in curl grpcurl jq python3; do
 done
 ports_free() {
   for port in 8080 8081 8082 8083; do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    if port_open 127.0.0.1 "$port"; then
       echo "doc-examples: port $port is in use; the examples need 8080, 8081, 8082 and 8083" >&2
       exit 1
     fi
@@ -73,21 +75,16 @@ ports_free() {
 }
 
 doc_work=$(mktemp -d /tmp/vfps-docs.XXXXXX)
+on_exit 'rm -rf "$doc_work"'
 doc_failures=$doc_work/failures
 touch "$doc_failures"
 pid=""
 stop_service() {
   # the service exits 143 on SIGTERM, which is no failure here
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; fi
+  stop_process "$pid"
   pid=""
 }
-finish() {
-  status=$?
-  stop_service
-  rm -rf "$doc_work"
-  exit "$status"
-}
-trap finish EXIT
+on_exit stop_service
 
 start_service() {
   ports_free
@@ -95,15 +92,13 @@ start_service() {
   Database__Embedded__DataDirectory="$doc_work/postgres" S3__Embedded__DataDirectory="$doc_work/s3" \
     "$java" -jar "$jar" >"$doc_work/vfps.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 180); do
-    kill -0 "$pid" 2>/dev/null || { cat "$doc_work/vfps.log" >&2; echo "vfps did not start" >&2; exit 1; }
-    if curl -fsS -o /dev/null localhost:8080/readyz 2>/dev/null \
-      && grpcurl -plaintext localhost:8081 grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
-      return 0
-    fi
-    sleep 1
-  done
-  echo "vfps did not start in time" >&2
+  local started=0
+  wait_for 180 1 "$pid" vfps_serving localhost:8080 localhost:8081 || started=$?
+  case $started in
+    0) return 0 ;;
+    2) cat "$doc_work/vfps.log" >&2 && echo "vfps did not start" >&2 ;;
+    *) echo "vfps did not start in time" >&2 ;;
+  esac
   exit 1
 }
 

@@ -10,16 +10,12 @@
 # Needs python3 with venv (installed with apt-get when missing, as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 pins=$(sha256sum requirements-docs.txt | cut -c1-12)
 venv=${DOCS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/vfps/mkdocs-$pins}
 if [ ! -x "$venv/bin/mkdocs" ]; then
-  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
-  fi
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check -r requirements-docs.txt
+  python_venv "$venv" -r requirements-docs.txt
 fi
 
 export NO_MKDOCS_2_WARNING=1

@@ -2,9 +2,12 @@
 # The README's first run, checked: the jar started with no database configured (so it runs its
 # embedded PostgreSQL), as an ordinary user, answers grpcurl; after a restart it still knows the
 # pseudonym it made.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 jar=$(realpath "$1")
 root=$(pwd)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
 
 if ! command -v grpcurl >/dev/null; then
   export GOBIN="${GOBIN:-$HOME/go/bin}"
@@ -15,27 +18,17 @@ fi
 user=vfps-first-run
 id "$user" >/dev/null 2>&1 || useradd --create-home --shell /usr/sbin/nologin "$user"
 home=$(mktemp -d /tmp/vfps-first-run.XXXXXX)
+on_exit 'rm -rf "$home"'
 install -d -o "$user" "$home" "$home/tmp"
 install -o "$user" -m 0644 "$jar" "$home/vfps.jar"
 pid=""
-cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-  rm -rf "$home"
-}
-trap cleanup EXIT
+on_exit 'stop_process "$pid"'
 
 start() {
   (cd "$home" && exec runuser -u "$user" -- env -i PATH="$PATH" HOME="$home" \
     "$JAVA_HOME/bin/java" -Djava.io.tmpdir="$home/tmp" -jar vfps.jar >>"$home/vfps.log" 2>&1) &
   pid=$!
-  for _ in $(seq 1 120); do
-    if curl -fsS 127.0.0.1:8080/readyz >/dev/null 2>&1 \
-      && grpcurl -plaintext 127.0.0.1:8081 grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING; then
-      return 0
-    fi
-    if ! kill -0 "$pid" 2>/dev/null; then break; fi
-    sleep 1
-  done
+  wait_for 120 1 "$pid" vfps_serving 127.0.0.1:8080 127.0.0.1:8081 && return 0
   cat "$home/vfps.log"
   echo "vfps did not start" >&2
   exit 1

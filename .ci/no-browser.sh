@@ -6,6 +6,7 @@
 # with no failure and no error. The full suite runs afterwards and writes its reports anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 summary=target/failsafe-reports/failsafe-summary.xml
 rm -f "$summary"
@@ -22,6 +23,6 @@ failures=$(value failures)
 echo "browser tests without a browser: $completed run, $skipped skipped, $failures failed, $errors errors"
 if [ "${completed:-0}" -eq 0 ] || [ "$skipped" -ne "$completed" ] || [ "$errors" -ne 0 ] \
   || [ "$failures" -ne 0 ]; then
-  echo "The browser tests must all be skipped, without errors, where there is no browser." >&2
+  say "The browser tests must all be skipped, without errors, where there is no browser."
   exit 1
 fi

@@ -15,8 +15,10 @@
 # SCHEMATHESIS_VENV        where schemathesis is installed (default ~/.cache/vfps/schemathesis-VERSION)
 #
 # Needs psql, curl and python3 with venv (installed with apt-get when missing, as root).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/lib.sh"
 jar=$(realpath "${1:-$root/target/vfps.jar}")
 version=4.32.5
 seed=${SCHEMATHESIS_SEED:-1}
@@ -31,41 +33,27 @@ for tool in psql curl; do
 done
 
 if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version | grep -qF "$version"; then
-  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
-  fi
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$version"
+  python_venv "$venv" "schemathesis==$version"
 fi
 "$venv/bin/schemathesis" --version
 
 work=$(mktemp -d /tmp/vfps-schemathesis.XXXXXX)
+on_exit 'rm -rf "$work"'
 out=$root/target/schemathesis
 mkdir -p "$out"
 log=$out/vfps.log
-database=vfps_schemathesis_$(echo "${work##*.}" | tr -cd 'a-zA-Z0-9' | tr 'A-Z' 'a-z')
-server_url=${VFPS_TEST_DATABASE_URL%/*}
-pid=""
-created=""
-finish() {
-  status=$?
-  set +e
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-  if [ -n "$created" ]; then
-    psql -q "$VFPS_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null
-  fi
-  if [ "$status" -ne 0 ] && [ -f "$log" ]; then
+on_exit 'show_log_on_failure'
+show_log_on_failure() {
+  if [ "$CLEANUP_STATUS" -ne 0 ] && [ -f "$log" ]; then
     echo "--- the service's log, $log (last 20 lines)" >&2
     tail -n 20 "$log" >&2
   fi
-  rm -rf "$work"
-  exit "$status"
 }
-trap finish EXIT
+database=vfps_schemathesis_$(echo "${work##*.}" | tr -cd 'a-zA-Z0-9' | tr 'A-Z' 'a-z')
+server_url=${VFPS_TEST_DATABASE_URL%/*}
 
 psql -q -v ON_ERROR_STOP=1 "$VFPS_TEST_DATABASE_URL" -c "CREATE DATABASE $database" >/dev/null
-created=1
+on_exit 'psql -q "$VFPS_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null'
 
 # two ports nothing listens on (the kernel's choice, released just before the jar binds them)
 read -r http_port grpc_port < <(python3 -c '
@@ -80,11 +68,10 @@ ConnectionStrings__PostgreSQL="$server_url/$database" ForceRunDatabaseMigrations
   Http__Port=$http_port Grpc__Port=$grpc_port MetricsPort=0 \
   "$java" -jar "$jar" >"$log" 2>&1 &
 pid=$!
-for _ in $(seq 1 120); do
-  curl -fsS -o /dev/null "127.0.0.1:$http_port/readyz" 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || { echo "schemathesis: vfps did not start" >&2; exit 1; }
-  sleep 1
-done
+on_exit 'stop_process "$pid"'
+started=0
+wait_for 120 1 "$pid" url_answers "127.0.0.1:$http_port/readyz" || started=$?
+[ "$started" -ne 2 ] || { echo "schemathesis: vfps did not start" >&2; exit 1; }
 curl -fsS -o /dev/null "127.0.0.1:$http_port/readyz" || { echo "schemathesis: vfps is not ready" >&2; exit 1; }
 
 # one worker: with two, Python's ast module, which Hypothesis calls while it generates, failed a run

@@ -10,9 +10,10 @@
 # The OIDC provider is a directory served by python3's http.server (discovery and a JWKS); its
 # RSA key and the RS256 token are made with openssl. Needs: a local PostgreSQL (as
 # loadtest/benchmark.sh), the jar (./mvnw package), ghz and grpcurl, openssl, python3.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 ROUNDS=${ROUNDS:-3}
 REQUESTS=${REQUESTS:-30000}
@@ -25,15 +26,11 @@ KNOWN=1000
 export PATH="$HOME/go/bin:$PATH"
 
 work=$(mktemp -d /tmp/vfps-auth-bench.XXXXXX)
+on_exit 'rm -rf "$work"'
 service_pid=""
 idp_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
-  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null && wait "$idp_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-say() { printf '%s\n' "$*" >&2; }
+on_exit 'stop_process "$idp_pid"'
+on_exit 'stop_process "$service_pid"'
 b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
 
 say "== the provider: an RSA key, discovery and JWKS on port $IDP_PORT, an RS256 token"
@@ -51,6 +48,7 @@ json.dump({"issuer": issuer, "jwks_uri": f"{issuer}/certs"},
           open(f"{root}/.well-known/openid-configuration", "w"))
 PY
 (cd "$work/idp" && exec python3 -m http.server "$IDP_PORT" --bind 127.0.0.1) >/dev/null 2>&1 &
+# shellcheck disable=SC2034 # stopped by the cleanup registered above
 idp_pid=$!
 now=$(date +%s)
 header=$(printf '{"alg":"RS256","typ":"JWT","kid":"bench"}' | b64url)
@@ -79,15 +77,9 @@ start_service() { # mode: off | on
   env "${auth[@]}" ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$GRPC_PORT Http__Port=0 \
     MetricsPort=0 "$JAVA" -jar target/vfps.jar >"$work/vfps-$1.log" 2>&1 &
   service_pid=$!
-  for _ in $(seq 1 120); do
-    grep -q "started in" "$work/vfps-$1.log" && break
-    sleep 0.5
-  done
+  wait_for 60 0.5 "" log_has "$work/vfps-$1.log" "started in" || true
   if [ "$1" = on ]; then
-    for _ in $(seq 1 60); do
-      grep -q "Loaded 1 signing keys" "$work/vfps-$1.log" && break
-      sleep 0.5
-    done
+    wait_for 30 0.5 "" log_has "$work/vfps-$1.log" "Loaded 1 signing keys" || true
   fi
 }
 stop_service() { kill "$service_pid"; wait "$service_pid" 2>/dev/null || true; service_pid=""; }

@@ -18,9 +18,10 @@
 # Needs: a local PostgreSQL (it creates the database vfps_bench_batch through
 # `runuser -u postgres psql`, or set ADMIN_PSQL), the jar (./mvnw package), ghz on PATH
 # (go install github.com/bojand/ghz/cmd/ghz@latest), grpcurl, pgbench, python3.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 SCALE=${SCALE:-1}
 BATCH=${BATCH:-1000}
@@ -35,19 +36,13 @@ GRPC_PORT=${GRPC_PORT:-48091}
 export PATH="$HOME/go/bin:$PATH"
 
 work=$(mktemp -d /tmp/vfps-batch-bench.XXXXXX)
+on_exit 'rm -rf "$work"'
 service_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-say() { printf '%s\n' "$*" >&2; }
+on_exit 'stop_process "$service_pid"'
 
 say "== database vfps_bench_batch (fresh)"
 fresh_database vfps_bench_batch
-data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
-postmaster=$(head -1 "$data_directory/postmaster.pid")
+postmaster=$(postmaster_pid "$(pg_data_directory)")
 
 say "== vfps ($JAR $JAVA_OPTS)"
 # shellcheck disable=SC2086

@@ -23,9 +23,10 @@
 # directory), the jar (./mvnw package), ghz and grpcurl on PATH (go install
 # github.com/bojand/ghz/cmd/ghz@latest and github.com/fullstorydev/grpcurl/cmd/grpcurl@latest),
 # pgbench, python3, a JDK 21+ for the floor server (run from source); wrk for REST and FHIR.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 REQUESTS=${REQUESTS:-100000}
 CONCURRENCY=${CONCURRENCY:-50}
@@ -44,23 +45,18 @@ KNOWN=1000
 export PATH="$HOME/go/bin:$PATH"
 
 work=$(mktemp -d /tmp/vfps-bench.XXXXXX)
+on_exit 'rm -rf "$work"'
 service_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'stop_process "$service_pid"'
 trap "exit 143" TERM INT
-
-say() { printf '%s\n' "$*" >&2; }
 
 say "== database vfps_bench (fresh)"
 fresh_database vfps_bench
 connection=$ConnectionStrings__PostgreSQL
 export PGPASSWORD=vfps_bench
 bench_psql=(psql -q -h "$PGHOST_BENCH" -U vfps_bench -d vfps_bench -v ON_ERROR_STOP=1)
-data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
-postmaster=$(head -1 "$data_directory/postmaster.pid")
+data_directory=$(pg_data_directory)
+postmaster=$(postmaster_pid "$data_directory")
 say "   PostgreSQL postmaster $postmaster ($data_directory)"
 
 # measure NAME [--pid PID] -- COMMAND...: runs the load generator, CPU figures in NAME.cpu.json
@@ -81,21 +77,19 @@ start_service() { # label, then extra environment (NAME=value ...)
   service_pid=$!
   wait_grpc "$GRPC_PORT"
   # gRPC serves before HTTP is up: wait for the start line, so that start-up work is not measured
-  for _ in $(seq 1 240); do
-    grep -m1 "started in" "$work/vfps-$label.log" >&2 && return
-    sleep 0.5
-  done
+  wait_for 120 0.5 "" grep -m1 "started in" "$work/vfps-$label.log" >&2 && return
   say "vfps did not finish starting"
   exit 1
 }
 
+floor_or_vfps_answers() { # port: vfps's health service, or the floor's Create
+  grpc_serving "127.0.0.1:$1" && return
+  grpcurl -plaintext -protoset "$work/vfps.protoset" -d '{}' "127.0.0.1:$1" \
+    vfps.api.v1.PseudonymService/Create >/dev/null 2>&1
+}
+
 wait_grpc() { # port
-  for _ in $(seq 1 240); do
-    grpcurl -plaintext "127.0.0.1:$1" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && return
-    grpcurl -plaintext -protoset "$work/vfps.protoset" -d '{}' "127.0.0.1:$1" \
-      vfps.api.v1.PseudonymService/Create >/dev/null 2>&1 && return
-    sleep 0.5
-  done
+  wait_for 120 0.5 "" floor_or_vfps_answers "$1" && return
   say "nothing answers on port $1"
   exit 1
 }

@@ -22,8 +22,11 @@
 # Needs: PostgreSQL 15 binaries (/usr/lib/postgresql/15/bin), the jar (./mvnw package), the protos
 # unpacked by the build (target/proto), a JDK 21+ (JAVA_HOME), grpcurl on PATH or in ~/go/bin,
 # root (to run initdb as postgres). Stops everything it started and removes the cluster.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
+SAY_STYLE=section
 
 CLIENTS=${CLIENTS:-8}
 QUIET=${QUIET:-20}
@@ -40,6 +43,7 @@ done
 
 work=$(mktemp -d /tmp/vfps-chaos.XXXXXX)
 chmod 755 "$work"
+on_exit 'echo "logs: $work" >&2'
 # PostgreSQL runs as postgres, which may not write to $work: its data and log live in a directory
 # of its own
 install -d -o postgres "$work/pg"
@@ -47,38 +51,25 @@ data=$work/pg/data
 pglog=$work/pg/postgres.log
 service_pid=""
 client_pids=()
-as_postgres() { runuser -u postgres -- "$@"; }
-pg() { as_postgres "$PG_BIN/pg_ctl" -D "$data" -w -t 60 "$@" >>"$work/pg_ctl.log" 2>&1; }
-cleanup() {
-  for p in "${client_pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; wait "$service_pid" 2>/dev/null || true; fi
-  pg stop -m immediate 2>/dev/null || true
-  rm -rf "$data"
-  echo "logs: $work" >&2
-}
-trap cleanup EXIT
-
-say() { printf '== %s\n' "$*" >&2; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+pg() { "${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$data" -w -t 60 "$@" >>"$work/pg_ctl.log" 2>&1; }
+on_exit 'rm -rf "$data"'
+on_exit 'pg stop -m immediate 2>/dev/null'
+on_exit 'stop_process "$service_pid"'
+on_exit 'for p in "${client_pids[@]}"; do kill "$p" 2>/dev/null; done'
 mark() { echo "$(now_ms) $1" >>"$work/events"; } # a phase boundary or a fault's end
 
 say "a throwaway PostgreSQL cluster on port $PG_PORT"
-install -d -o postgres "$data"
-as_postgres "$PG_BIN/initdb" -D "$data" -A trust -U postgres >"$work/initdb.log"
-pg -l "$pglog" -o "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1" start
-as_postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -q -c 'CREATE DATABASE vfps_chaos'
-psql_chaos() { as_postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d vfps_chaos -q -t -A -v ON_ERROR_STOP=1 "$@"; }
+pg_throwaway_cluster "$data" "$PG_PORT" "$work/initdb.log"
+pg -l "$pglog" start
+"${AS_POSTGRES[@]}" "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -q -c 'CREATE DATABASE vfps_chaos'
+psql_chaos() { "${AS_POSTGRES[@]}" "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d vfps_chaos -q -t -A -v ON_ERROR_STOP=1 "$@"; }
 
 export ConnectionStrings__PostgreSQL="Host=127.0.0.1;Port=$PG_PORT;Database=vfps_chaos;Username=postgres;Password=unused;Timeout=5"
 export Grpc__Port=$GRPC_PORT Http__Port=48080 MetricsPort=0 ForceRunDatabaseMigrations=true
 start_service() {
   "$JAVA_HOME/bin/java" -jar target/vfps.jar >>"$work/service.log" 2>&1 &
   service_pid=$!
-  for _ in $(seq 1 300); do
-    grpcurl -plaintext -max-time 2 "127.0.0.1:$GRPC_PORT" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && return 0
-    kill -0 "$service_pid" 2>/dev/null || break
-    sleep 0.2
-  done
+  wait_for 60 0.2 "$service_pid" grpc_serving "127.0.0.1:$GRPC_PORT" -max-time 2 && return 0
   tail -20 "$work/service.log" >&2
   say "the service did not come up"
   exit 1

@@ -4,7 +4,7 @@
 # time from exec to listening and to the first answer, and the median latency of the first and
 # second request, for the plain jar and for the jar with the build's AOT cache (bin/vfps).
 # PROFILE=yes adds one start per mode under async-profiler (CPU samples of every thread from the
-# JVM's start to the first answer; loadtest/lib.sh fetches the profiler) and prints where that CPU
+# JVM's start to the first answer; scripts/lib.sh fetches the profiler) and prints where that CPU
 # went by library, and how many classes were loaded by then (and how many came from the AOT cache).
 #
 #   loadtest/cold-start.sh            # both modes
@@ -13,9 +13,10 @@
 #
 # Needs a local PostgreSQL (database vfps_coldstart is created through `runuser -u postgres psql`,
 # or ADMIN_PSQL), ghz and grpcurl on PATH, the jar and cache from ./mvnw package on JDK 25, python3.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 RUNS=${RUNS:-9}
 MODES=${MODES:-jar aot}
@@ -24,17 +25,12 @@ export JAVA_HOME
 PORT=${PORT:-48181}
 export PATH="$HOME/go/bin:$PATH"
 work=$(mktemp -d /tmp/vfps-cold.XXXXXX)
+on_exit 'rm -rf "$work"'
 pid=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'stop_process "$pid"'
 
 fresh_database vfps_coldstart
 export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 start() { # mode [JVM options]
   if [ "$1" = aot ]; then
@@ -54,7 +50,7 @@ stop() {
 
 # one run to create the namespace and save the descriptors, so ghz needs no reflection later
 start jar
-for _ in $(seq 1 200); do grpcurl -plaintext "127.0.0.1:$PORT" list >/dev/null 2>&1 && break; sleep 0.1; done
+wait_for 20 0.1 "" grpcurl -plaintext "127.0.0.1:$PORT" list >/dev/null 2>&1 || true
 grpcurl -plaintext -d '{"name": "cold", "pseudonymLength": 16}' "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null
 grpcurl -plaintext -protoset-out "$work/vfps.protoset" "127.0.0.1:$PORT" describe vfps.api.v1.PseudonymService >/dev/null
 stop
@@ -69,7 +65,8 @@ for mode in $MODES; do
   for run in $(seq 1 "$RUNS"); do
     t0=$(now_ms)
     start "$mode"
-    until (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do sleep 0.005; done
+    # polled this often, not through wait_for: the time to listening is measured
+    until port_open 127.0.0.1 "$PORT"; do sleep 0.005; done
     listening=$(($(now_ms) - t0))
     first=$(create "run-$mode-$run-a")
     answered=$(($(now_ms) - t0))
@@ -106,7 +103,8 @@ if [ "${PROFILE:-no}" = yes ]; then
   library=$(async_profiler_library)
   for mode in $MODES; do
     start "$mode" "-agentpath:$library=start,event=cpu,interval=1ms"
-    until (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do sleep 0.005; done
+    # polled this often, not through wait_for: the time to listening is measured
+    until port_open 127.0.0.1 "$PORT"; do sleep 0.005; done
     create "profile-$mode" >/dev/null
     "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$work/$mode.collapsed,collapsed\"" >/dev/null
     counters=$("$JAVA_HOME/bin/jcmd" "$pid" PerfCounter.print)

@@ -15,9 +15,10 @@
 # `runuser -u postgres psql`, or set ADMIN_PSQL), the jar (./mvnw package), ghz and grpcurl on PATH
 # (go install github.com/bojand/ghz/cmd/ghz@latest, github.com/fullstorydev/grpcurl/cmd/grpcurl@latest),
 # curl, jq, python3. The S3 server is the service's own development store (loadtest/S3Server.java).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 ROWS=${ROWS:-1000000}
 BATCH=${BATCH:-1000}
@@ -32,31 +33,23 @@ S3_PORT=${S3_PORT:-48102}
 export PATH="$HOME/go/bin:$PATH"
 
 work=$(mktemp -d /tmp/vfps-csv-bench.XXXXXX)
+on_exit 'rm -rf "$work"'
 service_pid=""
 s3_pid=""
-cleanup() {
-  [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null || true
-  [ -n "$s3_pid" ] && kill "$s3_pid" 2>/dev/null && wait "$s3_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-say() { printf '%s\n' "$*" >&2; }
+on_exit 'stop_process "$s3_pid"'
+on_exit 'stop_process "$service_pid"'
 
 say "== database vfps_bench_csv (fresh)"
 fresh_database vfps_bench_csv
-data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
-postmaster=$(head -1 "$data_directory/postmaster.pid")
+postmaster=$(postmaster_pid "$(pg_data_directory)")
 
 say "== S3 (loadtest/S3Server.java)"
 mkdir -p "$work/s3"
 "$JAVA" -cp "$JAR" loadtest/S3Server.java "$work/s3" "$S3_PORT" >"$work/s3.env" 2>"$work/s3.log" &
 s3_pid=$!
-for _ in $(seq 1 120); do
-  grep -q '^S3__ObjectRetentionDays' "$work/s3.env" && break
-  kill -0 "$s3_pid" 2>/dev/null || { cat "$work/s3.log" >&2; exit 1; }
-  sleep 0.5
-done
+s3_started=0
+wait_for 60 0.5 "$s3_pid" log_has "$work/s3.env" '^S3__ObjectRetentionDays' || s3_started=$?
+[ "$s3_started" -ne 2 ] || { cat "$work/s3.log" >&2; exit 1; }
 while IFS= read -r setting; do export "${setting?}"; done < <(grep "^S3__" "$work/s3.env")
 
 say "== vfps ($JAR $JAVA_OPTS)"

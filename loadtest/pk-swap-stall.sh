@@ -9,7 +9,7 @@
 #   ROWS=1000000 RATE=500 loadtest/pk-swap-stall.sh
 #
 # On 127.0.0.1 only: database vfps_pkswap (and vfps_pkswap_scratch, for Flyway's history) owned by
-# the role vfps_bench, made through an admin psql as loadtest/lib.sh does, both dropped at the end.
+# the role vfps_bench, made through an admin psql as scripts/lib.sh does, both dropped at the end.
 # The schema of 1.10 is the released migration files V1 to V4 run by psql, with Flyway's history of
 # them taken from a scratch database the jar migrated (the same files, so the same checksums). The
 # rows come from generate_series, loaded before their indexes are built.
@@ -31,8 +31,10 @@
 # (pg_stat_activity every 50 ms: a lock, or WAL and I/O), and write errors. Bounded: the migration gets
 # MIGRATE_TIMEOUT seconds (1800), then everything stops. Needs a local PostgreSQL, psql, pg_dump,
 # pgbench, python3 and the jar (./mvnw package).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 ROWS=${ROWS:-10000000}
 CLIENTS=${CLIENTS:-4}
@@ -41,32 +43,27 @@ ROUND=${ROUND:-10}
 BASELINE=${BASELINE:-20}
 MIGRATE_TIMEOUT=${MIGRATE_TIMEOUT:-1800}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-ADMIN_PSQL=${ADMIN_PSQL:-runuser -u postgres -- psql}
 DATABASE=vfps_pkswap
 SCRATCH=vfps_pkswap_scratch
 work=$(mktemp -d /tmp/vfps-pkswap.XXXXXX)
+on_exit 'rm -rf "$work"'
 writer=""
 sampler=""
-say() { printf '%s\n' "$*" >&2; }
 drop_databases() {
-  $ADMIN_PSQL -q -c "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" \
+  admin_psql -q -c "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" \
     -c "DROP DATABASE IF EXISTS $SCRATCH WITH (FORCE)" >/dev/null
 }
-cleanup() {
-  touch "$work/stop"
-  [ -n "$writer" ] && kill "$writer" 2>/dev/null && wait "$writer" 2>/dev/null || true
-  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null || true
-  drop_databases || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit drop_databases
+on_exit 'stop_process "$sampler"'
+on_exit 'stop_process "$writer"'
+on_exit 'touch "$work/stop"'
 now() { date +%s.%N; }
 # the role's own clients, over TCP to 127.0.0.1 (the admin psql keeps its own environment)
 bench() { PGHOST=127.0.0.1 PGUSER=vfps_bench PGPASSWORD=vfps_bench "$@"; }
 
 say "== databases $DATABASE and $SCRATCH (fresh)"
 drop_databases
-$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<SQL
+admin_psql -q -v ON_ERROR_STOP=1 <<SQL
 SELECT 'CREATE ROLE vfps_bench LOGIN PASSWORD ''vfps_bench'''
 WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_bench') \gexec
 CREATE DATABASE $DATABASE OWNER vfps_bench;

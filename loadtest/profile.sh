@@ -21,9 +21,11 @@
 #
 # Needs what loadtest/benchmark.sh needs (a local PostgreSQL, the jar, ghz, grpcurl, python3) and
 # Maven Central for the profiler's jar (fetched once with the Maven wrapper).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
+SAY_STYLE=section
 
 PATHS=${PATHS:-new cached}
 REQUESTS=${REQUESTS:-100000}
@@ -47,14 +49,10 @@ mkdir -p "$OUT"
 out=$(realpath "$OUT")
 
 work=$(mktemp -d /tmp/vfps-profile.XXXXXX)
+on_exit 'rm -rf "$work"'
 pid=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'stop_process "$pid"'
 trap "exit 143" TERM INT
-say() { printf '== %s\n' "$*" >&2; }
 
 fresh_database vfps_profile
 connection=$ConnectionStrings__PostgreSQL
@@ -70,7 +68,7 @@ for path in $PATHS; do
     Pseudonymization__Caching__Pseudonyms__IsEnabled=$caches \
     "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" >"$work/vfps-$path.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 240); do grep -q "started in" "$work/vfps-$path.log" && break; sleep 0.5; done
+  wait_for 120 0.5 "" log_has "$work/vfps-$path.log" "started in" || true
   grpcurl -plaintext -d '{"name": "profile", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
     "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null 2>&1 || true
   [ -f "$work/vfps.protoset" ] || grpcurl -plaintext -protoset-out "$work/vfps.protoset" \

@@ -26,9 +26,11 @@
 # the jar (./mvnw package; bin/vfps also uses the AOT cache when the build made one), a JDK 21+
 # (the client runs from source), grpcurl on PATH or in ~/go/bin. Traffic stays on 127.0.0.1; the
 # run is bounded by REQUESTS and MAX_SECONDS and stops everything it started.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
+SAY_STYLE=section
 
 REQUESTS=${REQUESTS:-50000}
 CYCLES=${CYCLES:-1000}
@@ -62,28 +64,28 @@ declare -A pids=()
 client_pid=""
 cycles_pid=""
 group() { echo "vfps-rehearsal-$$-$1"; } # the cgroup of replica k
-cleanup() {
-  [ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null
-  [ -n "$cycles_pid" ] && kill "$cycles_pid" 2>/dev/null
-  for k in "${!pids[@]}"; do kill "${pids[$k]}" 2>/dev/null || true; done
-  for k in "${!pids[@]}"; do wait "${pids[$k]}" 2>/dev/null || true; done
+on_exit 'echo "logs: $work" >&2'
+remove_groups() {
   if [ "$LIMITS" = yes ]; then
     for k in 1 2 3; do cgroup_remove "$(group "$k")"; done
   fi
-  echo "logs: $work" >&2
 }
-trap cleanup EXIT
+on_exit remove_groups
+stop_replicas() { # all at once, then wait for each
+  for k in "${!pids[@]}"; do kill "${pids[$k]}" 2>/dev/null || true; done
+  for k in "${!pids[@]}"; do wait "${pids[$k]}" 2>/dev/null || true; done
+}
+on_exit stop_replicas
+on_exit '[ -n "$cycles_pid" ] && kill "$cycles_pid" 2>/dev/null'
+on_exit '[ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null'
 trap "exit 143" TERM INT
-
-say() { printf '== %s\n' "$*" >&2; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 say "PostgreSQL"
 if command -v pg_ctlcluster >/dev/null && [ "$ADMIN_PSQL" = "runuser -u postgres -- psql" ]; then
   pg_ctlcluster 15 main start 2>/dev/null || true
 fi
-for _ in $(seq 1 60); do pg_isready -q -h "$PGHOST_REHEARSAL" && break; sleep 1; done
-$ADMIN_PSQL -q -v ON_ERROR_STOP=1 <<'SQL'
+wait_for 60 1 "" pg_isready -q -h "$PGHOST_REHEARSAL" || true
+admin_psql -q -v ON_ERROR_STOP=1 <<'SQL'
 DROP DATABASE IF EXISTS vfps_rehearsal;
 SELECT 'CREATE ROLE vfps_rehearsal LOGIN PASSWORD ''vfps_rehearsal'''
 WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'vfps_rehearsal') \gexec
@@ -120,24 +122,17 @@ start_replica() { # k
   pids[$k]=$!
 }
 
-serving() { # k
-  grpcurl -plaintext -max-time 2 "127.0.0.1:$(grpc_port "$1")" grpc.health.v1.Health/Check 2>/dev/null |
-    grep -q SERVING
-}
+serving() { grpc_serving "127.0.0.1:$(grpc_port "$1")" -max-time 2; } # k
 
 wait_serving() { # k timeout_seconds
-  local deadline=$(($(date +%s) + $2))
-  until serving "$1"; do
-    if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "${pids[$1]}" 2>/dev/null; then
-      say "replica $1 did not come up"
-      tail -20 "$work/replica$1.log" >&2
-      if [ "$LIMITS" = yes ]; then
-        say "OOM kills in its cgroup ($MEMORY_MIB MiB): $(cgroup_oom_kills "$(group "$1")")"
-      fi
-      exit 1
+  if ! wait_for "$2" 0.2 "${pids[$1]}" serving "$1"; then
+    say "replica $1 did not come up"
+    tail -20 "$work/replica$1.log" >&2
+    if [ "$LIMITS" = yes ]; then
+      say "OOM kills in its cgroup ($MEMORY_MIB MiB): $(cgroup_oom_kills "$(group "$1")")"
     fi
-    sleep 0.2
-  done
+    exit 1
+  fi
 }
 
 say "three replicas"

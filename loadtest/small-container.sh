@@ -3,7 +3,7 @@
 # (cpu.cfs_quota_us = cpu.cfs_period_us) and 128 MiB (memory.limit_in_bytes), the mechanism Docker
 # uses, under the same ghz load as without limits. Prints throughput, latency, errors, the peak
 # memory of the cgroup and OOM kills for both, and the ratio. Needs root and cgroup v1 or v2 with
-# the cpu and memory controllers (loadtest/lib.sh), a local PostgreSQL, ghz and grpcurl, and the
+# the cpu and memory controllers (scripts/lib.sh), a local PostgreSQL, ghz and grpcurl, and the
 # jar (and AOT cache) from ./mvnw package.
 #
 #   loadtest/small-container.sh                      # 50,000 creates at concurrency 50
@@ -16,9 +16,10 @@
 # connections. It prints what each part was
 # answered, the refusals the service counted by bound, the cgroup's peak and anonymous memory, the
 # OOM kills, and whether the service still answers a GetAll afterwards.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 REQUESTS=${REQUESTS:-50000}
 CONCURRENCY=${CONCURRENCY:-50}
@@ -29,13 +30,10 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
 group=vfps-small-$$
 work=$(mktemp -d /tmp/vfps-small.XXXXXX)
+on_exit 'rm -rf "$work"'
+on_exit 'cgroup_remove "$group"'
 pid=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  cgroup_remove "$group"
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'stop_process "$pid"'
 
 fresh_database vfps_small
 export Grpc__Port=$PORT Http__Port=$((PORT + 1)) MetricsPort=0
@@ -56,10 +54,7 @@ run() { # label, limited (yes|no), JAVA_OPTS
     JAVA_OPTS="$3" bin/vfps >"$work/$label.log" 2>&1 &
   fi
   pid=$!
-  for _ in $(seq 1 300); do
-    grpcurl -plaintext "127.0.0.1:$PORT" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && break
-    sleep 0.2
-  done
+  wait_for 60 0.2 "" grpc_serving "127.0.0.1:$PORT" || true
   grpcurl -plaintext -d "{\"name\": \"$label\", \"pseudonymLength\": 32}" "127.0.0.1:$PORT" \
     vfps.api.v1.NamespaceService/Create >/dev/null
   ghz --insecure --call vfps.api.v1.PseudonymService/Create -c "$CONCURRENCY" -n 5000 \
@@ -92,14 +87,11 @@ overload() {
   MALLOC_ARENA_MAX=2 JAVA_OPTS="$SMALL_OPTS" MetricsPort=$metrics \
     sh -c "$(cgroup_enter "$group") exec bin/vfps" >"$work/overload.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 300); do
-    grpcurl -plaintext "127.0.0.1:$PORT" grpc.health.v1.Health/Check 2>/dev/null | grep -q SERVING && break
-    sleep 0.2
-  done
+  wait_for 60 0.2 "" grpc_serving "127.0.0.1:$PORT" || true
   grpcurl -plaintext -d '{"name": "overload", "description": "one of the overload mix", "pseudonymLength": 16}' \
     "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null
   # the other namespaces as copies of the first, straight into the table: quicker than Creates
-  ${ADMIN_PSQL:-runuser -u postgres -- psql} -q -d vfps_small -v ON_ERROR_STOP=1 -c \
+  admin_psql -q -d vfps_small -v ON_ERROR_STOP=1 -c \
     "INSERT INTO namespaces SELECT n.name || '-' || lpad(i::text, 5, '0'), n.description,
        n.pseudonym_generation_method, n.pseudonym_length, n.pseudonym_prefix, n.pseudonym_suffix,
        n.created_at, n.last_updated_at

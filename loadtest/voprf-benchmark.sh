@@ -15,9 +15,10 @@
 # Needs: a local PostgreSQL (it creates the database vfps_bench_voprf through
 # `runuser -u postgres psql`, or set ADMIN_PSQL), the jar (./mvnw package), ghz and grpcurl on PATH
 # (go install github.com/bojand/ghz/cmd/ghz@latest), python3.
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 SCALE=${SCALE:-1}
 CALLS=$((2000 * SCALE))
@@ -32,18 +33,13 @@ UNBATCHED_PORT=${UNBATCHED_PORT:-48193}
 export PATH="$HOME/go/bin:$PATH"
 
 work=$(mktemp -d /tmp/vfps-voprf-bench.XXXXXX)
+on_exit 'rm -rf "$work"'
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-say() { printf '%s\n' "$*" >&2; }
+on_exit 'stop_process "${pids[@]}"'
 
 say "== database vfps_bench_voprf (fresh)"
 fresh_database vfps_bench_voprf
-data_directory=$(${ADMIN_PSQL:-runuser -u postgres -- psql} -A -t -c 'SHOW data_directory')
-postmaster=$(head -1 "$data_directory/postmaster.pid")
+postmaster=$(postmaster_pid "$(pg_data_directory)")
 
 say "== VOPRF server (development mode: clear text, no rate limit)"
 # a seed for this benchmark only; a real one comes from a Secret

@@ -6,12 +6,12 @@
 #      HAProxy in front with a primary-only backend checked through Patroni's REST /primary, cutting
 #      the sessions of a server that stops being the primary (as a CloudNativePG -rw Service, whose
 #      old primary is shut down on switchover and failover);
-#   2. between the replicas and HAProxy a relay that can be partitioned (loadtest/PartitionProxy.java:
+#   2. between the replicas and HAProxy a relay that can be partitioned (.ci/PartitionProxy.java:
 #      it stops forwarding, in both directions, without closing or resetting anything);
 #   3. three clustered vfps replicas from target/vfps.jar with the chart's settings for this topology
 #      (deploy/ci/ha-values.yaml: both caches and the cluster on, its JAVA_OPTS, each in a cgroup of
 #      1 CPU and MEMORY_MIB as a pod);
-#   4. an open-model load (loadtest/HaRehearsalClient.java): RATE Creates per second of fresh values
+#   4. an open-model load (.ci/HaRehearsalClient.java): RATE Creates per second of fresh values
 #      on a fixed schedule that never waits for replies, a DEADLINE_MS deadline per call, retries on
 #      UNAVAILABLE only, every acknowledged pair in a ledger; the calls go round robin to the
 #      replicas that are ready, as through the chart's <release>-headless Service, which lists ready
@@ -41,8 +41,8 @@
 # calls divided by the offered rate, the time the whole offered load would have been failing. The
 # calls offered while the partition holds are left out of both: no Create can commit then.
 #
-#   loadtest/ha-rehearsal.sh                     # every scenario, 8 to 24 minutes
-#   HA_PROFILE=short loadtest/ha-rehearsal.sh    # baseline, replica kill, primary kill: ~3 minutes
+#   .ci/ha-rehearsal.sh                          # every scenario, 8 to 24 minutes
+#   HA_PROFILE=short .ci/ha-rehearsal.sh         # baseline, replica kill, primary kill: ~3 minutes
 #
 # Needs root (apt-get, cgroups, running PostgreSQL as the postgres user), Debian's etcd-server,
 # patroni and haproxy (installed when missing), PostgreSQL 15 binaries in /usr/lib/postgresql/15,
@@ -52,7 +52,7 @@
 # directories, the logs are always kept).
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 HA_PROFILE=${HA_PROFILE:-full}
 RATE=${RATE:-200}
@@ -114,11 +114,10 @@ rest_port() { echo $((PORT_BASE + 20 + $1)); }
 http_port() { echo $((PORT_BASE + 40 + $1)); }
 grpc_port() { echo $((PORT_BASE + 50 + $1)); }
 
-start_ms=$(date +%s%3N)
-now_ms() { date +%s%3N; }
+SAY_START_MS=$(now_ms) SAY_STYLE=timed
 # progress goes to the script's own stderr (fd 3), also from within redirected commands
 exec 3>&2
-say() { printf '== %6.1f s  %s\n' "$((($(now_ms) - start_ms) / 100))e-1" "$*" >&3; }
+SAY_FD=3
 note() { say "$*" && printf '%s\n' "- $*" >>"$work/notes.md"; }
 
 # ------------------------------------------------------------------ what is needed, what is free
@@ -162,12 +161,7 @@ tree() { # pid: the pid and all its descendants
   for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree "$child"; done
 }
 
-postmaster() { # k: the pid of node k's postmaster, if it runs
-  local pm
-  pm=$(head -1 "$work/pg$1/data/postmaster.pid" 2>/dev/null) || return 0
-  [ -n "$pm" ] && [ "$(cat "/proc/$pm/comm" 2>/dev/null)" = postgres ] && echo "$pm"
-  return 0
-}
+postmaster() { postmaster_pid "$work/pg$1/data"; } # k: the pid of node k's postmaster, if it runs
 
 stop() { # name signal grace_seconds: signal the process, kill -9 its tree after the grace
   local name=$1 pid=${pids[$1]:-} all
@@ -185,11 +179,7 @@ stop() { # name signal grace_seconds: signal the process, kill -9 its tree after
   unset "pids[$name]"
 }
 
-cleaned=no
 cleanup() {
-  [ "$cleaned" = yes ] && return 0
-  cleaned=yes
-  set +e
   touch "$work/stop" 2>/dev/null
   stop client TERM 10
   stop verify TERM 2
@@ -216,24 +206,20 @@ cleanup() {
     rm -rf "$work"/pg[123] "$work/etcd" "$work/ledger.tsv"
   fi
   echo "logs: $work/logs" >&3
-  set -e
 }
-trap cleanup EXIT
+on_exit cleanup
 # say where an unexpected failure ended the run (not for commands in command substitutions)
 trap 'rc=$?; [ "$BASHPID" = "$$" ] && say "failed (status $rc) at line $LINENO: $BASH_COMMAND"' ERR
 trap 'exit 130' INT TERM
 
 # ------------------------------------------------------------------ the database cluster
-# an array, not a function, so that $! of a command started with & is the command's own pid
-as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
-
 say "compiling the load generator and the relay"
-"$JAVA_HOME/bin/javac" -nowarn -d "$work/classes" -cp target/vfps.jar loadtest/HaRehearsalClient.java \
-  loadtest/PartitionProxy.java 2>"$work/logs/javac.log" || { cat "$work/logs/javac.log" >&2 && exit 1; }
+"$JAVA_HOME/bin/javac" -nowarn -d "$work/classes" -cp target/vfps.jar .ci/HaRehearsalClient.java \
+  .ci/PartitionProxy.java 2>"$work/logs/javac.log" || { cat "$work/logs/javac.log" >&2 && exit 1; }
 
 say "etcd on $etcd_port"
 install -d -o postgres -m 700 "$work/etcd"
-"${as_postgres[@]}" etcd --name ha --data-dir "$work/etcd" \
+"${AS_POSTGRES[@]}" etcd --name ha --data-dir "$work/etcd" \
   --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
   --listen-peer-urls "http://127.0.0.1:$etcd_peer_port" \
   --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
@@ -294,7 +280,7 @@ YAML
 
 start_patroni() { # k
   local k=$1
-  "${as_postgres[@]}" env HOME="$work/pg$k" patroni "$work/pg$k/patroni.yml" >>"$work/logs/patroni$k.log" 2>&1 &
+  "${AS_POSTGRES[@]}" env HOME="$work/pg$k" patroni "$work/pg$k/patroni.yml" >>"$work/logs/patroni$k.log" 2>&1 &
   pids[patroni$k]=$!
 }
 
@@ -343,10 +329,8 @@ for k in 1 2 3; do
   patroni_config "$k" >"$work/pg$k/patroni.yml"
   chown postgres "$work/pg$k/patroni.yml"
 done
-until curl -s --max-time 1 "http://127.0.0.1:$etcd_port/health" | grep -q true; do
-  kill -0 "${pids[etcd]}" 2>/dev/null || { tail "$work/logs/etcd.log" >&2 && exit 1; }
-  sleep 0.2
-done
+etcd_healthy() { curl -s --max-time 1 "http://127.0.0.1:$etcd_port/health" | grep -q true; }
+wait_for 600 0.2 "${pids[etcd]}" etcd_healthy || { tail "$work/logs/etcd.log" >&2 && exit 1; }
 
 say "HAProxy on $rw_port (primary only, checked through Patroni's /primary)"
 {
@@ -376,16 +360,14 @@ listen stats
   stats uri /
 CFG
 } >"$work/haproxy.cfg"
-"${as_postgres[@]}" haproxy -db -f "$work/haproxy.cfg" >"$work/logs/haproxy.log" 2>&1 &
+"${AS_POSTGRES[@]}" haproxy -db -f "$work/haproxy.cfg" >"$work/logs/haproxy.log" 2>&1 &
 pids[haproxy]=$!
 
 say "three PostgreSQL 15 instances under Patroni (synchronous_mode), ports $(pg_port 1)-$(pg_port 3)"
 t0=$(now_ms)
 start_patroni 1
-until [ -n "$(leader)" ]; do
-  kill -0 "${pids[patroni1]}" 2>/dev/null || { tail -30 "$work/logs/patroni1.log" >&2 && exit 1; }
-  sleep 0.5
-done
+has_leader() { [ -n "$(leader)" ]; }
+wait_for 600 0.5 "${pids[patroni1]}" has_leader || { tail -30 "$work/logs/patroni1.log" >&2 && exit 1; }
 start_patroni 2
 start_patroni 3
 wait_healthy 180
@@ -400,10 +382,7 @@ say "the partition relay on $relay_port, in front of HAProxy"
 "$java" -cp "$work/classes" PartitionProxy --listen "$relay_port" --upstream "$rw_port" \
   --partition "$work/partition" >"$work/logs/relay.log" 2>&1 &
 pids[relay]=$!
-until (exec 3<>"/dev/tcp/127.0.0.1/$relay_port") 2>/dev/null; do
-  kill -0 "${pids[relay]}" 2>/dev/null || { cat "$work/logs/relay.log" >&2 && exit 1; }
-  sleep 0.2
-done
+wait_for 600 0.2 "${pids[relay]}" port_open 127.0.0.1 "$relay_port" || { cat "$work/logs/relay.log" >&2 && exit 1; }
 
 # ------------------------------------------------------------------ three replicas
 # what the chart's Secret would hold: the replicas reach the primary through the relay and HAProxy
@@ -645,10 +624,8 @@ say "load: $RATE Creates/s, ${DEADLINE_MS} ms deadline; scenarios: ${scenarios[*
   --ledger "$work/ledger.tsv" --calls "$work/logs/calls.tsv" --stop "$work/stop" \
   >"$work/logs/client.out" 2>"$work/logs/client.log" &
 pids[client]=$!
-until grep -q '^load started' "$work/logs/client.out" 2>/dev/null; do
-  kill -0 "${pids[client]}" 2>/dev/null || { cat "$work/logs/client.log" >&2 && exit 1; }
-  sleep 0.1
-done
+wait_for 600 0.1 "${pids[client]}" log_has "$work/logs/client.out" '^load started' ||
+  { cat "$work/logs/client.log" >&2 && exit 1; }
 for scenario in "${scenarios[@]}"; do
   phase "$scenario"
   "scenario_$scenario"
@@ -733,9 +710,9 @@ fi
   true
 ) >"$work/logs/evidence.txt"
 
-cleanup
+run_cleanups
 echo
-echo "# HA rehearsal ($HA_PROFILE): $RATE Creates/s, ${DEADLINE_MS} ms deadline, load $(((load_end - $(sed -n 1p "$work/phases.tsv" | cut -f2)) / 1000)) s, run $((($(now_ms) - start_ms) / 1000)) s"
+echo "# HA rehearsal ($HA_PROFILE): $RATE Creates/s, ${DEADLINE_MS} ms deadline, load $(((load_end - $(sed -n 1p "$work/phases.tsv" | cut -f2)) / 1000)) s, run $((($(now_ms) - SAY_START_MS) / 1000)) s"
 echo
 cat "$work/notes.md"
 echo

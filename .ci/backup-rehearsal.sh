@@ -5,7 +5,7 @@
 #   1. a PostgreSQL 15 cluster that archives its WAL (archive_mode, an archive_command that copies
 #      each finished segment into a directory, as pgBackRest's archive-push or CloudNativePG's
 #      barman-cloud push it to an object store), and vfps (target/vfps.jar) on it;
-#   2. an open-model load (loadtest/HaRehearsalClient.java): RATE Creates per second of fresh values,
+#   2. an open-model load (.ci/HaRehearsalClient.java): RATE Creates per second of fresh values,
 #      every acknowledged pair in a ledger with the wall-clock time of its acknowledgement;
 #   3. under that load: a base backup (pg_basebackup, the cluster's own tool: a consistent copy of
 #      a running cluster), then, BEFORE_TARGET seconds later, the recovery target time, then
@@ -23,8 +23,8 @@
 #        PITR: <a> acknowledged before the target, <l> lost, <x> after the target present
 #      and the exit status is 1 unless l = 0 and x = 0.
 #
-#   loadtest/backup-rehearsal.sh                         # 20 s + 20 s of load at 100 Creates/s
-#   BACKUP_PROFILE=short loadtest/backup-rehearsal.sh    # 8 s + 8 s, as CI runs it
+#   .ci/backup-rehearsal.sh                              # 20 s + 20 s of load at 100 Creates/s
+#   BACKUP_PROFILE=short .ci/backup-rehearsal.sh         # 8 s + 8 s, as CI runs it
 #
 # pg_basebackup and WAL archiving rather than pgBackRest: they are PostgreSQL's own mechanism, which
 # pgBackRest and CloudNativePG's backups drive (a base backup, the archived WAL, recovery to a
@@ -36,9 +36,10 @@
 # python3. Everything listens on 127.0.0.1, on PORT_BASE (25600) to PORT_BASE+9, never on the
 # machine's own PostgreSQL; everything started is stopped on exit (KEEP_WORK=yes keeps the data
 # directories; the logs are always kept).
+# shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. loadtest/lib.sh
+. scripts/lib.sh
 
 BACKUP_PROFILE=${BACKUP_PROFILE:-full}
 case "$BACKUP_PROFILE" in
@@ -67,26 +68,22 @@ work=$(mktemp -d /tmp/vfps-backup.XXXXXX)
 chmod 755 "$work"
 # PostgreSQL writes its logs there too
 install -d -o postgres -m 755 "$work/logs"
-start_ms=$(date +%s%3N)
-say() { printf '== %6.1f s  %s\n' "$((($(date +%s%3N) - start_ms) / 100))e-1" "$*" >&2; }
-as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
-vfps_pid="" load_pid=""
-cleanup() {
-  [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-  [ -n "$vfps_pid" ] && kill "$vfps_pid" 2>/dev/null && wait "$vfps_pid" 2>/dev/null
+SAY_START_MS=$(now_ms) SAY_STYLE=timed
+on_exit 'say "logs in $work/logs"'
+on_exit '[ "${KEEP_WORK:-no}" = yes ] || rm -rf "$work/primary" "$work/restored" "$work/base" "$work/archive"'
+stop_clusters() {
   for cluster in primary restored; do
     [ -f "$work/$cluster/postmaster.pid" ] &&
-      "${as_postgres[@]}" "$PG_BIN/pg_ctl" -D "$work/$cluster" -m immediate stop >/dev/null 2>&1
+      "${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$work/$cluster" -m immediate stop >/dev/null 2>&1
   done
-  if [ "${KEEP_WORK:-no}" != yes ]; then
-    rm -rf "$work/primary" "$work/restored" "$work/base" "$work/archive"
-  fi
-  say "logs in $work/logs"
 }
-trap cleanup EXIT
+on_exit stop_clusters
+vfps_pid="" load_pid=""
+on_exit 'stop_process "$vfps_pid"'
+on_exit '[ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null'
 
 psql_at() { # port, SQL: one value
-  "${as_postgres[@]}" "$PG_BIN/psql" -h 127.0.0.1 -p "$1" -U postgres -d vfps -At -c "$2"
+  "${AS_POSTGRES[@]}" "$PG_BIN/psql" -h 127.0.0.1 -p "$1" -U postgres -d vfps -At -c "$2"
 }
 connection() { echo "Host=127.0.0.1;Port=$1;Database=vfps;Username=postgres"; }
 start_vfps() { # port of the database, log
@@ -101,25 +98,22 @@ stop_vfps() {
 client() { "$java" -cp "$work/classes:target/vfps.jar" HaRehearsalClient "$@"; }
 
 say "compiling the load generator"
-"$JAVA_HOME/bin/javac" -nowarn -d "$work/classes" -cp target/vfps.jar loadtest/HaRehearsalClient.java \
+"$JAVA_HOME/bin/javac" -nowarn -d "$work/classes" -cp target/vfps.jar .ci/HaRehearsalClient.java \
   2>"$work/logs/javac.log" || { cat "$work/logs/javac.log" >&2 && exit 1; }
 
 # ------------------------------------------------------------------ the cluster, archiving its WAL
 say "PostgreSQL on $primary_port, archiving its WAL into $work/archive"
-install -d -o postgres -m 700 "$work/primary" "$work/archive" "$work/base"
-"${as_postgres[@]}" "$PG_BIN/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/logs/initdb.log"
+install -d -o postgres -m 700 "$work/archive" "$work/base"
+pg_throwaway_cluster "$work/primary" "$primary_port" "$work/logs/initdb.log"
 cat >>"$work/primary/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $primary_port
-unix_socket_directories = '$work/primary'
 wal_level = replica
 archive_mode = on
 archive_command = 'test ! -f $work/archive/%f && cp %p $work/archive/%f'
 # a segment at least every 10 s, so that a quiet cluster's last commits reach the archive too
 archive_timeout = 10
 CONF
-"${as_postgres[@]}" "$PG_BIN/pg_ctl" -D "$work/primary" -l "$work/logs/primary.log" -w start >/dev/null
-"${as_postgres[@]}" "$PG_BIN/createdb" -h 127.0.0.1 -p "$primary_port" -U postgres vfps
+"${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$work/primary" -l "$work/logs/primary.log" -w start >/dev/null
+"${AS_POSTGRES[@]}" "$PG_BIN/createdb" -h 127.0.0.1 -p "$primary_port" -U postgres vfps
 
 say "vfps on gRPC $grpc_port, migrating the database"
 ForceRunDatabaseMigrations=true start_vfps "$primary_port" "$work/logs/vfps.log"
@@ -132,7 +126,7 @@ client load --targets "127.0.0.1:$grpc_port" --readiness "127.0.0.1:$http_port" 
 load_pid=$!
 sleep 3
 say "base backup under load (pg_basebackup, WAL from the archive)"
-"${as_postgres[@]}" "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$primary_port" -U postgres \
+"${AS_POSTGRES[@]}" "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$primary_port" -U postgres \
   -D "$work/base" -X none -c fast >"$work/logs/basebackup.log" 2>&1
 sleep "$BEFORE_TARGET"
 target_ms=$(date +%s%3N)
@@ -145,12 +139,9 @@ load_pid=""
 stop_vfps
 say "the last WAL segment archived, then the cluster lost (pg_ctl stop -m immediate)"
 segment=$(psql_at "$primary_port" "SELECT pg_walfile_name(pg_switch_wal())")
-for _ in $(seq 1 100); do
-  [ -f "$work/archive/$segment" ] && break
-  sleep 0.2
-done
+wait_for 20 0.2 "" test -f "$work/archive/$segment" || true
 [ -f "$work/archive/$segment" ] || { echo "WAL segment $segment was not archived" >&2 && exit 1; }
-"${as_postgres[@]}" "$PG_BIN/pg_ctl" -D "$work/primary" -m immediate stop >/dev/null
+"${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$work/primary" -m immediate stop >/dev/null
 
 # ------------------------------------------------------------------ the restore
 say "restore into a new cluster on $restored_port, recovering to the target"
@@ -164,12 +155,10 @@ restore_command = 'cp $work/archive/%f %p'
 recovery_target_time = '$target'
 recovery_target_action = 'promote'
 CONF
-"${as_postgres[@]}" touch "$work/restored/recovery.signal"
-"${as_postgres[@]}" "$PG_BIN/pg_ctl" -D "$work/restored" -l "$work/logs/restored.log" -w -t 120 start >/dev/null
-for _ in $(seq 1 300); do
-  [ "$(psql_at "$restored_port" 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] && break
-  sleep 0.2
-done
+"${AS_POSTGRES[@]}" touch "$work/restored/recovery.signal"
+"${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$work/restored" -l "$work/logs/restored.log" -w -t 120 start >/dev/null
+promoted() { [ "$(psql_at "$restored_port" 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ]; }
+wait_for 60 0.2 "" promoted || true
 [ "$(psql_at "$restored_port" 'SELECT pg_is_in_recovery()')" = f ] ||
   { tail -20 "$work/logs/restored.log" >&2 && exit 1; }
 grep -m1 'recovery stopping before' "$work/logs/restored.log" | sed 's/^.*LOG: */   /' >&2 || true

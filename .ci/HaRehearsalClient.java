@@ -46,7 +46,7 @@ import org.vfps.api.v1.PseudonymServiceGetRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
 
 /**
- * The load side of {@code loadtest/ha-rehearsal.sh}, in three commands.
+ * The load side of {@code .ci/ha-rehearsal.sh}, in three commands.
  *
  * <p>{@code load}: an open model. Creates of fresh original values are offered at a fixed {@code
  * --rate} on a wall-clock schedule, whether or not earlier calls have been answered. The calls go
@@ -82,12 +82,12 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
  * within {@code --max-recovery} seconds of it.
  *
  * <pre>
- * java -cp target/vfps.jar loadtest/HaRehearsalClient.java load --targets 127.0.0.1:25451,... \
+ * java -cp target/vfps.jar .ci/HaRehearsalClient.java load --targets 127.0.0.1:25451,... \
  *     --readiness 127.0.0.1:25441,... \
  *     --namespace ha --rate 200 --deadline-ms 5000 --ledger ledger.tsv --calls calls.tsv --stop stop
- * java -cp target/vfps.jar loadtest/HaRehearsalClient.java verify --targets ... --namespace ha \
+ * java -cp target/vfps.jar .ci/HaRehearsalClient.java verify --targets ... --namespace ha \
  *     --ledger ledger.tsv
- * java -cp target/vfps.jar loadtest/HaRehearsalClient.java report --calls calls.tsv \
+ * java -cp target/vfps.jar .ci/HaRehearsalClient.java report --calls calls.tsv \
  *     --phases phases.tsv --windows windows.tsv --rate 200 --deadline-ms 5000 \
  *     --verify verify.out --duplicates 0 --lost-in-sql 0
  * </pre>
@@ -320,7 +320,7 @@ public final class HaRehearsalClient {
 
     BufferedWriter ledger = Files.newBufferedWriter(Path.of(options.get("ledger")));
     BufferedWriter calls = Files.newBufferedWriter(Path.of(options.get("calls")));
-    // when each pair was acknowledged, in Unix milliseconds (loadtest/backup-rehearsal.sh)
+    // when each pair was acknowledged, in Unix milliseconds (.ci/backup-rehearsal.sh)
     BufferedWriter acks =
         options.containsKey("acks") ? Files.newBufferedWriter(Path.of(options.get("acks"))) : null;
     Map<String, Integer> messages = new TreeMap<>();

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A TCP relay that can be partitioned, for {@code loadtest/ha-rehearsal.sh}: it forwards every
+ * A TCP relay that can be partitioned, for {@code .ci/ha-rehearsal.sh}: it forwards every
  * connection from {@code --listen} to {@code --upstream}, and while the file {@code --partition}
  * exists it forwards nothing, in either direction, and accepts no new connection.
  *
@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * easy case.
  *
  * <pre>
- * java loadtest/PartitionProxy.java --listen 25402 --upstream 25400 --partition /tmp/partition
+ * java .ci/PartitionProxy.java --listen 25402 --upstream 25400 --partition /tmp/partition
  * </pre>
  *
  * Runs until killed; one virtual thread per direction of each connection.
