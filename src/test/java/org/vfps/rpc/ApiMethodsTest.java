@@ -97,7 +97,7 @@ class ApiMethodsTest {
         Object operation = paths.getJsonObject(path).getValue(verb);
         if (operation instanceof JsonObject op && op.containsKey("operationId")) {
           String id = op.getString("operationId");
-          if (serviceNames.contains(id.substring(0, id.indexOf('_')))) {
+          if (serviceNames.contains(id.split("_")[0])) {
             contractOperations.add(id);
           }
         }
