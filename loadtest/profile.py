@@ -31,7 +31,8 @@ CONCERNS = [
     ("vfps write coalescer", r"^org/vfps/storage/(WriteCoalescer|Coalescer)"),
     ("vfps domain and storage", r"^org/vfps/(pseudonym|namespace|storage|cache|access)/"),
     ("Caffeine", r"^com/github/benmanes/caffeine/"),
-    ("vfps gRPC binding", r"^org/vfps/grpc/"),
+    # the gRPC edge and the table of methods it binds (calls and message mappings)
+    ("vfps gRPC binding", r"^org/vfps/(grpc|rpc)/"),
     ("vertx-grpc", r"^io/vertx/grpc/"),
     ("HTTP/2 (Netty codec, Vert.x HTTP)", r"^(io/netty/handler/codec/http2/|io/vertx/core/http/|"
                                           r"io/vertx/core/http/impl/)"),

@@ -39,29 +39,32 @@ final class PackageRules {
           Map.entry("storage", union(DOMAIN, "config", "admission", "access", "job", "cache")),
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
+          // the API's methods, defined once for both edges: their messages, permissions, calls into
+          // the domain services and reply mappings (a CSV job's presigned URLs are the object
+          // store's records)
+          Map.entry("rpc", union(DOMAIN, "api", "access", "job", "objectstore")),
           // the edges
-          // (a CSV job's presigned URLs are the object store's records; durations in messages are
-          // written as the settings write them)
           Map.entry(
               "grpc",
               union(
                   DOMAIN,
                   "api",
+                  "rpc",
                   "config",
                   "access",
                   "auth",
                   "connection",
                   "admission",
                   "log",
-                  "job",
-                  "objectstore")),
-          // the HTTP listener shares the gRPC edge's message mapping and hosts the FHIR operations
+                  "job")),
+          // the HTTP listener binds the API's methods as the gRPC edge does, never through it, and
+          // hosts the FHIR operations
           Map.entry(
               "http",
               union(
                   DOMAIN,
                   "api",
-                  "grpc",
+                  "rpc",
                   "fhir",
                   "job",
                   "access",
@@ -117,6 +120,7 @@ final class PackageRules {
                   "namespace",
                   "objectstore",
                   "pseudonym",
+                  "rpc",
                   "storage",
                   "text",
                   "tracing",

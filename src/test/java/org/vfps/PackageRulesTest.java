@@ -64,6 +64,24 @@ class PackageRulesTest {
   }
 
   @Test
+  void theEdgesDoNotUseEachOther() {
+    noClasses()
+        .that()
+        .resideInAPackage("org.vfps.http..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.vfps.grpc..")
+        .check(SERVICE);
+    noClasses()
+        .that()
+        .resideInAPackage("org.vfps.grpc..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.vfps.http..")
+        .check(SERVICE);
+  }
+
+  @Test
   void theServerMayUseEveryPackage() {
     Set<String> others = new TreeSet<>(PackageRules.MAY_USE.keySet());
     others.remove("server");

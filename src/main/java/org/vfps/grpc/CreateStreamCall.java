@@ -28,7 +28,8 @@ import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
-import org.vfps.pseudonym.PseudonymService;
+import org.vfps.rpc.ClientStreamMethod;
+import org.vfps.rpc.ProtoMapping;
 
 /**
  * One {@code CreateStream} call: every request message is a create of its own namespace, and the
@@ -70,7 +71,7 @@ final class CreateStreamCall {
       response;
   private final GrpcMessageDecoder<PseudonymServiceCreateRequest> decoder;
   private final Caller caller;
-  private final PseudonymService pseudonyms;
+  private final ClientStreamMethod.StreamedCreate create;
   private final CallObserver observer;
   private final CallDeadline deadline;
   private final EdgeWarnings warnings;
@@ -89,7 +90,7 @@ final class CreateStreamCall {
       GrpcServerRequest<PseudonymServiceCreateRequest, PseudonymServiceCreateResponse> call,
       GrpcMessageDecoder<PseudonymServiceCreateRequest> decoder,
       Caller caller,
-      PseudonymService pseudonyms,
+      ClientStreamMethod.StreamedCreate create,
       CallObserver observer,
       CallDeadline deadline,
       Duration idleTimeout,
@@ -98,7 +99,7 @@ final class CreateStreamCall {
     this.response = call.response();
     this.decoder = decoder;
     this.caller = caller;
-    this.pseudonyms = pseudonyms;
+    this.create = create;
     this.observer = observer;
     this.deadline = deadline;
     this.warnings = warnings;
@@ -150,7 +151,7 @@ final class CreateStreamCall {
       enqueue(Future.failedFuture(rejection));
       return;
     }
-    enqueue(pseudonyms.createStreamed(caller, request.getNamespace(), request.getOriginalValue()));
+    enqueue(create.apply(caller, request.getNamespace(), request.getOriginalValue()));
   }
 
   private void enqueueRejection(ServiceException rejection) {

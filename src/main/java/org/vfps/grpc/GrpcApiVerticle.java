@@ -27,6 +27,8 @@ import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.rpc.ApiMethods;
+import org.vfps.rpc.ApiService;
 
 /**
  * Serves gRPC over cleartext HTTP/2 (h2c), or over TLS with h2 chosen by ALPN when TLS is on (then
@@ -114,15 +116,9 @@ public final class GrpcApiVerticle extends VerticleBase {
             new GrpcServerOptions()
                 .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
-    grpc.addService(
-        NamespaceGrpcService.of(namespaces, observer, authenticator, admission, warnings));
-    grpc.addService(
-        PseudonymGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
-    grpc.addService(
-        WithdrawalGrpcService.of(pseudonyms, observer, authenticator, admission, warnings));
-    grpc.addService(
-        AccessGrpcService.of(accessAdmin, observer, authenticator, admission, warnings));
-    grpc.addService(CsvJobGrpcService.of(csvJobs, observer, authenticator, admission, warnings));
+    for (ApiService service : ApiMethods.of(namespaces, pseudonyms, accessAdmin, csvJobs)) {
+      grpc.addService(BoundService.of(service, observer, authenticator, admission, warnings));
+    }
     grpc.addService(new HealthChecks(vertx, ready, warnings));
     if (reflection) {
       grpc.addService(ReflectionService.v1());

@@ -8,12 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.error.ServiceException;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.rpc.FailureStatus;
 
 /**
- * Ends a failed call with its gRPC status, message and trailers: the one mapping for gRPC. The REST
- * edge answers with the same status codes, through {@link #status}.
+ * Ends a failed call with its gRPC status ({@link FailureStatus}), message and trailers: the one
+ * failure mapping of the gRPC edge.
  */
-public final class GrpcErrors {
+final class GrpcErrors {
 
   private static final Logger LOG = LoggerFactory.getLogger(GrpcErrors.class);
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -31,7 +32,7 @@ public final class GrpcErrors {
       response.status(GrpcStatus.INTERNAL).statusMessage("Internal error.").end();
       return;
     }
-    GrpcStatus status = status(service);
+    GrpcStatus status = FailureStatus.of(service);
     for (Map.Entry<String, String> entry : service.metadata().entrySet()) {
       response.trailers().set(entry.getKey(), asciiSafe(entry.getValue()));
     }
@@ -40,24 +41,9 @@ public final class GrpcErrors {
 
   /** The status {@link #fail} answers {@code failure} with. */
   static GrpcStatus status(Throwable failure) {
-    return failure instanceof ServiceException service ? status(service) : GrpcStatus.INTERNAL;
-  }
-
-  /** The gRPC status of a failure: the one mapping from {@code ErrorCode} to a status code. */
-  public static GrpcStatus status(ServiceException failure) {
-    return switch (failure.code()) {
-      case INVALID_ARGUMENT, PATTERN_MISMATCH -> GrpcStatus.INVALID_ARGUMENT;
-      case OUT_OF_RANGE -> GrpcStatus.OUT_OF_RANGE;
-      case NOT_FOUND, WITHDRAWN -> GrpcStatus.NOT_FOUND;
-      case ALREADY_EXISTS -> GrpcStatus.ALREADY_EXISTS;
-      case FAILED_PRECONDITION -> GrpcStatus.FAILED_PRECONDITION;
-      case UNAUTHENTICATED -> GrpcStatus.UNAUTHENTICATED;
-      case PERMISSION_DENIED -> GrpcStatus.PERMISSION_DENIED;
-      case RESOURCE_EXHAUSTED, OVERLOADED -> GrpcStatus.RESOURCE_EXHAUSTED;
-      case DEADLINE_EXCEEDED -> GrpcStatus.DEADLINE_EXCEEDED;
-      case UNAVAILABLE -> GrpcStatus.UNAVAILABLE;
-      case INTERNAL -> GrpcStatus.INTERNAL;
-    };
+    return failure instanceof ServiceException service
+        ? FailureStatus.of(service)
+        : GrpcStatus.INTERNAL;
   }
 
   /**

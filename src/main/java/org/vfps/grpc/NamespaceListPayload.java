@@ -7,6 +7,7 @@ import io.vertx.grpc.common.WireFormat;
 import java.util.List;
 import org.vfps.api.v1.NamespaceServiceGetAllResponse;
 import org.vfps.namespace.Namespace;
+import org.vfps.rpc.ProtoMapping;
 
 /**
  * A {@code NamespaceServiceGetAllResponse} encoded namespace by namespace straight into one buffer,

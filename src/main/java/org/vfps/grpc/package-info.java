@@ -1,5 +1,5 @@
 /**
- * The gRPC edge on port 8081: the verticle, the bindings of {@code NamespaceService} and {@code
- * PseudonymService}, proto mapping, status mapping, health and reflection.
+ * The gRPC edge on port 8081: the verticle, the binding of the API's methods ({@code org.vfps.rpc})
+ * to the server, the status mapping of failures, health and reflection.
  */
 package org.vfps.grpc;

@@ -28,7 +28,7 @@ final class AllowedMethods {
       if (operation != null
           && operation.getOpenAPIPath().contains(":")
           && route.methods() != null
-          && path.matches(RestRoutes.customMethodRegex(operation.getOpenAPIPath()))) {
+          && path.matches(CustomMethodRoutes.customMethodRegex(operation.getOpenAPIPath()))) {
         route.methods().stream().map(HttpMethod::name).forEach(custom::add);
       }
     }

@@ -52,7 +52,7 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
    *   <li>The parser refuses a path variable that a custom method follows in its segment ({@code
    *       /v1/csv-jobs/{id}:start}), which the protos' HTTP rules write so: such a path is given to
    *       it as {@code {id}/:start} ({@link #CUSTOM_METHOD_AFTER_VARIABLE}), and the router matches
-   *       the path as written ({@link RestRoutes#matchCustomMethodsLiterally}).
+   *       the path as written ({@link CustomMethodRoutes#matchLiterally}).
    * </ul>
    */
   private static JsonObject forParser(JsonObject contract) {

@@ -23,6 +23,7 @@ import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.rpc.ApiMethods;
 
 /**
  * Serves HTTP/1.1 (HTTPS when TLS is on): the REST routes of the contract, the FHIR operations, the
@@ -88,10 +89,11 @@ public final class HttpApiVerticle extends VerticleBase {
     Authentication authentication = new Authentication(dependencies.authenticator(), admission);
     builder.rootHandler(authentication::admitSession);
     new RestRoutes(
-            dependencies.namespaces(),
-            dependencies.pseudonyms(),
-            dependencies.accessAdmin(),
-            dependencies.csvJobs(),
+            ApiMethods.of(
+                dependencies.namespaces(),
+                dependencies.pseudonyms(),
+                dependencies.accessAdmin(),
+                dependencies.csvJobs()),
             authentication)
         .bind(builder);
     FhirRoutes fhirRoutes = new FhirRoutes(dependencies.fhir(), authentication);
@@ -100,7 +102,7 @@ public final class HttpApiVerticle extends VerticleBase {
         new HttpErrors(dependencies.warnings(), new BodyFields(dependencies.contract().contract()));
 
     Router router = builder.createRouter();
-    RestRoutes.matchCustomMethodsLiterally(router);
+    CustomMethodRoutes.matchLiterally(router);
     new Probes(
             dependencies.startup(),
             dependencies.stopping(),

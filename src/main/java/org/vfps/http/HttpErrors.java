@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.vfps.admission.Admission;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
-import org.vfps.grpc.GrpcErrors;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.rpc.FailureStatus;
 
 /**
  * The one failure mapping of the REST edge: a {@link ServiceException}, a request the router or the
@@ -126,7 +126,7 @@ final class HttpErrors {
    */
   static ErrorReply reply(int statusCode, Throwable failure) {
     if (failure instanceof ServiceException service) {
-      GrpcStatus code = GrpcErrors.status(service);
+      GrpcStatus code = FailureStatus.of(service);
       if (service.code() == ErrorCode.OVERLOADED) {
         return new ErrorReply(503, code, service.getMessage(), Admission.RETRY_AFTER_SECONDS);
       }

@@ -6,8 +6,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.List;
-import org.vfps.grpc.ProtoMapping;
 import org.vfps.namespace.Namespace;
+import org.vfps.rpc.ProtoMapping;
 
 /**
  * The body of {@code GET /v1/namespaces}, {@code {"namespaces":[...]}}, written to the response a

@@ -186,7 +186,8 @@ class ContractMatchesProtosTest {
 
   @Test
   void customMethodPathsMatchAsWritten() {
-    String regex = RestRoutes.literalPathRegex("/v1/namespaces/{namespace}/pseudonyms:batchGet");
+    String regex =
+        CustomMethodRoutes.literalPathRegex("/v1/namespaces/{namespace}/pseudonyms:batchGet");
 
     assertThat("/v1/namespaces/a.b/pseudonyms:batchGet").matches(regex);
     assertThat("/v1/namespaces/a/pseudonyms:batchCreate").doesNotMatch(regex);

@@ -103,7 +103,7 @@ class ResetStreamTrailersFilterTest {
     context
         .getLogger("io.netty.handler.codec.http2.Http2ConnectionHandler")
         .error("x", theVertxBug());
-    context.getLogger("org.vfps.grpc.UnaryService").error("y", theVertxBug());
+    context.getLogger("org.vfps.grpc.BoundService").error("y", theVertxBug());
 
     assertThat(logged.list)
         .extracting(
@@ -122,6 +122,6 @@ class ResetStreamTrailersFilterTest {
                 "io.netty.handler.codec.http2.Http2ConnectionHandler",
                 Level.ERROR,
                 theVertxBug().getMessage()),
-            tuple("org.vfps.grpc.UnaryService", Level.ERROR, theVertxBug().getMessage()));
+            tuple("org.vfps.grpc.BoundService", Level.ERROR, theVertxBug().getMessage()));
   }
 }

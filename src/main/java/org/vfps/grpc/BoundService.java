@@ -1,6 +1,7 @@
 package org.vfps.grpc;
 
 import com.google.protobuf.Descriptors;
+import com.google.protobuf.Message;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -29,14 +30,21 @@ import org.vfps.admission.CallLocals;
 import org.vfps.admission.ReplyBytes;
 import org.vfps.auth.Authenticator;
 import org.vfps.log.EdgeWarnings;
+import org.vfps.rpc.ApiMethod;
+import org.vfps.rpc.ApiService;
+import org.vfps.rpc.ClientStreamMethod;
+import org.vfps.rpc.PagedListMethod;
+import org.vfps.rpc.UnaryMethod;
 
 /**
- * A gRPC service of unary methods, each a function from caller and request to future response, and
- * of streaming methods that serve their call themselves ({@link #streaming}). The caller comes from
- * the call's {@code authorization} header, checked while the request is read. Unlike the generated
- * bindings it answers failures with their trailers (through {@link GrpcErrors}), rejects malformed
- * unary requests as {@code INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client
- * has cancelled unanswered, at DEBUG; like them it carries the descriptor that reflection serves.
+ * A gRPC service of the API table ({@link ApiService}) bound to the server: each {@link
+ * UnaryMethod} is a function from caller and request to future response, the {@link
+ * PagedListMethod} encodes its pages into one reply, the {@link ClientStreamMethod} serves its
+ * stream ({@link CreateStreamCall}). The caller comes from the call's {@code authorization} header,
+ * checked while the request is read. Unlike the generated bindings it answers failures with their
+ * trailers (through {@link GrpcErrors}), rejects malformed unary requests as {@code
+ * INVALID_ARGUMENT} ({@link UnaryRequests}) and leaves calls the client has cancelled unanswered,
+ * at DEBUG; like them it carries the descriptor that reflection serves.
  *
  * <p>The authenticator refuses a caller without any right before its call takes a place. A unary
  * call asks {@link Admission} for a place of its caller when its work starts, once its request
@@ -50,9 +58,9 @@ import org.vfps.log.EdgeWarnings;
  * RESOURCE_EXHAUSTED}), and they are given back when the reply is written, or the call fails or is
  * left.
  */
-final class UnaryService implements Service {
+final class BoundService implements Service {
 
-  private static final Logger LOG = LoggerFactory.getLogger(UnaryService.class);
+  private static final Logger LOG = LoggerFactory.getLogger(BoundService.class);
   private static final String AUTHORIZATION = "authorization";
 
   private final ServiceName name;
@@ -64,7 +72,7 @@ final class UnaryService implements Service {
   private final UnaryRequests requests;
   private final List<Consumer<GrpcServer>> bindings = new ArrayList<>();
 
-  UnaryService(
+  private BoundService(
       ServiceName name,
       Descriptors.ServiceDescriptor descriptor,
       CallObserver observer,
@@ -80,14 +88,59 @@ final class UnaryService implements Service {
     this.requests = new UnaryRequests(warnings);
   }
 
+  /** The service with each method of {@code service} bound as its kind asks. */
+  static BoundService of(
+      ApiService service,
+      CallObserver observer,
+      Authenticator authenticator,
+      Admission admission,
+      EdgeWarnings warnings) {
+    BoundService bound =
+        new BoundService(
+            service.name(), service.descriptor(), observer, authenticator, admission, warnings);
+    for (ApiMethod method : service.methods()) {
+      switch (method) {
+        case UnaryMethod<?, ?> unary -> bound.unary(unary);
+        case PagedListMethod list ->
+            bound.encodedMethod(
+                list.method(),
+                list.permission(),
+                (format, caller, request, bytes) -> {
+                  NamespaceListPayload payload = new NamespaceListPayload(format);
+                  return list.list()
+                      .apply(caller, page -> bytes.reserve(payload.append(page)))
+                      .map(done -> payload.finish());
+                });
+        case ClientStreamMethod stream ->
+            bound.streaming(
+                stream.method(),
+                stream.permission(),
+                (caller, call, deadline) ->
+                    new CreateStreamCall(
+                            call,
+                            stream.method().decoder(),
+                            caller,
+                            stream.create(),
+                            observer,
+                            deadline,
+                            admission.streamIdleTimeout(),
+                            warnings)
+                        .serve());
+      }
+    }
+    return bound;
+  }
+
+  private <Req extends Message, Resp extends Message> void unary(UnaryMethod<Req, Resp> unary) {
+    method(unary.method(), unary.permission(), unary.call());
+  }
+
   /**
    * Binds the method, which runs {@code operation}, to the handler; a handler may fail its future
    * or throw.
    */
-  <Req, Resp> UnaryService method(
-      ServiceMethod<Req, Resp> method,
-      Operation operation,
-      BiFunction<Caller, Req, Future<Resp>> handler) {
+  private <Req, Resp> BoundService method(
+      ServiceMethod<Req, Resp> method, Operation operation, UnaryMethod.Call<Req, Resp> handler) {
     return bind(
         method,
         operation,
@@ -101,7 +154,7 @@ final class UnaryService implements Service {
    * object, reserving its bytes in the call's {@link ReplyBytes} as it grows (and failing when they
    * do not fit).
    */
-  <Req, Resp> UnaryService encodedMethod(
+  private <Req, Resp> BoundService encodedMethod(
       ServiceMethod<Req, Resp> method, Operation operation, EncodedHandler<Req> handler) {
     return bind(
         method,
@@ -126,7 +179,7 @@ final class UnaryService implements Service {
    * The call's {@link ReplyBytes}, into which the storage reserves what it reads for the reply, are
    * given back once the reply is written, or the call failed or was left.
    */
-  private <Req, Resp, T> UnaryService bind(
+  private <Req, Resp, T> BoundService bind(
       ServiceMethod<Req, Resp> method,
       Operation operation,
       CallHandler<Req, Resp, T> handler,
@@ -216,7 +269,7 @@ final class UnaryService implements Service {
    * {@code handler} serves the call, ends it and completes with the status it ended it with. The
    * call holds its places until then.
    */
-  <Req, Resp> UnaryService streaming(
+  private <Req, Resp> BoundService streaming(
       ServiceMethod<Req, Resp> method, Operation operation, StreamHandler<Req, Resp> handler) {
     String fullName = method.fullMethodName();
     String service = method.serviceName().fullyQualifiedName();

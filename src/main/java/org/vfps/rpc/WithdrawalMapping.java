@@ -1,4 +1,4 @@
-package org.vfps.grpc;
+package org.vfps.rpc;
 
 import java.util.List;
 import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalResponse;

@@ -1,4 +1,4 @@
-package org.vfps.grpc;
+package org.vfps.rpc;
 
 import com.google.protobuf.Timestamp;
 import java.time.Instant;

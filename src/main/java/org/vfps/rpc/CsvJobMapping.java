@@ -1,4 +1,4 @@
-package org.vfps.grpc;
+package org.vfps.rpc;
 
 import java.util.ArrayList;
 import java.util.List;
