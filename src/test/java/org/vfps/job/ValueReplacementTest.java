@@ -29,8 +29,16 @@ class ValueReplacementTest {
   }
 
   private RunState pseudonymize(PseudonymizeMode mode, boolean header, ColumnMapping mapping) {
-    return TestJobs.state(
-        TestJobs.job(JobDirection.PSEUDONYMIZE, mode, header, false, mapping), store);
+    return state(JobDirection.PSEUDONYMIZE, mode, header, false, mapping);
+  }
+
+  private RunState state(
+      JobDirection direction,
+      PseudonymizeMode mode,
+      boolean header,
+      boolean neutralize,
+      ColumnMapping mapping) {
+    return TestJobs.state(TestJobs.job(direction, mode, header, neutralize, mapping), store);
   }
 
   @Test
@@ -96,14 +104,12 @@ class ValueReplacementTest {
   @Test
   void deidentifiedValuesWithoutOriginalStayAsTheyWere() {
     RunState state =
-        TestJobs.state(
-            TestJobs.job(
-                JobDirection.DEPSEUDONYMIZE,
-                PseudonymizeMode.CREATE_IF_MISSING,
-                true,
-                false,
-                new ColumnMapping("psn", "original", "ns", null)),
-            store);
+        state(
+            JobDirection.DEPSEUDONYMIZE,
+            PseudonymizeMode.CREATE_IF_MISSING,
+            true,
+            false,
+            new ColumnMapping("psn", "original", "ns", null));
 
     String text = write(state, "psn\np1\np2\n", 0, Map.of("ns", Map.of("p1", "alice")));
 
@@ -125,14 +131,7 @@ class ValueReplacementTest {
   @Test
   void aNeutralizingJobQuotesFormulasAndTheTextOfMalformedRows() {
     RunState state =
-        TestJobs.state(
-            TestJobs.job(
-                JobDirection.PSEUDONYMIZE,
-                PseudonymizeMode.CREATE_IF_MISSING,
-                true,
-                true,
-                ID_TO_PSN),
-            store);
+        state(JobDirection.PSEUDONYMIZE, PseudonymizeMode.CREATE_IF_MISSING, true, true, ID_TO_PSN);
 
     String text = write(state, "id,x\na,=1+1\n=b\"x,y\n", 0, Map.of("ns", Map.of("a", "psn-a")));
 
