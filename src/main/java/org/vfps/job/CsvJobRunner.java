@@ -4,12 +4,10 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -229,7 +227,7 @@ final class CsvJobRunner {
     boolean importing = job.direction() == JobDirection.IMPORT;
     try (InputStream input = store.read(job.inputKey(), offset);
         CsvReader reader = new CsvReader(input, offset, job.delimiter(), MAX_RECORD_BYTES)) {
-      ChunkWindow<Map<String, CompletableFuture<Map<String, String>>>> window =
+      ChunkWindow<ValueResolution.Resolving> window =
           new ChunkWindow<>(
               reader::next,
               config.batchSize(),
@@ -243,8 +241,7 @@ final class CsvJobRunner {
         if (stopping.getAsBoolean()) {
           return ending.release(state);
         }
-        ChunkWindow.Chunk<Map<String, CompletableFuture<Map<String, String>>>> chunk =
-            window.next();
+        ChunkWindow.Chunk<ValueResolution.Resolving> chunk = window.next();
         if (chunk == null) {
           // a file of a header row only: its output is that row
           return text.isEmpty() || commit(state, text, offset, state.cursor);
@@ -272,13 +269,10 @@ final class CsvJobRunner {
   private long replace(
       RunState state,
       CsvLayout layout,
-      ChunkWindow.Chunk<Map<String, CompletableFuture<Map<String, String>>>> chunk,
+      ChunkWindow.Chunk<ValueResolution.Resolving> chunk,
       StringBuilder text) {
-    Map<String, Map<String, String>> replaced = new HashMap<>();
     long waiting = System.nanoTime();
-    chunk
-        .prepared()
-        .forEach((namespace, values) -> replaced.put(namespace, EventLoopCalls.join(values)));
+    Map<String, Map<String, String>> replaced = chunk.prepared().await();
     long waited = took(state.job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
     replacement.write(state, layout, chunk.records(), chunk.firstRow(), replaced, text);
     return waited;

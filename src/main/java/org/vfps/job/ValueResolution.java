@@ -28,6 +28,24 @@ final class ValueResolution {
   private final EventLoopCalls calls;
   private final Cells cells;
 
+  /**
+   * The calls of a chunk under way: by namespace, what each of its distinct values becomes, once
+   * they return.
+   */
+  record Resolving(Map<String, CompletableFuture<Map<String, String>>> byNamespace) {
+
+    /**
+     * By namespace, what each value became, waited for on this (worker) thread; a value the
+     * namespace could not answer is absent. A failed call's failure is rethrown as it was.
+     */
+    Map<String, Map<String, String>> await() {
+      Map<String, Map<String, String>> resolved = new HashMap<>();
+      byNamespace.forEach(
+          (namespace, values) -> resolved.put(namespace, EventLoopCalls.join(values)));
+      return resolved;
+    }
+  }
+
   ValueResolution(PseudonymService pseudonyms, EventLoopCalls calls, Cells cells) {
     this.pseudonyms = pseudonyms;
     this.calls = calls;
@@ -35,13 +53,11 @@ final class ValueResolution {
   }
 
   /**
-   * Sends the calls that resolve the chunk's distinct values, one batch call per namespace; returns
-   * by namespace what each value becomes, once the calls return.
+   * Sends the calls that resolve the chunk's distinct values, one batch call per namespace.
    *
    * @param rowsBefore the data rows (the header row not counted) before the chunk's first
    */
-  Map<String, CompletableFuture<Map<String, String>>> send(
-      RunState state, CsvLayout layout, List<CsvRecord> records, long rowsBefore) {
+  Resolving send(RunState state, CsvLayout layout, List<CsvRecord> records, long rowsBefore) {
     Map<String, Set<String>> wanted = new LinkedHashMap<>();
     for (CsvRecord record : records) {
       if (record.malformed()) {
@@ -62,7 +78,7 @@ final class ValueResolution {
             resolution.put(
                 namespace,
                 resolve(state, namespace, List.copyOf(values), records, layout, rowsBefore)));
-    return resolution;
+    return new Resolving(resolution);
   }
 
   /**
