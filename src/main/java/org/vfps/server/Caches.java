@@ -29,7 +29,7 @@ sealed interface Caches {
   PseudonymRepository pseudonyms(PseudonymRepository repository);
 
   /** Exports the cache's statistics, when metrics are on. */
-  void bind(Metrics metrics);
+  void bind(MeterHooks meters);
 
   /** Both caches off. */
   record Off() implements Caches {
@@ -50,7 +50,7 @@ sealed interface Caches {
     }
 
     @Override
-    public void bind(Metrics metrics) {}
+    public void bind(MeterHooks meters) {}
   }
 
   /** One cache, in front of the repositories whose caching {@code config} turns on. */
@@ -76,8 +76,8 @@ sealed interface Caches {
     }
 
     @Override
-    public void bind(Metrics metrics) {
-      metrics.bindCache(cache);
+    public void bind(MeterHooks meters) {
+      meters.bindCache(cache);
     }
   }
 }

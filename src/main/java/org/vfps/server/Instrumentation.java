@@ -16,7 +16,7 @@ import org.vfps.tracing.Tracing;
 /**
  * Connects the hooks of the domain, admission control and the gRPC edge to metrics and tracing, so
  * that none of them imports their libraries. Metrics and tracing that are off are null objects
- * ({@link Metrics.Off}, {@link Tracing#disabled()}), never null.
+ * ({@link MeterHooks.Off}, {@link Tracing#disabled()}), never null.
  */
 final class Instrumentation {
 
@@ -29,7 +29,7 @@ final class Instrumentation {
    * The replica's admission control, with its refusals counted by bound and the work in flight
    * exported as gauges when metrics are on.
    */
-  static Admission admission(AdmissionConfig config, Metrics metrics) {
+  static Admission admission(AdmissionConfig config, MeterHooks meters) {
     Admission admission =
         new Admission(
             config.maxConcurrentRequests(),
@@ -38,8 +38,8 @@ final class Instrumentation {
             config.maxQueuedWrites(),
             config.maxReplyBytes(),
             config.streamIdleTimeout(),
-            metrics.admissionRefusals());
-    metrics.bindAdmission(admission);
+            meters.admissionRefusals());
+    meters.bindAdmission(admission);
     return admission;
   }
 
@@ -63,8 +63,8 @@ final class Instrumentation {
   }
 
   /** Counts gRPC calls (when metrics are on) and names their spans (when tracing is on). */
-  static CallObserver callObserver(Metrics metrics, Tracing tracing) {
-    CallObserver observer = metrics.callObserver();
+  static CallObserver callObserver(MeterHooks meters, Tracing tracing) {
+    CallObserver observer = meters.callObserver();
     if (!tracing.enabled()) {
       return observer;
     }

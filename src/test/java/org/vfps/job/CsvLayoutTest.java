@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -15,23 +14,7 @@ import org.vfps.pseudonym.ListCursor;
 class CsvLayoutTest {
 
   private static CsvJob job(JobDirection direction, boolean header, ColumnMapping... mappings) {
-    return new CsvJob(
-        UUID.randomUUID(),
-        direction,
-        JobStatus.QUEUED,
-        "someone",
-        "in",
-        null,
-        null,
-        ',',
-        header,
-        List.of(mappings),
-        PseudonymizeMode.CREATE_IF_MISSING,
-        false,
-        CsvJob.Counters.NONE,
-        null,
-        Instant.EPOCH,
-        Instant.EPOCH);
+    return TestJobs.job(direction, PseudonymizeMode.CREATE_IF_MISSING, header, false, mappings);
   }
 
   @Test

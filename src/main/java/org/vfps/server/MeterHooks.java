@@ -27,14 +27,16 @@ import org.vfps.storage.Database;
 import org.vfps.storage.UpsertTimer;
 
 /**
- * The service's meters and their listener, or none at all ({@code MetricsPort} 0: no listener, so
- * no meters either). The hooks of the other packages get their meters here, or hooks that do
- * nothing.
+ * The service's meters ({@link ServiceMeters}) wired to the hooks of the other packages (the pool's
+ * upsert timer, access's denied calls, admission, the caches, gRPC calls, CSV jobs) and their
+ * listener, or none at all ({@code MetricsPort} 0: no listener, so no meters either): then every
+ * hook does nothing. Wiring, so it lives with the start-up chain: the {@code metrics} package
+ * defines the meters and knows no other package of ours but {@code config}.
  */
-sealed interface Metrics {
+sealed interface MeterHooks {
 
   /** Metrics as the configuration asks. */
-  static Metrics of(VfpsConfig config) {
+  static MeterHooks of(VfpsConfig config) {
     return config.server().metricsPort() > 0 ? new On(ServiceMeters.create()) : new Off();
   }
 
@@ -65,7 +67,7 @@ sealed interface Metrics {
   Future<Integer> listen(Vertx vertx, VfpsConfig config, Database database);
 
   /** Metrics off: every hook does nothing. */
-  record Off() implements Metrics {
+  record Off() implements MeterHooks {
 
     @Override
     public VertxBuilder instrument(VertxBuilder builder, VertxOptions options) {
@@ -110,7 +112,7 @@ sealed interface Metrics {
   }
 
   /** Metrics on, recorded in {@code meters}. */
-  record On(ServiceMeters meters) implements Metrics {
+  record On(ServiceMeters meters) implements MeterHooks {
 
     @Override
     public VertxBuilder instrument(VertxBuilder builder, VertxOptions options) {

@@ -1,0 +1,165 @@
+package org.vfps.job;
+
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.vfps.access.Caller;
+import org.vfps.csv.CsvRecord;
+import org.vfps.error.ServiceException;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymService;
+
+/**
+ * What the values of a chunk of a pseudonymize or de-pseudonymize job become: each distinct value
+ * of each namespace goes to the pseudonym service's batch methods (as {@code BatchCreate} sends
+ * them, at most {@link PseudonymService#maxBatchSize()} at once), by the job's direction and mode.
+ * The calls are sent from the worker thread and run on the event loop.
+ */
+final class ValueResolution {
+
+  private final PseudonymService pseudonyms;
+  private final EventLoopCalls calls;
+  private final Cells cells;
+
+  /**
+   * The calls of a chunk under way: by namespace, what each of its distinct values becomes, once
+   * they return.
+   */
+  record Resolving(Map<String, CompletableFuture<Map<String, String>>> byNamespace) {
+
+    /**
+     * By namespace, what each value became, waited for on this (worker) thread; a value the
+     * namespace could not answer is absent. A failed call's failure is rethrown as it was.
+     */
+    Map<String, Map<String, String>> await() {
+      Map<String, Map<String, String>> resolved = new HashMap<>();
+      byNamespace.forEach(
+          (namespace, values) -> resolved.put(namespace, EventLoopCalls.join(values)));
+      return resolved;
+    }
+  }
+
+  ValueResolution(PseudonymService pseudonyms, EventLoopCalls calls, Cells cells) {
+    this.pseudonyms = pseudonyms;
+    this.calls = calls;
+    this.cells = cells;
+  }
+
+  /**
+   * Sends the calls that resolve the chunk's distinct values, one batch call per namespace.
+   *
+   * @param rowsBefore the data rows (the header row not counted) before the chunk's first
+   */
+  Resolving send(RunState state, CsvLayout layout, List<CsvRecord> records, long rowsBefore) {
+    Map<String, Set<String>> wanted = new LinkedHashMap<>();
+    for (CsvRecord record : records) {
+      if (record.malformed()) {
+        continue;
+      }
+      for (CsvLayout.Column column : layout.columns()) {
+        String cell = Cells.cell(record.fields(), column.source());
+        if (!cells.missing(cell)) {
+          wanted
+              .computeIfAbsent(column.mapping().namespace(), ns -> new LinkedHashSet<>())
+              .add(cell);
+        }
+      }
+    }
+    Map<String, CompletableFuture<Map<String, String>>> resolution = new HashMap<>();
+    wanted.forEach(
+        (namespace, values) ->
+            resolution.put(
+                namespace,
+                resolve(state, namespace, List.copyOf(values), records, layout, rowsBefore)));
+    return new Resolving(resolution);
+  }
+
+  /**
+   * What each distinct value of a namespace becomes, once the calls sent here return: absent for
+   * one the namespace cannot answer.
+   */
+  private CompletableFuture<Map<String, String>> resolve(
+      RunState state,
+      String namespace,
+      List<String> values,
+      List<CsvRecord> records,
+      CsvLayout layout,
+      long rowsBefore) {
+    Caller creator = state.creator;
+    List<CompletableFuture<Map<String, String>>> parts = new ArrayList<>();
+    for (int from = 0; from < values.size(); from += pseudonyms.maxBatchSize()) {
+      List<String> part =
+          values.subList(from, Math.min(values.size(), from + pseudonyms.maxBatchSize()));
+      if (state.job.direction() == JobDirection.DEPSEUDONYMIZE) {
+        parts.add(
+            calls.submit(
+                () ->
+                    pseudonyms.lookupAll(creator, namespace, part).map(ValueResolution::revealed)));
+      } else if (state.job.pseudonymizeMode() == PseudonymizeMode.CREATE_IF_MISSING) {
+        long rowBefore = RowNumbers.before(state.job, rowsBefore);
+        parts.add(
+            calls.submit(
+                () ->
+                    pseudonyms
+                        .createAll(creator, namespace, part)
+                        .recover(
+                            failure ->
+                                Future.failedFuture(
+                                    failure instanceof ServiceException e
+                                        ? RefusedValues.located(
+                                            e, part, records, layout, rowBefore, namespace)
+                                        : failure))
+                        .map(created -> created(part, created))));
+      } else {
+        parts.add(
+            calls.submit(
+                () ->
+                    pseudonyms.findAll(creator, namespace, part).map(found -> known(part, found))));
+      }
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              Map<String, String> result = new HashMap<>(values.size() * 2);
+              parts.forEach(part -> result.putAll(part.join()));
+              return result;
+            });
+  }
+
+  /** The original value of each pseudonym found and not withdrawn, by pseudonym. */
+  private static Map<String, String> revealed(List<Optional<Pseudonym>> found) {
+    Map<String, String> revealed = new HashMap<>();
+    for (Optional<Pseudonym> pseudonym : found) {
+      pseudonym
+          .filter(known -> !known.withdrawn())
+          .ifPresent(known -> revealed.put(known.pseudonymValue(), known.originalValue()));
+    }
+    return revealed;
+  }
+
+  /** The pseudonym of each value, created or found, by value. */
+  private static Map<String, String> created(List<String> values, List<Pseudonym> created) {
+    Map<String, String> result = new HashMap<>(values.size() * 2);
+    for (int i = 0; i < values.size(); i++) {
+      result.put(values.get(i), created.get(i).pseudonymValue());
+    }
+    return result;
+  }
+
+  /** The pseudonym of each value that has one, by value. */
+  private static Map<String, String> known(List<String> values, List<Optional<Pseudonym>> found) {
+    Map<String, String> known = new HashMap<>();
+    for (int i = 0; i < values.size(); i++) {
+      int index = i;
+      found.get(i).ifPresent(pseudonym -> known.put(values.get(index), pseudonym.pseudonymValue()));
+    }
+    return known;
+  }
+}

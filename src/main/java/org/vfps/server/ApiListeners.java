@@ -1,0 +1,181 @@
+package org.vfps.server;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.vfps.auth.ServerTls;
+import org.vfps.config.AuthorizationConfig;
+import org.vfps.config.ConnectionConfig;
+import org.vfps.config.VfpsConfig;
+import org.vfps.connection.ConnectionLimits;
+import org.vfps.fhir.FhirOperations;
+import org.vfps.grpc.CallObserver;
+import org.vfps.grpc.GrpcApiVerticle;
+import org.vfps.http.ApiContract;
+import org.vfps.http.HttpApiVerticle;
+import org.vfps.storage.Database;
+import org.vfps.tracing.Tracing;
+import org.vfps.ui.UiRoutes;
+
+/**
+ * The listeners, one after the other: metrics, gRPC, then HTTP (REST, FHIR, probes, docs, the admin
+ * UI), each gRPC and HTTP one per event loop.
+ */
+final class ApiListeners {
+
+  private ApiListeners() {}
+
+  /** The listeners, once they listen; the metrics port is 0 when metrics are off. */
+  record Listening(List<GrpcApiVerticle> grpc, List<HttpApiVerticle> http, int metricsPort) {}
+
+  /** Readiness, which gRPC health and {@code /readyz} report: up once started, down on stopping. */
+  record Lifecycle(Promise<Void> startup, Promise<Void> stopping) {}
+
+  /** What the API listeners (gRPC, HTTP) are built from. */
+  record Edges(
+      VfpsConfig config, Vertx vertx, ServerTls tls, Services services, Lifecycle lifecycle) {}
+
+  /** What the HTTP listener serves besides the services, loaded once gRPC serves. */
+  private record HttpParts(ApiContract contract, FhirOperations fhir) {}
+
+  /**
+   * Starts the listeners. The REST contract and HAPI's first parse each take most of a second of
+   * CPU: they start once gRPC serves, on workers side by side, so they do not slow the way to the
+   * first Create.
+   */
+  static Future<Listening> listen(Edges edges, MeterHooks meters, Tracing tracing) {
+    Future<Integer> metricsPort =
+        meters.listen(edges.vertx(), edges.config(), edges.services().database());
+    Future<List<GrpcApiVerticle>> grpc =
+        metricsPort.compose(
+            port -> listenGrpc(edges, Instrumentation.callObserver(meters, tracing)));
+    Future<List<HttpApiVerticle>> http =
+        grpc.compose(serving -> httpParts(edges.vertx(), edges.services()))
+            .compose(parts -> listenHttp(edges, parts));
+    return Future.all(metricsPort, grpc, http)
+        .map(all -> new Listening(grpc.result(), http.result(), metricsPort.result()));
+  }
+
+  private static Future<List<GrpcApiVerticle>> listenGrpc(Edges edges, CallObserver observer) {
+    Lifecycle lifecycle = edges.lifecycle();
+    Database database = edges.services().database();
+    // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
+    Supplier<Future<Boolean>> ready =
+        () ->
+            lifecycle.startup().future().succeeded() && !lifecycle.stopping().future().isComplete()
+                ? database.healthy()
+                : Future.succeededFuture(false);
+    int port = edges.config().server().grpcPort();
+    return Listeners.deploy(
+        edges.vertx(),
+        "gRPC",
+        "Grpc__Port",
+        port,
+        Stream.generate(() -> grpcVerticle(edges, ready, observer))
+            .limit(Listeners.PER_EVENT_LOOP)
+            .toList());
+  }
+
+  private static GrpcApiVerticle grpcVerticle(
+      Edges edges, Supplier<Future<Boolean>> ready, CallObserver observer) {
+    VfpsConfig config = edges.config();
+    Services services = edges.services();
+    return new GrpcApiVerticle(
+        config.server().grpcPort(),
+        config.server().grpcReflectionEnabled(),
+        services.namespaces(),
+        services.pseudonyms(),
+        services.accessAdmin(),
+        services.csvJobs(),
+        ready,
+        observer,
+        edges.tls(),
+        services.authenticator(),
+        grpcConnections(config.connections()),
+        services.admission(),
+        services.warnings());
+  }
+
+  private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
+    Future<ApiContract> contract = ApiContract.load(vertx);
+    Future<FhirOperations> fhir =
+        FhirOperations.start(vertx, services.pseudonyms(), services.warnings());
+    return Future.all(contract, fhir).map(both -> new HttpParts(contract.result(), fhir.result()));
+  }
+
+  private static Future<List<HttpApiVerticle>> listenHttp(Edges edges, HttpParts parts) {
+    HttpApiVerticle.Dependencies http = httpDependencies(edges, parts);
+    return Listeners.deploy(
+        edges.vertx(),
+        "HTTP",
+        "Http__Port",
+        edges.config().server().httpPort(),
+        Stream.generate(() -> new HttpApiVerticle(http)).limit(Listeners.PER_EVENT_LOOP).toList());
+  }
+
+  private static HttpApiVerticle.Dependencies httpDependencies(Edges edges, HttpParts parts) {
+    VfpsConfig config = edges.config();
+    Services services = edges.services();
+    Lifecycle lifecycle = edges.lifecycle();
+    return new HttpApiVerticle.Dependencies(
+        config.server().httpPort(),
+        config.server().httpMaxRequestBodyBytes(),
+        parts.contract(),
+        services.namespaces(),
+        services.pseudonyms(),
+        services.accessAdmin(),
+        services.csvJobs(),
+        parts.fhir(),
+        lifecycle.startup().future(),
+        lifecycle.stopping().future(),
+        services.database()::healthy,
+        edges.tls(),
+        services.authenticator(),
+        uiRoutes(config, services)::mount,
+        httpConnections(config.connections()),
+        services.admission(),
+        config.admission().httpRequestTimeout(),
+        services.warnings());
+  }
+
+  private static UiRoutes uiRoutes(VfpsConfig config, Services services) {
+    AuthorizationConfig authorization = config.authorization();
+    return new UiRoutes(
+        new UiRoutes.Dependencies(
+            VfpsServer.version(),
+            config.server().httpMaxRequestBodyBytes(),
+            authorization.enabled(),
+            services.authenticator().signIn(),
+            services.permissions(),
+            services.namespaces(),
+            new UiRoutes.AccessTokenSettings(
+                authorization.accessTokens().enabled(),
+                authorization.accessTokens().defaultLifetime(),
+                authorization.accessTokens().maximumLifetime()),
+            ServiceWiring.generationSupport(config),
+            services.csvJobs().transferOrigin(),
+            config.server().trustedProxies()::trusts));
+  }
+
+  private static ConnectionLimits httpConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.httpRequestHeadersTimeout(),
+        config.httpIdleTimeout(),
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ZERO);
+  }
+
+  private static ConnectionLimits grpcConnections(ConnectionConfig config) {
+    return new ConnectionLimits(
+        config.grpcRequestHeadersTimeout(),
+        config.grpcMaxConnectionIdle(),
+        config.grpcKeepAliveTime(),
+        config.grpcKeepAliveTimeout(),
+        config.grpcMaxConnectionAge());
+  }
+}
