@@ -63,11 +63,7 @@ export class CsvParser {
             i++;
           } else if (c === LF || c === CR) {
             this.row.push('');
-            rows.push(this.endRow());
-            state = c === CR ? AFTER_CR : START;
-            if (c === LF) {
-              this.lineBreak ??= '\n';
-            }
+            state = this.endLine(c, rows);
             i++;
           } else {
             state = UNQUOTED;
@@ -76,17 +72,11 @@ export class CsvParser {
           break;
         case UNQUOTED:
           if (c === delimiter) {
-            this.row.push(this.field + text.slice(start, i));
-            this.field = '';
+            this.endField(text.slice(start, i));
             state = START;
           } else if (c === LF || c === CR) {
-            this.row.push(this.field + text.slice(start, i));
-            this.field = '';
-            rows.push(this.endRow());
-            state = c === CR ? AFTER_CR : START;
-            if (c === LF) {
-              this.lineBreak ??= '\n';
-            }
+            this.endField(text.slice(start, i));
+            state = this.endLine(c, rows);
           } else if (c === QUOTE) {
             this.malformed = true;
           }
@@ -109,18 +99,12 @@ export class CsvParser {
             state = QUOTED;
             start = i++;
           } else if (c === delimiter) {
-            this.row.push(this.field);
-            this.field = '';
+            this.endField('');
             state = START;
             i++;
           } else if (c === LF || c === CR) {
-            this.row.push(this.field);
-            this.field = '';
-            rows.push(this.endRow());
-            state = c === CR ? AFTER_CR : START;
-            if (c === LF) {
-              this.lineBreak ??= '\n';
-            }
+            this.endField('');
+            state = this.endLine(c, rows);
             i++;
           } else {
             // text after the closing quote: keep it, as the field's text
@@ -147,8 +131,7 @@ export class CsvParser {
       this.malformed = true;
     }
     if (this.state === UNQUOTED || this.state === QUOTED || this.state === QUOTE_IN_QUOTED) {
-      this.row.push(this.field);
-      this.field = '';
+      this.endField('');
       rows.push(this.endRow());
     } else if (this.state === START && this.row.length > 0) {
       this.row.push('');
@@ -156,6 +139,21 @@ export class CsvParser {
     }
     this.state = START;
     return rows;
+  }
+
+  /** Ends the field: the text kept from earlier pieces, then the tail read in this one. */
+  endField(tail) {
+    this.row.push(this.field + tail);
+    this.field = '';
+  }
+
+  /** Ends the row at the line break c, into rows; returns the state after the break. */
+  endLine(c, rows) {
+    rows.push(this.endRow());
+    if (c === LF) {
+      this.lineBreak ??= '\n';
+    }
+    return c === CR ? AFTER_CR : START;
   }
 
   endRow() {

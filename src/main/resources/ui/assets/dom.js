@@ -124,6 +124,49 @@ export function guarded(button, action) {
   };
 }
 
+/** Runs the action when the form is submitted, in place of the browser's own submission. */
+export function onSubmit(form, action) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    action();
+  });
+}
+
+/**
+ * Shows the items in the area as a data table, or the empty text when there are none.
+ *
+ * @param id the table's id
+ * @param caption what the table holds, for screen readers
+ * @param headers the header row's cells (see columnHeaders and actionsHeader)
+ * @param row the row of one item
+ */
+export function showDataTable(area, items, {id, caption, headers, row, empty}) {
+  if (items.length === 0) {
+    replace(area, h('p', {class: 'empty'}, empty));
+    return;
+  }
+  replace(
+    area,
+    h(
+      'table',
+      {class: 'data', id},
+      h('caption', {class: 'visually-hidden'}, caption),
+      h('thead', {}, h('tr', {}, headers)),
+      h('tbody', {}, items.map((item) => row(item))),
+    ),
+  );
+}
+
+/** The header cells of plain columns, one per label. */
+export function columnHeaders(labels) {
+  return labels.map((label) => h('th', {scope: 'col'}, label));
+}
+
+/** The header cell of a column of row actions: named for screen readers only. */
+export function actionsHeader() {
+  return h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Actions'));
+}
+
 /** A button that copies the text to the clipboard; null where the browser offers no clipboard. */
 export function copyButton(text, label) {
   if (!navigator.clipboard) {
@@ -185,10 +228,7 @@ export function confirmRow(tr, opener, width, {text, button, run, done, message,
     heading.setAttribute('tabindex', '-1');
     heading.focus();
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    act();
-  });
+  onSubmit(form, act);
   tr.after(row);
   confirmButton.focus();
 }

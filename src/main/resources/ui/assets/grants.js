@@ -4,7 +4,7 @@
 // configuration, and the grants of all namespaces.
 
 import * as api from './api.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, guarded, confirmRow} from './dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, guarded, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from './dom.js';
 
 export const GRANTEE_TYPES = [
   {
@@ -114,30 +114,18 @@ export function configureAccess(name, context) {
 }
 
 function showGrants(area, grants, table) {
-  if (grants.length === 0) {
-    replace(area, h('p', {class: 'empty'}, 'No grants of this namespace yet. Add one below.'));
-    return;
-  }
-  replace(
-    area,
-    h(
-      'table',
-      {class: 'data', id: 'namespace-grants'},
-      h('caption', {class: 'visually-hidden'}, `Grants of ${table.name}, editable`),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ['Grantee type', 'Grantee'].map((t) => h('th', {scope: 'col'}, t)),
-          FLAGS.map((flag) => h('th', {scope: 'col', class: 'flag'}, flag.label)),
-          h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Actions')),
-        ),
-      ),
-      h('tbody', {}, grants.map((grant) => grantRow(grant, table))),
-    ),
-  );
+  showDataTable(area, grants, {
+    id: 'namespace-grants',
+    caption: `Grants of ${table.name}, editable`,
+    headers: [grantHeaders(), actionsHeader()],
+    row: (grant) => grantRow(grant, table),
+    empty: 'No grants of this namespace yet. Add one below.',
+  });
+}
+
+/** The header cells of a grant's columns: grantee type, grantee and a flag per right. */
+function grantHeaders() {
+  return [columnHeaders(['Grantee type', 'Grantee']), FLAGS.map((flag) => h('th', {scope: 'col', class: 'flag'}, flag.label))];
 }
 
 function grantee(grant) {
@@ -274,10 +262,7 @@ function addGrantForm(name, accounts, reload) {
       showMessage(message, 'error', e.message);
     }
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    add();
-  });
+  onSubmit(form, add);
   return [h('h4', {id: 'add-grant-heading'}, 'Add a grant'), form];
 }
 
@@ -320,32 +305,20 @@ function showConfigured(area, rules, name) {
 
 /** The grants of all namespaces, read-only. */
 function showEverywhere(area, grants) {
-  if (grants.length === 0) {
-    replace(area, h('p', {class: 'empty'}, 'No grants of all namespaces.'));
-    return;
-  }
-  replace(
-    area,
-    h(
-      'table',
-      {class: 'data', id: 'all-namespaces-grants'},
-      h('caption', {class: 'visually-hidden'}, 'Grants of all namespaces, read-only'),
-      h('thead', {}, h('tr', {}, ['Grantee type', 'Grantee'].map((t) => h('th', {scope: 'col'}, t)), FLAGS.map((flag) => h('th', {scope: 'col', class: 'flag'}, flag.label)))),
+  showDataTable(area, grants, {
+    id: 'all-namespaces-grants',
+    caption: 'Grants of all namespaces, read-only',
+    headers: grantHeaders(),
+    row: (grant) =>
       h(
-        'tbody',
-        {},
-        grants.map((grant) =>
-          h(
-            'tr',
-            {'data-grant-id': grant.id, 'data-grantee': grant.grantee},
-            h('td', {}, granteeTypeLabel(grant.granteeType)),
-            h('td', {class: 'name'}, grantee(grant)),
-            FLAGS.map((flag) => flagCell(grant[flag.name] === true)),
-          ),
-        ),
+        'tr',
+        {'data-grant-id': grant.id, 'data-grantee': grant.grantee},
+        h('td', {}, granteeTypeLabel(grant.granteeType)),
+        h('td', {class: 'name'}, grantee(grant)),
+        FLAGS.map((flag) => flagCell(grant[flag.name] === true)),
       ),
-    ),
-  );
+    empty: 'No grants of all namespaces.',
+  });
 }
 
 /** A right shown read-only: Yes, or a muted No. */

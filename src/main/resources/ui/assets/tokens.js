@@ -3,7 +3,7 @@
 // service whose access tokens are off.
 
 import * as api from './api.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, copyButton, confirmRow} from './dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, copyButton, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from './dom.js';
 
 /** The longest token name the service takes. */
 const MAX_NAME_LENGTH = 128;
@@ -103,10 +103,7 @@ export function createTokenForm({session, serviceAccount = '', created}) {
     secretArea.querySelector('input').focus();
     await created?.(reply.accessToken);
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    create();
-  });
+  onSubmit(form, create);
   return {form, secretArea};
 }
 
@@ -164,25 +161,14 @@ export function tokenTable({area, message, heading, load, owners = () => false, 
       return null;
     }
     const withOwners = owners();
-    if (tokens.length === 0) {
-      replace(area, h('p', {class: 'empty'}, empty));
-      return null;
-    }
     const columns = ['Name', 'Token id', withOwners ? 'Owner' : null, 'Created', 'Expires', 'Last used', 'Revoked'].filter(Boolean);
-    replace(
-      area,
-      h(
-        'table',
-        {class: 'data', id: 'tokens'},
-        h('caption', {class: 'visually-hidden'}, caption),
-        h(
-          'thead',
-          {},
-          h('tr', {}, columns.map((t) => h('th', {scope: 'col'}, t)), h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Actions'))),
-        ),
-        h('tbody', {}, tokens.map((token) => tokenRow(token, withOwners, columns.length + 1, {message, heading, refresh}))),
-      ),
-    );
+    showDataTable(area, tokens, {
+      id: 'tokens',
+      caption,
+      headers: [columnHeaders(columns), actionsHeader()],
+      row: (token) => tokenRow(token, withOwners, columns.length + 1, {message, heading, refresh}),
+      empty,
+    });
     return null;
   };
   return refresh;

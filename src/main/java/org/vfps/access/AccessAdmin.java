@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.error.ErrorCode;
@@ -337,42 +338,45 @@ public final class AccessAdmin {
 
   /** Revokes a token: its owner or an admin; {@code NOT_FOUND} for an unknown id. */
   public Future<AccessToken> revokeToken(Caller caller, String id) {
-    Operation operation = Operation.ACCESS_REVOKE_TOKEN;
-    return ownedToken(caller, operation, id)
-        .compose(
-            token ->
-                changed(
-                    caller,
-                    operation,
-                    tokenFields(token),
-                    store
-                        .revokeToken(token.id(), now())
-                        .compose(
-                            revoked -> found(revoked, "Access token '" + id + "' not found."))));
+    return changedOwnedToken(
+        caller,
+        Operation.ACCESS_REVOKE_TOKEN,
+        id,
+        token ->
+            store
+                .revokeToken(token.id(), now())
+                .compose(revoked -> found(revoked, "Access token '" + id + "' not found.")));
   }
 
   /** Deletes a token: its owner or an admin; {@code NOT_FOUND} for an unknown id. */
   public Future<Void> deleteToken(Caller caller, String id) {
-    Operation operation = Operation.ACCESS_DELETE_TOKEN;
-    return ownedToken(caller, operation, id)
-        .compose(
-            token ->
-                changed(
-                    caller,
-                    operation,
-                    tokenFields(token),
-                    store
-                        .deleteToken(token.id())
-                        .compose(
-                            deleted ->
-                                deleted
-                                    ? Future.succeededFuture()
-                                    : notFound("Access token '" + id + "' not found."))));
+    return changedOwnedToken(
+        caller,
+        Operation.ACCESS_DELETE_TOKEN,
+        id,
+        token ->
+            store
+                .deleteToken(token.id())
+                .compose(
+                    deleted ->
+                        deleted
+                            ? Future.<Void>succeededFuture()
+                            : notFound("Access token '" + id + "' not found.")));
   }
 
   /** Whether the token is marked "expires soon" now. */
   public boolean expiresSoon(AccessToken token) {
     return token.expiresSoonAt(clock.instant(), tokens.expiryWarningPeriod());
+  }
+
+  /**
+   * Runs {@link #changed} on a token the caller may change ({@link #ownedToken}), the audit line
+   * naming the token.
+   */
+  private <T> Future<T> changedOwnedToken(
+      Caller caller, Operation operation, String id, Function<AccessToken, Future<T>> change) {
+    return ownedToken(caller, operation, id)
+        .compose(token -> changed(caller, operation, tokenFields(token), change.apply(token)));
   }
 
   private Future<AccessToken> ownedToken(Caller caller, Operation operation, String id) {

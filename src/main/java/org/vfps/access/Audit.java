@@ -181,10 +181,7 @@ public final class Audit {
       String namespace,
       String outcome,
       Map<String, String> what) {
-    LoggingEventBuilder line =
-        line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
-    what.forEach((key, value) -> line.addKeyValue(key, safe(value)));
-    emit(line);
+    completed(caller, operation, namespace, null, outcome, what);
   }
 
   /**

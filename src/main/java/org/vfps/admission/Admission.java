@@ -180,12 +180,9 @@ public final class Admission {
    * exactly once, with the same key.
    */
   public Optional<Limit> tryOpenStream(Object caller) {
-    if (!tryTakePlace()) {
-      return refuse(Limit.CONCURRENT_REQUESTS);
-    }
-    if (!tryTakeCallerPlace(caller)) {
-      requests.decrementAndGet();
-      return refuse(Limit.CALLER_REQUESTS);
+    Optional<Limit> refused = tryStartRequest(caller);
+    if (refused.isPresent()) {
+      return refused;
     }
     Share share = shares.get(caller);
     if (!share.tryOpenStream(maxStreamsPerCaller)) {

@@ -2,10 +2,7 @@ package org.vfps.cluster;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.EventBus;
 import java.time.Duration;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vfps.access.AccessEvents;
@@ -23,16 +20,10 @@ public final class EventBusAccessEvents implements AccessEvents {
   private static final String INVALIDATE = "vfps.access.invalidate.";
   private static final Logger LOG = LoggerFactory.getLogger(EventBusAccessEvents.class);
 
-  private final Vertx vertx;
-  private final EventBus eventBus;
-  private final ClusterMembership membership;
-  private final DeliveryOptions requestOptions;
+  private final MemberConfirmations members;
 
   public EventBusAccessEvents(Vertx vertx, ClusterMembership membership, Duration timeout) {
-    this.vertx = vertx;
-    this.eventBus = vertx.eventBus();
-    this.membership = membership;
-    this.requestOptions = new DeliveryOptions().setSendTimeout(timeout.toMillis());
+    this.members = new MemberConfirmations(vertx, membership, timeout);
   }
 
   /** The address on which the member drops its copy and confirms it. */
@@ -42,31 +33,17 @@ public final class EventBusAccessEvents implements AccessEvents {
 
   @Override
   public Future<Void> changed() {
-    long committed = System.nanoTime();
-    String self = membership.localNodeId();
-    List<Future<Object>> confirmations =
-        membership.nodeIds().stream()
-            .filter(node -> !node.equals(self))
-            .map(
-                node ->
-                    eventBus
-                        .request(invalidateAddress(node), "", requestOptions)
-                        .map(reply -> reply.body())
-                        .onFailure(
-                            failure ->
-                                LOG.warn(
-                                    "Member {} did not confirm dropping its access grants and"
-                                        + " tokens ({}); it reads them again within 2 s, when it"
-                                        + " reads the change from the database's invalidation log"
-                                        + " or fails to read it",
-                                    node,
-                                    failure.getMessage())))
-            .toList();
-    return Future.join(confirmations)
-        .transform(
-            all ->
-                confirmations.stream().allMatch(Future::succeeded)
-                    ? Future.<Void>succeededFuture()
-                    : InvalidationLogFollower.staleBoundPassed(vertx, committed));
+    return members
+        .ask(
+            EventBusAccessEvents::invalidateAddress,
+            "",
+            (node, failure) ->
+                LOG.warn(
+                    "Member {} did not confirm dropping its access grants and tokens ({}); it"
+                        + " reads them again within 2 s, when it reads the change from the"
+                        + " database's invalidation log or fails to read it",
+                    node,
+                    failure.getMessage()))
+        .mapEmpty();
   }
 }

@@ -2,18 +2,13 @@ package org.vfps.cluster;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,11 +31,9 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
   private static final String WITHDRAWN = "vfps.cache.withdrawn.";
   private static final Logger LOG = LoggerFactory.getLogger(EventBusNamespaceEvents.class);
 
-  private final Vertx vertx;
   private final EventBus eventBus;
-  private final ClusterMembership membership;
   private final Evictions local;
-  private final DeliveryOptions requestOptions;
+  private final MemberConfirmations members;
 
   /**
    * @param local this replica's caches
@@ -48,11 +41,9 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
    */
   public EventBusNamespaceEvents(
       Vertx vertx, ClusterMembership membership, Evictions local, Duration timeout) {
-    this.vertx = vertx;
     this.eventBus = vertx.eventBus();
-    this.membership = membership;
     this.local = local;
-    this.requestOptions = new DeliveryOptions().setSendTimeout(timeout.toMillis());
+    this.members = new MemberConfirmations(vertx, membership, timeout);
   }
 
   /** The address on which the member confirms evictions of namespaces. */
@@ -109,41 +100,16 @@ public final class EventBusNamespaceEvents implements NamespaceEvents, Withdrawa
    */
   private Future<Set<String>> confirmed(
       Function<String, String> address, Object event, String what) {
-    long committed = System.nanoTime();
-    String self = membership.localNodeId();
-    Map<String, Future<Object>> confirmations = new TreeMap<>();
-    for (String node : membership.nodeIds()) {
-      if (!node.equals(self)) {
-        confirmations.put(
-            node,
-            eventBus
-                .request(address.apply(node), event, requestOptions)
-                .map(reply -> reply.body())
-                .onFailure(
-                    failure ->
-                        LOG.warn(
-                            "Member {} did not confirm evicting {} ({}); it stops using its caches"
-                                + " within 2 s, when it reads the change from the database's"
-                                + " invalidation log or fails to read it",
-                            node,
-                            what,
-                            failure.getMessage())));
-      }
-    }
-    return Future.join(List.copyOf(confirmations.values()))
-        .transform(
-            all -> {
-              Set<String> unconfirmed = new TreeSet<>();
-              confirmations.forEach(
-                  (node, confirmation) -> {
-                    if (confirmation.failed()) {
-                      unconfirmed.add(node);
-                    }
-                  });
-              Set<String> result = Collections.unmodifiableSet(unconfirmed);
-              return unconfirmed.isEmpty()
-                  ? Future.succeededFuture(result)
-                  : InvalidationLogFollower.staleBoundPassed(vertx, committed).map(result);
-            });
+    return members.ask(
+        address,
+        event,
+        (node, failure) ->
+            LOG.warn(
+                "Member {} did not confirm evicting {} ({}); it stops using its caches within 2 s,"
+                    + " when it reads the change from the database's invalidation log or fails to"
+                    + " read it",
+                node,
+                what,
+                failure.getMessage()));
   }
 }

@@ -141,6 +141,12 @@ public final class VoprfServerSettings {
             ConfigLoader.positiveTimeSpan(settings, RATE_LIMIT + "Window")));
   }
 
+  /** The certificate and key are not configured, and {@code needsThem} says what needs them. */
+  private static ConfigException tlsMissing(String needsThem) {
+    return new ConfigException(
+        TlsConfig.CERTIFICATE_PATH + ", " + TlsConfig.KEY_PATH + ": missing; " + needsThem);
+  }
+
   /** What only the whole configuration can tell: TLS and credentials where hardening needs them. */
   private static void checkHardening(VoprfServerConfig config) {
     VoprfServerConfig.Hardening hardening = config.hardening();
@@ -148,12 +154,8 @@ public final class VoprfServerSettings {
       return;
     }
     if (hardening.requireTls() && !config.tls().enabled()) {
-      throw new ConfigException(
-          TlsConfig.CERTIFICATE_PATH
-              + ", "
-              + TlsConfig.KEY_PATH
-              + ": missing; "
-              + FlatSettings.environmentName(HARDENING + "RequireTls")
+      throw tlsMissing(
+          FlatSettings.environmentName(HARDENING + "RequireTls")
               + "=true needs the PEM certificate and key");
     }
     if (!config.authenticates()) {
@@ -163,11 +165,8 @@ public final class VoprfServerSettings {
     switch (authentication.mode()) {
       case CLIENT_CERTIFICATE -> {
         if (!config.tls().enabled()) {
-          throw new ConfigException(
-              TlsConfig.CERTIFICATE_PATH
-                  + ", "
-                  + TlsConfig.KEY_PATH
-                  + ": missing; client certificates ("
+          throw tlsMissing(
+              "client certificates ("
                   + FlatSettings.environmentName(AUTHENTICATION + "Mode")
                   + "=ClientCertificate) need TLS");
         }

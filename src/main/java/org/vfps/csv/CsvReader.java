@@ -194,38 +194,19 @@ public final class CsvReader implements Closeable {
             throw notUtf8(sequenceStart);
           }
         }
-        if (state == FIELD_START) {
-          state = UNQUOTED;
-        } else if (state == QUOTE_IN_QUOTED) {
-          malformed = true;
-          state = UNQUOTED;
-        }
-        if (contLength == cont.length) {
-          cont = growContent(start);
-        }
-        cont[contLength++] = b;
-        continue;
-      }
-      if (due > 0) {
+        // a byte of a multi-byte character is content in any state
+      } else if (due > 0) {
         throw notUtf8(sequenceStart);
-      }
-      if (state == QUOTED) {
+      } else if (state == QUOTED) {
         if (b == '"') {
           state = QUOTE_IN_QUOTED;
-        } else {
-          if (contLength == cont.length) {
-            cont = growContent(start);
-          }
-          cont[contLength++] = b;
+          continue;
         }
-        continue;
-      }
-      if (b == delim) {
+      } else if (b == delim) {
         endField(contLength, start);
         state = FIELD_START;
         continue;
-      }
-      if (b == '\n' || b == '\r') {
+      } else if (b == '\n' || b == '\r') {
         keep(segment, pos - 1, start);
         endField(contLength, start);
         String lineBreak = "\n";
@@ -244,8 +225,7 @@ public final class CsvReader implements Closeable {
         }
         position = pos;
         return record(lineBreak, malformed, start);
-      }
-      if (b == '"') {
+      } else if (b == '"') {
         if (state == FIELD_START) {
           state = QUOTED;
           continue;
@@ -255,7 +235,9 @@ public final class CsvReader implements Closeable {
         } else {
           malformed = true;
         }
-      } else if (state == FIELD_START) {
+      }
+      // a content byte: it opens an unquoted field, or follows a quoted field's closing quote
+      if (state == FIELD_START) {
         state = UNQUOTED;
       } else if (state == QUOTE_IN_QUOTED) {
         malformed = true;

@@ -39,13 +39,20 @@ final class CapabilityStatements {
       List.of("status", "date", "kind", "fhirVersion", "format", "rest.mode");
 
   /** An operation as the statement lists it. */
-  record Listed(String name, String definition) {}
+  interface Listed {
+
+    /** The operation's name without {@code $}. */
+    String code();
+
+    /** The canonical URL of its OperationDefinition. */
+    String definition();
+  }
 
   private CapabilityStatements() {}
 
   /** The statement of a base that serves these operations and system interactions. */
   static CapabilityStatement of(
-      Clock clock, List<Listed> operations, List<SystemRestfulInteraction> interactions) {
+      Clock clock, List<? extends Listed> operations, List<SystemRestfulInteraction> interactions) {
     CapabilityStatement statement = new CapabilityStatement();
     statement.setStatus(PublicationStatus.ACTIVE);
     statement.setDateElement(
@@ -63,7 +70,7 @@ final class CapabilityStatements {
       rest.addInteraction().setCode(interaction);
     }
     for (Listed operation : operations) {
-      rest.addOperation().setName(operation.name()).setDefinition(operation.definition());
+      rest.addOperation().setName(operation.code()).setDefinition(operation.definition());
     }
     return statement;
   }

@@ -71,9 +71,7 @@ final class DotnetOperations {
     /** Only a {@code $resolve-pseudonym} finds a value without a pseudonym. */
     @Override
     public Answer unknownValue() {
-      return FhirErrors.outcome(
-          404,
-          IssueType.NOTFOUND,
+      return FhirErrors.notFound(
           "the namespace '" + namespace + "' holds no pseudonym for the requested original value.",
           null);
     }

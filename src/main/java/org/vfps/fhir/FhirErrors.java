@@ -120,6 +120,15 @@ final class FhirErrors {
   }
 
   /**
+   * A 404 {@code not-found} outcome: what the request names does not exist.
+   *
+   * @param expression the FHIRPath of the parameter that names it, or null
+   */
+  static Answer notFound(String diagnostics, String expression) {
+    return outcome(404, IssueType.NOTFOUND, diagnostics, expression);
+  }
+
+  /**
    * An {@code OperationOutcome} with one error issue.
    *
    * @param expression the FHIRPath of the offending element, or null

@@ -158,9 +158,7 @@ public final class FhirOperations {
   public FhirReply metadata(String elements) {
     return capabilities(
         elements,
-        Arrays.stream(SystemOperation.values())
-            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
-            .toList(),
+        List.of(SystemOperation.values()),
         List.of(SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION));
   }
 
@@ -213,17 +211,12 @@ public final class FhirOperations {
    * @param elements the {@code _elements} parameter, may be null
    */
   public FhirReply gpasMetadata(String elements) {
-    return capabilities(
-        elements,
-        Arrays.stream(GpasOperation.values())
-            .map(op -> new CapabilityStatements.Listed(op.code(), op.definition()))
-            .toList(),
-        List.of());
+    return capabilities(elements, List.of(GpasOperation.values()), List.of());
   }
 
   private FhirReply capabilities(
       String elements,
-      List<CapabilityStatements.Listed> operations,
+      List<? extends CapabilityStatements.Listed> operations,
       List<SystemRestfulInteraction> interactions) {
     return new FhirReply(
         200,

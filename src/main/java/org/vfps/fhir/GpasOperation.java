@@ -7,7 +7,7 @@ import org.vfps.access.Operation;
  * of the gateway's implementation guide, which take many values, and the two older shapes the FHIR
  * pseudonymizer sends to gPAS before 1.10.3, which take one.
  */
-enum GpasOperation {
+enum GpasOperation implements CapabilityStatements.Listed {
   /** Create or get, {@code original} 1..*. */
   PSEUDONYMIZE_ALLOW_CREATE(
       "pseudonymizeAllowCreate",
@@ -94,12 +94,13 @@ enum GpasOperation {
     this.legacy = legacy;
   }
 
-  /** The operation's name without {@code $}. */
-  String code() {
+  @Override
+  public String code() {
     return code;
   }
 
-  String definition() {
+  @Override
+  public String definition() {
     return definition;
   }
 

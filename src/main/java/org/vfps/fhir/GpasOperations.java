@@ -274,9 +274,7 @@ final class GpasOperations {
                             Answer.ok(legacyReply(domain, pseudonym, namedAfterValue, operation)))
                     .orElseGet(
                         () ->
-                            FhirErrors.outcome(
-                                404,
-                                IssueType.NOTFOUND,
+                            FhirErrors.notFound(
                                 "The pseudonym was not found in the domain '" + domain + "'.",
                                 null)))
         .otherwise(failure -> failure(operation, failure));

@@ -52,50 +52,36 @@ final class MiiOperations {
     Request request = Request.read(reader, "original");
     boolean allowCreate =
         reader.optional("allowCreate").map(ParameterReader::bool).orElse(Boolean.TRUE);
-    return new PseudonymCall(
+    return request.call(
         allowCreate ? PseudonymCall.Kind.CREATE : PseudonymCall.Kind.FIND,
-        request.namespace(),
-        request.value(),
         new PseudonymReply(PSEUDONYMIZE, request));
   }
 
   /** {@code $get-pseudonym}. */
   static PseudonymCall getPseudonym(Parameters parameters) {
     Request request = Request.read(new ParameterReader(parameters), "original");
-    return new PseudonymCall(
-        PseudonymCall.Kind.FIND,
-        request.namespace(),
-        request.value(),
-        new PseudonymReply(GET_PSEUDONYM, request));
+    return request.call(PseudonymCall.Kind.FIND, new PseudonymReply(GET_PSEUDONYM, request));
   }
 
   /** {@code $de-pseudonymize}. */
   static PseudonymCall dePseudonymize(Parameters parameters) {
     Request request = Request.read(new ParameterReader(parameters), "pseudonym");
-    return new PseudonymCall(
-        PseudonymCall.Kind.REVERSE_LOOKUP,
-        request.namespace(),
-        request.value(),
-        new OriginalReply(request));
+    return request.call(PseudonymCall.Kind.REVERSE_LOOKUP, new OriginalReply(request));
   }
 
   /** {@code $delete-pseudonym}. */
   static PseudonymCall deletePseudonym(Parameters parameters) {
     Request request = Request.read(new ParameterReader(parameters), "original");
-    return new PseudonymCall(
+    return request.call(
         PseudonymCall.Kind.DELETE,
-        request.namespace(),
-        request.value(),
         new WithdrawalReply(DELETE_PSEUDONYM, request, "MSG_DELETED", "Entry deleted."));
   }
 
   /** {@code $anonymize-original}. */
   static PseudonymCall anonymizeOriginal(Parameters parameters) {
     Request request = Request.read(new ParameterReader(parameters), "original");
-    return new PseudonymCall(
+    return request.call(
         PseudonymCall.Kind.ANONYMIZE,
-        request.namespace(),
-        request.value(),
         new WithdrawalReply(ANONYMIZE_ORIGINAL, request, "MSG_UPDATED", "Entry anonymized."));
   }
 
@@ -137,6 +123,11 @@ final class MiiOperations {
           ParameterReader.stringOrIdentifier(valueParameter));
     }
 
+    /** The call that asks the domain for {@code kind} on this request's namespace and value. */
+    PseudonymCall call(PseudonymCall.Kind kind, CallReply reply) {
+      return new PseudonymCall(kind, namespace, value, reply);
+    }
+
     boolean version11() {
       return contextName.equals("target");
     }
@@ -148,9 +139,7 @@ final class MiiOperations {
 
     /** 404 for an original value without a pseudonym. */
     Answer originalUnknown() {
-      return FhirErrors.outcome(
-          404,
-          IssueType.NOTFOUND,
+      return FhirErrors.notFound(
           "The original value has no pseudonym in the pseudonymization context '"
               + namespace
               + "'.",
@@ -159,9 +148,7 @@ final class MiiOperations {
 
     Answer failure(String operation, Throwable failure, EdgeWarnings warnings) {
       if (FhirErrors.isUnknownNamespace(failure)) {
-        return FhirErrors.outcome(
-            404,
-            IssueType.NOTFOUND,
+        return FhirErrors.notFound(
             "The pseudonymization context '" + namespace + "' was not found.",
             ParameterReader.expression(contextName));
       }
@@ -169,8 +156,29 @@ final class MiiOperations {
     }
   }
 
+  /**
+   * The reply of an operation on an original value: 404 when it has no pseudonym, the failures
+   * worded for the request's shape.
+   */
+  private interface OriginalValueReply extends CallReply {
+
+    String operation();
+
+    Request request();
+
+    @Override
+    default Answer unknownValue() {
+      return request().originalUnknown();
+    }
+
+    @Override
+    default Answer failure(Throwable failure, EdgeWarnings warnings) {
+      return request().failure(operation(), failure, warnings);
+    }
+  }
+
   /** {@code context}, {@code original}, {@code pseudonym}: the answer of the two forward calls. */
-  private record PseudonymReply(String operation, Request request) implements CallReply {
+  private record PseudonymReply(String operation, Request request) implements OriginalValueReply {
 
     @Override
     public Parameters success(Pseudonym pseudonym) {
@@ -182,16 +190,6 @@ final class MiiOperations {
           .setName("pseudonym")
           .setValue(request.answered(pseudonym.pseudonymValue()));
       return reply;
-    }
-
-    @Override
-    public Answer unknownValue() {
-      return request.originalUnknown();
-    }
-
-    @Override
-    public Answer failure(Throwable failure, EdgeWarnings warnings) {
-      return request.failure(operation, failure, warnings);
     }
 
     @Override
@@ -215,9 +213,7 @@ final class MiiOperations {
 
     @Override
     public Answer unknownValue() {
-      return FhirErrors.outcome(
-          404,
-          IssueType.NOTFOUND,
+      return FhirErrors.notFound(
           "The pseudonym was not found in the pseudonymization context '"
               + request.namespace()
               + "'.",
@@ -237,7 +233,8 @@ final class MiiOperations {
    * @param message the code of {@code http://terminology.hl7.org/CodeSystem/operation-outcome}
    */
   private record WithdrawalReply(
-      String operation, Request request, String message, String diagnostics) implements CallReply {
+      String operation, Request request, String message, String diagnostics)
+      implements OriginalValueReply {
 
     private static final String MESSAGES =
         "http://terminology.hl7.org/CodeSystem/operation-outcome";
@@ -257,16 +254,6 @@ final class MiiOperations {
           .setDetails(new CodeableConcept(new Coding(MESSAGES, message, null)))
           .setDiagnostics(diagnostics);
       return Answer.ok(outcome);
-    }
-
-    @Override
-    public Answer unknownValue() {
-      return request.originalUnknown();
-    }
-
-    @Override
-    public Answer failure(Throwable failure, EdgeWarnings warnings) {
-      return request.failure(operation, failure, warnings);
     }
   }
 }

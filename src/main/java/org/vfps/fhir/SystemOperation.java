@@ -11,7 +11,7 @@ import org.vfps.access.Operation;
  * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
  * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's five.
  */
-enum SystemOperation {
+enum SystemOperation implements CapabilityStatements.Listed {
   CREATE_PSEUDONYM(
       DotnetOperations.CREATE_PSEUDONYM,
       "urn:vfps:OperationDefinition:create-pseudonym",
@@ -69,13 +69,13 @@ enum SystemOperation {
     this.access = access;
   }
 
-  /** The operation's name without {@code $}, as the CapabilityStatement lists it. */
-  String code() {
+  @Override
+  public String code() {
     return code;
   }
 
-  /** The canonical URL of its OperationDefinition. */
-  String definition() {
+  @Override
+  public String definition() {
     return definition;
   }
 

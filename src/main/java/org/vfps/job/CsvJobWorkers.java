@@ -54,28 +54,14 @@ public final class CsvJobWorkers implements AutoCloseable {
   private CsvJobWorkers(
       Vertx vertx,
       CsvJobRepository repository,
-      ObjectStore store,
-      PseudonymService pseudonyms,
-      PseudonymTransfer transfer,
       CsvProcessingConfig config,
       String worker,
-      JobPhases phases,
-      Access access) {
+      CsvJobRunner runner) {
     this.vertx = vertx;
     this.repository = repository;
     this.config = config;
     this.worker = worker;
-    this.runner =
-        new CsvJobRunner(
-            repository,
-            store,
-            pseudonyms,
-            transfer,
-            config,
-            vertx,
-            worker,
-            phases,
-            new JobAudit(access));
+    this.runner = runner;
     AtomicInteger number = new AtomicInteger();
     this.threads =
         Executors.newFixedThreadPool(
@@ -114,9 +100,18 @@ public final class CsvJobWorkers implements AutoCloseable {
       String worker,
       JobPhases phases,
       Access access) {
-    CsvJobWorkers workers =
-        new CsvJobWorkers(
-            vertx, repository, store, pseudonyms, transfer, config, worker, phases, access);
+    CsvJobRunner runner =
+        new CsvJobRunner(
+            repository,
+            store,
+            pseudonyms,
+            transfer,
+            config,
+            vertx,
+            worker,
+            phases,
+            new JobAudit(access));
+    CsvJobWorkers workers = new CsvJobWorkers(vertx, repository, config, worker, runner);
     LOG.info("CSV job workers: {} on this replica, as '{}'", config.workerCount(), worker);
     vertx.runOnContext(ignored -> workers.claim());
     return workers;

@@ -3,7 +3,7 @@ package org.vfps.job;
 import org.vfps.access.Operation;
 
 /** What a job does; {@link #code()} is the .NET vfps's {@code direction} number. */
-public enum JobDirection {
+public enum JobDirection implements StoredCode {
   PSEUDONYMIZE(0),
   DEPSEUDONYMIZE(1),
   IMPORT(2),
@@ -15,18 +15,14 @@ public enum JobDirection {
     this.code = code;
   }
 
+  @Override
   public int code() {
     return code;
   }
 
   /** The direction of a stored number; {@code IllegalArgumentException} for an unknown one. */
   public static JobDirection of(int code) {
-    for (JobDirection direction : values()) {
-      if (direction.code == code) {
-        return direction;
-      }
-    }
-    throw new IllegalArgumentException("no job direction " + code);
+    return StoredCode.ofCode(JobDirection.class, code, "job direction");
   }
 
   /** The direction's label in metrics: {@code pseudonymize}, {@code export}, ... */

@@ -1,7 +1,7 @@
 package org.vfps.job;
 
 /** Where a job is in its life; {@link #code()} is the .NET vfps's {@code status} number. */
-public enum JobStatus {
+public enum JobStatus implements StoredCode {
   AWAITING_UPLOAD(0),
   QUEUED(1),
   RUNNING(2),
@@ -17,18 +17,14 @@ public enum JobStatus {
     this.code = code;
   }
 
+  @Override
   public int code() {
     return code;
   }
 
   /** The status of a stored number; {@code IllegalArgumentException} for an unknown one. */
   public static JobStatus of(int code) {
-    for (JobStatus status : values()) {
-      if (status.code == code) {
-        return status;
-      }
-    }
-    throw new IllegalArgumentException("no job status " + code);
+    return StoredCode.ofCode(JobStatus.class, code, "job status");
   }
 
   /** Whether the job has ended: completed, failed or cancelled. */

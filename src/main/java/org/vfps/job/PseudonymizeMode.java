@@ -4,7 +4,7 @@ package org.vfps.job;
  * What a pseudonymize job does with an original value that has no pseudonym; {@link #code()} is the
  * .NET vfps's {@code pseudonymize_mode} number.
  */
-public enum PseudonymizeMode {
+public enum PseudonymizeMode implements StoredCode {
   /** Creates it, as Create does. */
   CREATE_IF_MISSING(0),
   /** Fails the job at the first such value, before its chunk is written. */
@@ -18,17 +18,13 @@ public enum PseudonymizeMode {
     this.code = code;
   }
 
+  @Override
   public int code() {
     return code;
   }
 
   /** The mode of a stored number; {@code IllegalArgumentException} for an unknown one. */
   public static PseudonymizeMode of(int code) {
-    for (PseudonymizeMode mode : values()) {
-      if (mode.code == code) {
-        return mode;
-      }
-    }
-    throw new IllegalArgumentException("no pseudonymize mode " + code);
+    return StoredCode.ofCode(PseudonymizeMode.class, code, "pseudonymize mode");
   }
 }

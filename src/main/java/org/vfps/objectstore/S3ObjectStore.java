@@ -194,21 +194,17 @@ public final class S3ObjectStore implements ObjectStore {
             .abortIncompleteMultipartUpload(
                 AbortIncompleteMultipartUpload.builder().daysAfterInitiation(1).build())
             .build();
-    try {
-      client.putBucketLifecycleConfiguration(
-          request ->
-              request
-                  .bucket(bucket)
-                  .lifecycleConfiguration(
-                      BucketLifecycleConfiguration.builder().rules(rule).build()));
-    } catch (SdkException e) {
-      throw new ObjectStoreException(
-          "S3__ObjectRetentionDays: the bucket's lifecycle rule cannot be set ("
-              + describe(e)
-              + "); set 0 to leave the bucket's lifecycle alone",
-          e instanceof SdkClientException,
-          e);
-    }
+    setBucketRule(
+        "S3__ObjectRetentionDays",
+        "lifecycle",
+        "set 0 to leave the bucket's lifecycle alone",
+        () ->
+            client.putBucketLifecycleConfiguration(
+                request ->
+                    request
+                        .bucket(bucket)
+                        .lifecycleConfiguration(
+                            BucketLifecycleConfiguration.builder().rules(rule).build())));
   }
 
   private void allowOrigins(List<String> origins) {
@@ -220,17 +216,37 @@ public final class S3ObjectStore implements ObjectStore {
             .exposeHeaders("ETag")
             .maxAgeSeconds(3000)
             .build();
+    setBucketRule(
+        "S3__AllowedOrigins",
+        "CORS",
+        "leave S3__AllowedOrigins empty to leave the bucket's CORS rules alone",
+        () ->
+            client.putBucketCors(
+                request ->
+                    request
+                        .bucket(bucket)
+                        .corsConfiguration(CORSConfiguration.builder().corsRules(rule).build())));
+  }
+
+  /**
+   * Sets a rule of the bucket at start-up; when S3 refuses, an {@link ObjectStoreException} names
+   * the setting that asked for it and how to do without it.
+   *
+   * @param kind the rule's kind, as the message names it
+   */
+  private static void setBucketRule(
+      String setting, String kind, String withoutIt, Runnable putRule) {
     try {
-      client.putBucketCors(
-          request ->
-              request
-                  .bucket(bucket)
-                  .corsConfiguration(CORSConfiguration.builder().corsRules(rule).build()));
+      putRule.run();
     } catch (SdkException e) {
       throw new ObjectStoreException(
-          "S3__AllowedOrigins: the bucket's CORS rule cannot be set ("
+          setting
+              + ": the bucket's "
+              + kind
+              + " rule cannot be set ("
               + describe(e)
-              + "); leave S3__AllowedOrigins empty to leave the bucket's CORS rules alone",
+              + "); "
+              + withoutIt,
           e instanceof SdkClientException,
           e);
     }

@@ -61,6 +61,19 @@ public final class PgAccessStore implements AccessStore {
                             : Future.succeededFuture(result)));
   }
 
+  /** {@link #logged} with one statement, its rows read by {@code result}. */
+  private <T> Future<T> loggedStatement(
+      String sql, Tuple arguments, Function<RowSet<Row>, T> result, Predicate<T> changedSomething) {
+    return logged(
+        transaction -> transaction.preparedQuery(sql).execute(arguments).map(result),
+        changedSomething);
+  }
+
+  /** {@link #logged} with one insert, which answers {@code inserted} and always changes. */
+  private <T> Future<T> loggedInsert(String sql, Tuple arguments, T inserted) {
+    return loggedStatement(sql, arguments, rows -> inserted, always -> true);
+  }
+
   @Override
   public Future<AccessSnapshot> snapshot() {
     return pool.withTransaction(
@@ -89,23 +102,19 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Grant> insertGrant(Grant grant) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.INSERT_GRANT)
-                    .execute(
-                        Tuple.of(
-                                grant.id(),
-                                grant.namespace(),
-                                grant.granteeType().stored(),
-                                grant.grantee(),
-                                grant.canRead(),
-                                grant.canWrite(),
-                                grant.canReverseLookup())
-                            .addValue(time(grant.createdAt()))
-                            .addValue(time(grant.lastUpdatedAt())))
-                    .map(inserted -> grant),
-            inserted -> true)
+    return loggedInsert(
+            AccessQueries.INSERT_GRANT,
+            Tuple.of(
+                    grant.id(),
+                    grant.namespace(),
+                    grant.granteeType().stored(),
+                    grant.grantee(),
+                    grant.canRead(),
+                    grant.canWrite(),
+                    grant.canReverseLookup())
+                .addValue(time(grant.createdAt()))
+                .addValue(time(grant.lastUpdatedAt())),
+            grant)
         .recover(
             failure -> {
               if (PgFailures.violates(
@@ -140,24 +149,20 @@ public final class PgAccessStore implements AccessStore {
   @Override
   public Future<Optional<Grant>> updateGrant(
       UUID id, boolean read, boolean write, boolean reverseLookup, Instant now) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.UPDATE_GRANT)
-                    .execute(Tuple.of(id, read, write, reverseLookup, time(now)))
-                    .map(rows -> grants(rows).stream().findFirst()),
+    return loggedStatement(
+            AccessQueries.UPDATE_GRANT,
+            Tuple.of(id, read, write, reverseLookup, time(now)),
+            PgAccessStore::firstGrant,
             Optional::isPresent)
         .recover(PgAccessStore::failed);
   }
 
   @Override
   public Future<Optional<Grant>> deleteGrant(UUID id) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.DELETE_GRANT)
-                    .execute(Tuple.of(id))
-                    .map(rows -> grants(rows).stream().findFirst()),
+    return loggedStatement(
+            AccessQueries.DELETE_GRANT,
+            Tuple.of(id),
+            PgAccessStore::firstGrant,
             Optional::isPresent)
         .recover(PgAccessStore::failed);
   }
@@ -185,19 +190,15 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<ServiceAccount> insertServiceAccount(ServiceAccount account) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.INSERT_SERVICE_ACCOUNT)
-                    .execute(
-                        Tuple.of(
-                            account.name(),
-                            account.description(),
-                            account.createdBy(),
-                            time(account.createdAt()),
-                            time(account.lastUpdatedAt())))
-                    .map(inserted -> account),
-            inserted -> true)
+    return loggedInsert(
+            AccessQueries.INSERT_SERVICE_ACCOUNT,
+            Tuple.of(
+                account.name(),
+                account.description(),
+                account.createdBy(),
+                time(account.createdAt()),
+                time(account.lastUpdatedAt())),
+            account)
         .recover(
             failure ->
                 PgFailures.violates(
@@ -252,30 +253,26 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<AccessToken> insertToken(AccessToken token) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.INSERT_TOKEN)
-                    .execute(
-                        Tuple.tuple()
-                            .addValue(token.id())
-                            .addValue(token.type().stored())
-                            .addValue(token.tokenId())
-                            .addValue(Buffer.buffer(token.hash()))
-                            .addValue(token.name())
-                            .addValue(time(token.expiresAt()))
-                            .addValue(time(token.revokedAt()))
-                            .addValue(time(token.lastUsedAt()))
-                            .addValue(token.createdBy())
-                            .addValue(token.subject())
-                            .addValue(token.username())
-                            .addValue(token.email())
-                            .addValue(new JsonArray(List.copyOf(token.roles())))
-                            .addValue(token.serviceAccount())
-                            .addValue(time(token.createdAt()))
-                            .addValue(time(token.lastUpdatedAt())))
-                    .map(inserted -> token),
-            inserted -> true)
+    return loggedInsert(
+            AccessQueries.INSERT_TOKEN,
+            Tuple.tuple()
+                .addValue(token.id())
+                .addValue(token.type().stored())
+                .addValue(token.tokenId())
+                .addValue(Buffer.buffer(token.hash()))
+                .addValue(token.name())
+                .addValue(time(token.expiresAt()))
+                .addValue(time(token.revokedAt()))
+                .addValue(time(token.lastUsedAt()))
+                .addValue(token.createdBy())
+                .addValue(token.subject())
+                .addValue(token.username())
+                .addValue(token.email())
+                .addValue(new JsonArray(List.copyOf(token.roles())))
+                .addValue(token.serviceAccount())
+                .addValue(time(token.createdAt()))
+                .addValue(time(token.lastUpdatedAt())),
+            token)
         .recover(
             failure ->
                 PgFailures.violates(
@@ -291,12 +288,10 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Optional<AccessToken>> revokeToken(UUID id, Instant now) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.REVOKE_TOKEN)
-                    .execute(Tuple.of(id, time(now)))
-                    .map(revoked -> revoked.rowCount() > 0),
+    return loggedStatement(
+            AccessQueries.REVOKE_TOKEN,
+            Tuple.of(id, time(now)),
+            revoked -> revoked.rowCount() > 0,
             revoked -> revoked)
         .compose(revoked -> token(id))
         .recover(PgAccessStore::failed);
@@ -304,12 +299,10 @@ public final class PgAccessStore implements AccessStore {
 
   @Override
   public Future<Boolean> deleteToken(UUID id) {
-    return logged(
-            transaction ->
-                transaction
-                    .preparedQuery(AccessQueries.DELETE_TOKEN)
-                    .execute(Tuple.of(id))
-                    .map(deleted -> deleted.rowCount() == 1),
+    return loggedStatement(
+            AccessQueries.DELETE_TOKEN,
+            Tuple.of(id),
+            deleted -> deleted.rowCount() == 1,
             deleted -> deleted)
         .recover(PgAccessStore::failed);
   }
@@ -356,6 +349,10 @@ public final class PgAccessStore implements AccessStore {
               instant(row, "last_updated_at")));
     }
     return grants;
+  }
+
+  private static Optional<Grant> firstGrant(RowSet<Row> rows) {
+    return grants(rows).stream().findFirst();
   }
 
   private static List<AccessToken> tokens(RowSet<Row> rows) {

@@ -6,6 +6,42 @@ final class PseudonymQueries {
   private PseudonymQueries() {}
 
   /**
+   * The head of a statement that stores rows only in the namespace named {@code $1} and created at
+   * {@code createdAt} (a parameter), as the statement's snapshot has it: the CTE {@code namespace}
+   * holds that namespace's name, or no row when it is gone, and the CTE {@code inserted} opens with
+   * the insert's column list, for the caller's {@code SELECT} from {@code namespace} to complete.
+   */
+  private static String insertIntoBoundNamespace(String createdAt) {
+    return """
+        WITH namespace AS (
+          SELECT name FROM namespaces WHERE name = $1 AND created_at = %s
+        ),
+        inserted AS (
+          INSERT INTO pseudonyms
+            (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+             last_updated_at)
+        """
+        .formatted(createdAt);
+  }
+
+  /**
+   * A list page of the namespace {@code $1}, in the .NET service's order, along {@code
+   * ix_pseudonyms_namespace_name_created_at_original_value_sequence_number}.
+   *
+   * @param after the condition on the key that starts the page, or an empty string for the first
+   * @param limit the parameter of the page's size
+   */
+  private static String page(String after, String limit) {
+    return """
+        SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
+        FROM pseudonyms
+        WHERE namespace_name = $1%s
+        ORDER BY created_at DESC, original_value DESC, sequence_number DESC
+        LIMIT %s"""
+        .formatted(after, limit);
+  }
+
+  /**
    * Inserts the candidate unless the pair exists and returns the stored row either way: the new row
    * from the insert, or the existing one from the select, which {@code inserted} tells apart (the
    * select's snapshot predates the insert, so never both). Under a concurrent insert of the same
@@ -21,15 +57,9 @@ final class PseudonymQueries {
    * NamespaceQueries#HOLD_PSEUDONYM_WRITES}).
    */
   static final String UPSERT =
-      """
-      WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $4
-      ),
-      inserted AS (
-        INSERT INTO pseudonyms
-          (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
-            last_updated_at)
-        SELECT name, $2, 0, $3, now(), now() FROM namespace
+      insertIntoBoundNamespace("$4")
+          + """
+            SELECT name, $2, $3, 0, now(), now() FROM namespace
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING pseudonym_value, created_at, last_updated_at
       )
@@ -101,24 +131,13 @@ final class PseudonymQueries {
 
   /**
    * A list page starts at the newest pseudonym: every pseudonym, whatever its sequence number, in
-   * the .NET service's order, along {@code
-   * ix_pseudonyms_namespace_name_created_at_original_value_sequence_number}.
+   * the order of {@link #page}.
    */
-  static final String FIRST_PAGE =
-      """
-      SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
-      FROM pseudonyms
-      WHERE namespace_name = $1
-      ORDER BY created_at DESC, original_value DESC, sequence_number DESC
-      LIMIT $2""";
+  static final String FIRST_PAGE = page("", "$2");
 
+  /** The page after the row of {@code $2}, {@code $3}, {@code $4}. */
   static final String NEXT_PAGE =
-      """
-      SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
-      FROM pseudonyms
-      WHERE namespace_name = $1 AND (created_at, original_value, sequence_number) < ($2, $3, $4)
-      ORDER BY created_at DESC, original_value DESC, sequence_number DESC
-      LIMIT $5""";
+      page(" AND (created_at, original_value, sequence_number) < ($2, $3, $4)", "$5");
 
   static final String COUNT = "SELECT count(*) FROM pseudonyms WHERE namespace_name = $1";
 
@@ -149,15 +168,9 @@ final class PseudonymQueries {
    * skipped, and the caller reads what is stored.
    */
   static final String INSERT_SEQUENCE_NUMBERS =
-      """
-      WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5
-      ),
-      inserted AS (
-        INSERT INTO pseudonyms
-          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-           last_updated_at)
-        SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
+      insertIntoBoundNamespace("$5")
+          + """
+            SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
         FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
         CROSS JOIN namespace n
         ON CONFLICT DO NOTHING
@@ -209,15 +222,9 @@ final class PseudonymQueries {
    * gone.
    */
   static final String IMPORT_PAIRS =
-      """
-      WITH namespace AS (
-        SELECT name FROM namespaces WHERE name = $1 AND created_at = $5
-      ),
-      inserted AS (
-        INSERT INTO pseudonyms
-          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-           last_updated_at)
-        SELECT n.name, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(),
+      insertIntoBoundNamespace("$5")
+          + """
+            SELECT n.name, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(),
           now()
         FROM unnest($2::text[], $3::text[], $4::bigint[])
           AS pair (original_value, pseudonym_value, sequence_number)

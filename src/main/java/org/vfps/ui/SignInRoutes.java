@@ -182,14 +182,14 @@ final class SignInRoutes {
     }
     boolean json = String.valueOf(request.getHeader(HttpHeaders.ACCEPT)).contains("json");
     if (session.isPresent() && !session.get().csrfTokenIs(token)) {
-      String message =
+      signOutFailed(
+          rc,
+          json,
+          403,
+          ErrorCode.PERMISSION_DENIED,
+          "Sign-out refused",
           "Signing out needs the session's CSRF token; the request is refused as a possible"
-              + " cross-site request forgery.";
-      if (json) {
-        UiJson.error(rc, 403, ErrorCode.PERMISSION_DENIED, message);
-      } else {
-        SignInPages.send(rc, 403, "Sign-out refused", message, ReturnUrls.HOME, "Back to vfps");
-      }
+              + " cross-site request forgery.");
       return;
     }
     Future<Void> ended =
@@ -199,16 +199,30 @@ final class SignInRoutes {
         .onFailure(
             failure -> {
               LOG.warn("A session could not be ended: {}", failure.getMessage());
-              String message =
+              signOutFailed(
+                  rc,
+                  json,
+                  503,
+                  ErrorCode.UNAVAILABLE,
+                  "Sign-out failed",
                   "The session could not be ended (the database is not available); try again"
-                      + " shortly.";
-              if (json) {
-                UiJson.error(rc, 503, ErrorCode.UNAVAILABLE, message);
-              } else {
-                SignInPages.send(
-                    rc, 503, "Sign-out failed", message, ReturnUrls.HOME, "Back to vfps");
-              }
+                      + " shortly.");
             });
+  }
+
+  /**
+   * Answers a sign-out that did not happen: an error in JSON to the UI's script ({@code json}), a
+   * page with the way back home to a browser.
+   *
+   * @param title the page's title
+   */
+  private static void signOutFailed(
+      RoutingContext rc, boolean json, int status, ErrorCode code, String title, String message) {
+    if (json) {
+      UiJson.error(rc, status, code, message);
+    } else {
+      SignInPages.send(rc, status, title, message, ReturnUrls.HOME, "Back to vfps");
+    }
   }
 
   /** Clears the cookie and sends the browser on to the provider's end-session endpoint. */

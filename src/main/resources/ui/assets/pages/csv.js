@@ -11,7 +11,7 @@ import {CsvParser, guessDelimiter} from '../csv.js';
 import {processCsv, countValues, pseudonymizer, revealer, MAX_VALUES_PER_CALL} from '../batch.js';
 import {WAYS, MISSING, consequences, withdrawalDenial, withdrawer} from '../withdrawal.js';
 import {jobPanel, jobsList, jobsOff} from '../csv-jobs.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, confirmPanel} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, confirmPanel, onSubmit} from '../dom.js';
 
 const PREVIEW_BYTES = 64 * 1024;
 const PREVIEW_ROWS = 5;
@@ -603,10 +603,7 @@ export async function render(page, context) {
       },
     );
   };
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    run();
-  });
+  onSubmit(form, run);
   cancel.addEventListener('click', () => running?.abort());
   context.signal.addEventListener('abort', () => downloadUrl && URL.revokeObjectURL(downloadUrl));
 

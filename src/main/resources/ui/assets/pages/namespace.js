@@ -10,7 +10,7 @@ import {can, denial} from '../session.js';
 import {methodLabel} from '../methods.js';
 import {configureAccess} from '../grants.js';
 import {WAYS, consequences, withdrawalDenial} from '../withdrawal.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton, confirmPanel} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton, confirmPanel, onSubmit} from '../dom.js';
 
 const PAGE_SIZE = 25;
 
@@ -133,13 +133,12 @@ function pseudonymizeSection(name, multiple, context, refresh) {
   const input = h('input', {id: 'originalValue', autocomplete: 'off', spellcheck: 'false'});
   const count = multiple ? h('input', {id: 'count', type: 'number', min: 1, max: 10000, required: true, value: '1'}) : null;
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Pseudonymize');
-  const message = messageArea('pseudonymize-message');
-  const result = h('output', {id: 'pseudonymizeResult', for: multiple ? 'originalValue count' : 'originalValue', class: 'result', 'aria-live': 'polite'});
-  const table = h('div', {id: 'pseudonymizeList', class: 'table-area result-list'});
+  const {form, message, result, table, clear} = valueForm('pseudonymize', multiple ? 'originalValue count' : 'originalValue', submit, [
+    field('Original value', input),
+    count ? field('Count', count, 'How many pseudonyms the value is to have. It keeps those it has and gets more until it has this many.') : null,
+  ]);
   const run = guarded(submit, async () => {
-    clearMessage(message);
-    replace(result);
-    replace(table);
+    clear();
     if (!input.value.trim()) {
       showMessage(message, 'error', 'Enter a value to pseudonymize.');
       input.focus();
@@ -158,22 +157,27 @@ function pseudonymizeSection(name, multiple, context, refresh) {
       showMessage(message, 'error', e.forbidden ? denial(context.session, 'write', name) ?? e.message : e.message);
     }
   });
-  const form = h(
-    'form',
-    {class: 'card', id: 'pseudonymize', novalidate: true},
-    field('Original value', input),
-    count ? field('Count', count, 'How many pseudonyms the value is to have. It keeps those it has and gets more until it has this many.') : null,
-    h('div', {class: 'actions'}, submit),
-    message,
-    result,
-    table,
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    run();
-  });
+  onSubmit(form, run);
   disableFor(form, denial(context.session, 'write', name), message);
   return h('section', {'aria-labelledby': 'pseudonymize-heading'}, h('h2', {id: 'pseudonymize-heading'}, 'Pseudonymize a value'), form);
+}
+
+/**
+ * The form of one of the page's value boxes, named by its id: the fields and the submit button,
+ * then a message area, a result line (output for the ids resultFor) and a table area, which
+ * clear() empties.
+ */
+function valueForm(id, resultFor, submit, fields) {
+  const message = messageArea(`${id}-message`);
+  const result = h('output', {id: `${id}Result`, for: resultFor, class: 'result', 'aria-live': 'polite'});
+  const table = h('div', {id: `${id}List`, class: 'table-area result-list'});
+  const form = h('form', {class: 'card', id, novalidate: true}, fields, h('div', {class: 'actions'}, submit), message, result, table);
+  const clear = () => {
+    clearMessage(message);
+    replace(result);
+    replace(table);
+  };
+  return {form, message, result, table, clear};
 }
 
 /**
@@ -207,16 +211,15 @@ function lookupSection(name, multiple, context) {
   const input = h('input', {id: 'lookupValue', autocomplete: 'off', spellcheck: 'false'});
   const inputLabel = h('label', {for: 'lookupValue'});
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Look up');
-  const message = messageArea('lookup-message');
-  const result = h('output', {id: 'lookupResult', for: 'lookupValue', class: 'result', 'aria-live': 'polite'});
-  const table = h('div', {id: 'lookupList', class: 'table-area result-list'});
+  const {form, message, result, table, clear} = valueForm('lookup', 'lookupValue', submit, [
+    h('fieldset', {class: 'choices-set'}, h('legend', {}, 'Find by'), h('div', {class: 'choices'}, choices)),
+    h('div', {class: 'field'}, inputLabel, input),
+  ]);
   const mode = () => (radios.original.checked ? 'original' : 'pseudonym');
   const choose = () => {
     const chosen = modes[mode()];
     inputLabel.textContent = chosen.label;
-    clearMessage(message);
-    replace(result);
-    replace(table);
+    clear();
     const reason = denial(context.session, chosen.permission, name) && chosen.denied;
     input.disabled = Boolean(reason);
     submit.disabled = Boolean(reason);
@@ -229,9 +232,7 @@ function lookupSection(name, multiple, context) {
     radio.addEventListener('change', choose);
   }
   const run = guarded(submit, async () => {
-    clearMessage(message);
-    replace(result);
-    replace(table);
+    clear();
     const by = mode();
     if (!input.value.trim()) {
       showMessage(message, 'error', modes[by].empty);
@@ -250,20 +251,7 @@ function lookupSection(name, multiple, context) {
       showMessage(message, 'error', lookupError(e, context, name, by));
     }
   });
-  const form = h(
-    'form',
-    {class: 'card', id: 'lookup', novalidate: true},
-    h('fieldset', {class: 'choices-set'}, h('legend', {}, 'Find by'), h('div', {class: 'choices'}, choices)),
-    h('div', {class: 'field'}, inputLabel, input),
-    h('div', {class: 'actions'}, submit),
-    message,
-    result,
-    table,
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    run();
-  });
+  onSubmit(form, run);
   choose();
   return h('section', {'aria-labelledby': 'lookup-heading'}, h('h2', {id: 'lookup-heading'}, 'Look up'), form);
 }
@@ -307,19 +295,10 @@ function withdrawSection(name, context, refresh) {
   });
   radios.delete.checked = true;
   const submit = h('button', {type: 'submit', class: 'danger'}, 'Withdraw…');
-  const message = messageArea('withdraw-message');
-  const result = h('output', {id: 'withdrawResult', for: 'withdrawValue', class: 'result', 'aria-live': 'polite'});
-  const table = h('div', {id: 'withdrawList', class: 'table-area result-list'});
-  const form = h(
-    'form',
-    {class: 'card', id: 'withdraw', novalidate: true},
+  const {form, message, result, table, clear} = valueForm('withdraw', 'withdrawValue', submit, [
     field('Original value', input),
     h('fieldset', {class: 'choices-set'}, h('legend', {}, 'What happens'), h('div', {class: 'choices'}, choices)),
-    h('div', {class: 'actions'}, submit),
-    message,
-    result,
-    table,
-  );
+  ]);
   const withdraw = guarded(submit, async (how, value) => {
     try {
       const pseudonyms = await api.withdraw(name, how, value);
@@ -335,11 +314,8 @@ function withdrawSection(name, context, refresh) {
       input.focus();
     }
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    clearMessage(message);
-    replace(result);
-    replace(table);
+  onSubmit(form, () => {
+    clear();
     if (!input.value.trim()) {
       showMessage(message, 'error', 'Enter the original value whose consent is withdrawn.');
       input.focus();

@@ -5,7 +5,7 @@ import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {DEFAULT_LENGTH, lengthHint, methodLabel, offeredMethods} from '../methods.js';
 import {regexTester} from '../regex-tester.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded, onSubmit} from '../dom.js';
 
 /** How many pseudonym counts are asked for at once (each counts one namespace's rows). */
 const PARALLEL_COUNTS = 2;
@@ -215,10 +215,7 @@ function createSection(context, reload, listMessage) {
       }
     }
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    create();
-  });
+  onSubmit(form, create);
   lockLength();
   lockParentMode();
   if (!allowed) {
@@ -375,10 +372,7 @@ function confirmDelete(tr, opener, name, count, context, message, area, parents)
       showMessage(error, 'error', e.message);
     }
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    remove();
-  });
+  onSubmit(form, remove);
   tr.after(confirmRow);
   input.focus();
 }

@@ -5,7 +5,7 @@ import * as api from '../api.js';
 import {adminsOnly, authorizationOff} from './service-accounts.js';
 import {createTokenForm, disabledNotice, tokenSettings, tokenTable} from '../tokens.js';
 import {flagCell} from '../grants.js';
-import {h, replace, messageArea, showMessage, formatTime} from '../dom.js';
+import {h, replace, messageArea, showMessage, formatTime, showDataTable, columnHeaders} from '../dom.js';
 
 export async function render(page, context) {
   const name = context.params[0];
@@ -115,39 +115,27 @@ function grantsSection(name, context) {
     if (context.signal.aborted) {
       return;
     }
-    if (grants.length === 0) {
-      replace(area, h('p', {class: 'empty'}, 'No grants: the account’s tokens may do nothing yet.'));
-      return;
-    }
-    replace(
-      area,
-      h(
-        'table',
-        {class: 'data', id: 'account-grants'},
-        h('caption', {class: 'visually-hidden'}, `Grants of ${name}`),
-        h('thead', {}, h('tr', {}, ['Namespace', 'Read', 'Write', 'Reverse lookup'].map((t) => h('th', {scope: 'col'}, t)))),
+    showDataTable(area, grants, {
+      id: 'account-grants',
+      caption: `Grants of ${name}`,
+      headers: columnHeaders(['Namespace', 'Read', 'Write', 'Reverse lookup']),
+      row: (grant) =>
         h(
-          'tbody',
-          {},
-          grants.map((grant) =>
-            h(
-              'tr',
-              {'data-namespace': grant.allNamespaces ? '*' : grant.namespace},
-              h(
-                'td',
-                {class: 'name'},
-                grant.allNamespaces
-                  ? h('em', {}, 'All namespaces')
-                  : h('a', {href: `/ui/namespaces/${encodeURIComponent(grant.namespace)}/pseudonyms`}, grant.namespace),
-              ),
-              flagCell(grant.canRead),
-              flagCell(grant.canWrite),
-              flagCell(grant.canReverseLookup),
-            ),
+          'tr',
+          {'data-namespace': grant.allNamespaces ? '*' : grant.namespace},
+          h(
+            'td',
+            {class: 'name'},
+            grant.allNamespaces
+              ? h('em', {}, 'All namespaces')
+              : h('a', {href: `/ui/namespaces/${encodeURIComponent(grant.namespace)}/pseudonyms`}, grant.namespace),
           ),
+          flagCell(grant.canRead),
+          flagCell(grant.canWrite),
+          flagCell(grant.canReverseLookup),
         ),
-      ),
-    );
+      empty: 'No grants: the account’s tokens may do nothing yet.',
+    });
   };
   return {section, load};
 }

@@ -3,7 +3,7 @@
 
 import * as api from '../api.js';
 import {can} from '../session.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, confirmRow} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from '../dom.js';
 
 export async function render(page, context) {
   context.setTitle('Service accounts');
@@ -98,32 +98,18 @@ function createForm(listMessage, reload) {
       showMessage(message, 'error', e.message);
     }
   });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    create();
-  });
+  onSubmit(form, create);
   return form;
 }
 
 function showTable(area, accounts, table) {
-  if (accounts.length === 0) {
-    replace(area, h('p', {class: 'empty'}, 'No service accounts yet. Create one above.'));
-    return;
-  }
-  replace(
-    area,
-    h(
-      'table',
-      {class: 'data', id: 'service-accounts'},
-      h('caption', {class: 'visually-hidden'}, 'Service accounts'),
-      h(
-        'thead',
-        {},
-        h('tr', {}, ['Name', 'Description', 'Created by', 'Created'].map((t) => h('th', {scope: 'col'}, t)), h('th', {scope: 'col'}, h('span', {class: 'visually-hidden'}, 'Actions'))),
-      ),
-      h('tbody', {}, accounts.map((account) => row(account, table))),
-    ),
-  );
+  showDataTable(area, accounts, {
+    id: 'service-accounts',
+    caption: 'Service accounts',
+    headers: [columnHeaders(['Name', 'Description', 'Created by', 'Created']), actionsHeader()],
+    row: (account) => row(account, table),
+    empty: 'No service accounts yet. Create one above.',
+  });
 }
 
 function row(account, table) {
