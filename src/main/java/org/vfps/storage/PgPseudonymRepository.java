@@ -30,15 +30,15 @@ import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
-import org.vfps.namespace.NamespaceService;
+import org.vfps.namespace.NamespaceFailures;
 import org.vfps.pseudonym.AnonymizedOriginals;
 import org.vfps.pseudonym.Candidates;
 import org.vfps.pseudonym.ImportStatus;
 import org.vfps.pseudonym.ImportedPair;
 import org.vfps.pseudonym.ListCursor;
 import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymFailures;
 import org.vfps.pseudonym.PseudonymRepository;
-import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.Upserted;
 import org.vfps.pseudonym.Withdrawal;
 
@@ -155,7 +155,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                   Row row = rows.iterator().next();
                   if (row.getValue("inserted") == null) {
                     // the namespace looked up is gone, perhaps created again under its name
-                    return Future.failedFuture(NamespaceService.notFound(namespace.name()));
+                    return Future.failedFuture(NamespaceFailures.notFound(namespace.name()));
                   }
                   return Future.succeededFuture(
                       new Upserted(
@@ -185,7 +185,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                     namespace, originalValue, candidates, candidate, attempt + 1, collisions);
               }
               if (PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)) {
-                return Future.failedFuture(NamespaceService.notFound(namespace.name()));
+                return Future.failedFuture(NamespaceFailures.notFound(namespace.name()));
               }
               return Future.failedFuture(PgFailures.translate(failure, metadata(namespace.name())));
             });
@@ -255,7 +255,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
 
     ServiceException exhausted(String namespace, Throwable lastFailure) {
       return atLeastHalfFull
-          ? PseudonymService.namespaceFull(namespace)
+          ? PseudonymFailures.namespaceFull(namespace)
           : upsertFailed(namespace, PgFailures.loggable(lastFailure));
     }
   }
@@ -545,13 +545,13 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                   .recover(
                       failure ->
                           PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
-                              ? Future.failedFuture(NamespaceService.notFound(namespace.name()))
+                              ? Future.failedFuture(NamespaceFailures.notFound(namespace.name()))
                               : failed(failure, namespace.name()))
                   .compose(
                       inserted ->
                           inserted.iterator().next().getBoolean("present")
                               ? grow(namespace, originalValue, count, supplier, next, round + 1)
-                              : Future.failedFuture(NamespaceService.notFound(namespace.name())));
+                              : Future.failedFuture(NamespaceFailures.notFound(namespace.name())));
             });
   }
 
@@ -757,7 +757,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               for (Row row : rows) {
                 if (row.getString("original_value") == null) {
                   // the namespace looked up is gone, perhaps created again under its name
-                  return Future.failedFuture(NamespaceService.notFound(namespace.name()));
+                  return Future.failedFuture(NamespaceFailures.notFound(namespace.name()));
                 }
                 stored.add(
                     new ImportedPair(

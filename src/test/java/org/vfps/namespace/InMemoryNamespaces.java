@@ -20,7 +20,7 @@ final class InMemoryNamespaces implements NamespaceRepository {
   @Override
   public Future<Namespace> insert(Namespace namespace) {
     if (namespace.parentName() != null && !namespaces.containsKey(namespace.parentName())) {
-      return Future.failedFuture(NamespaceService.parentNotFound(namespace.parentName()));
+      return Future.failedFuture(NamespaceFailures.parentNotFound(namespace.parentName()));
     }
     if (namespaces.putIfAbsent(namespace.name(), namespace) != null) {
       return Future.failedFuture(
