@@ -24,7 +24,8 @@ import io.vertx.core.spi.context.storage.ContextLocal;
  *       <td>{@link CallDeadline#begin}: the gRPC edge's unary calls, the HTTP edge's request
  *           admission</td>
  *       <td>{@link CallDeadline#current()}: the storage's write coalescer, namespace lookups and
- *           reply-budgeted pseudonym reads, which send no work for a call that has passed it</td></tr>
+ *           reply-budgeted pseudonym reads, which send no work for a call that has passed
+ *           it</td></tr>
  *   <tr><td>{@link ReplyBytes}</td>
  *       <td>{@link ReplyBytes#begin}: the same edges, which release it when the call ends</td>
  *       <td>{@link ReplyBytes#current()}: the storage's pseudonym reads, which reserve the bytes of

@@ -13,7 +13,7 @@ import org.vfps.error.ServiceException;
  * Namespaces in a map, with the parent rule of the foreign key; enough for the service's contract
  * with its repository.
  */
-final class InMemoryNamespaces implements NamespaceRepository {
+public final class InMemoryNamespaces implements NamespaceRepository {
 
   private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
