@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -155,34 +156,20 @@ final class PseudonymLookups {
 
   /** See {@link PseudonymService#get}. */
   Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
-    Operation operation = Operation.PSEUDONYM_GET;
-    return access
-        .check(caller, operation, namespaceName)
-        .compose(
-            allowed ->
-                access.audited(
-                    caller,
-                    operation,
-                    namespaceName,
-                    pseudonymValue,
-                    findByValue(namespaceName, pseudonymValue)));
+    return audited(
+        caller, namespaceName, pseudonymValue, () -> findByValue(namespaceName, pseudonymValue));
   }
 
   /** See {@link PseudonymService#lookup}. */
   Future<Optional<Pseudonym>> lookup(Caller caller, String namespaceName, String pseudonymValue) {
-    Operation operation = Operation.PSEUDONYM_GET;
-    return access
-        .check(caller, operation, namespaceName)
-        .compose(
-            allowed ->
-                access.audited(
-                    caller,
-                    operation,
-                    namespaceName,
-                    pseudonymValue,
-                    namespaces
-                        .resolve(namespaceName)
-                        .compose(namespace -> findByValue(namespace.name(), pseudonymValue))))
+    return audited(
+            caller,
+            namespaceName,
+            pseudonymValue,
+            () ->
+                namespaces
+                    .resolve(namespaceName)
+                    .compose(namespace -> findByValue(namespace.name(), pseudonymValue)))
         .map(Optional::of)
         .recover(
             failure ->
@@ -191,6 +178,23 @@ final class PseudonymLookups {
                         && service.metadata().containsKey("pseudonym")
                     ? Future.succeededFuture(Optional.empty())
                     : Future.failedFuture(failure));
+  }
+
+  /**
+   * A reverse lookup of one pseudonym ({@link Operation#PSEUDONYM_GET}): the permission checked,
+   * then {@code find} asked, its answer written to the audit trail.
+   */
+  private Future<Pseudonym> audited(
+      Caller caller,
+      String namespaceName,
+      String pseudonymValue,
+      Supplier<Future<Pseudonym>> find) {
+    Operation operation = Operation.PSEUDONYM_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed ->
+                access.audited(caller, operation, namespaceName, pseudonymValue, find.get()));
   }
 
   private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {

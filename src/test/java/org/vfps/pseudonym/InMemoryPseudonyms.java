@@ -100,14 +100,7 @@ final class InMemoryPseudonyms implements PseudonymRepository {
             .map(
                 row ->
                     new PageRow(
-                        new Pseudonym(
-                            namespace,
-                            null,
-                            row.pseudonymValue(),
-                            row.createdAt(),
-                            row.lastUpdatedAt(),
-                            row.sequenceNumber(),
-                            row.withdrawn()),
+                        withoutOriginal(row, false),
                         new ListCursor(row.createdAt(), row.originalValue(), row.sequenceNumber())))
             .toList());
   }
@@ -176,15 +169,7 @@ final class InMemoryPseudonyms implements PseudonymRepository {
                   row.lastUpdatedAt(),
                   row.sequenceNumber()));
         }
-        answered.add(
-            new Pseudonym(
-                namespace,
-                null,
-                row.pseudonymValue(),
-                row.createdAt(),
-                row.lastUpdatedAt(),
-                row.sequenceNumber(),
-                kept));
+        answered.add(withoutOriginal(row, kept));
       }
       withdrawn.put(value, List.copyOf(answered));
     }
@@ -239,16 +224,18 @@ final class InMemoryPseudonyms implements PseudonymRepository {
 
   /** A row as the table's reads answer it: withdrawn, without original value, if anonymized. */
   private static Pseudonym asStored(Pseudonym row) {
-    boolean withdrawn = AnonymizedOriginals.is(row.originalValue());
-    return withdrawn
-        ? new Pseudonym(
-            row.namespace(),
-            null,
-            row.pseudonymValue(),
-            row.createdAt(),
-            row.lastUpdatedAt(),
-            row.sequenceNumber(),
-            true)
-        : row;
+    return AnonymizedOriginals.is(row.originalValue()) ? withoutOriginal(row, true) : row;
+  }
+
+  /** The row without its original value, as lists and withdrawals answer it. */
+  private static Pseudonym withoutOriginal(Pseudonym row, boolean withdrawn) {
+    return new Pseudonym(
+        row.namespace(),
+        null,
+        row.pseudonymValue(),
+        row.createdAt(),
+        row.lastUpdatedAt(),
+        row.sequenceNumber(),
+        withdrawn);
   }
 }
