@@ -4,6 +4,7 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,6 +143,21 @@ class PackageRulesTest {
                 .or(equivalentTo(Future.class))
                 .or(equivalentTo(Promise.class))
                 .or(equivalentTo(CompositeFuture.class)))
+        .check(SERVICE);
+  }
+
+  /**
+   * The storage implements what the services ask for and fails as they fail, through the failure
+   * holders of the domain ({@code NamespaceFailures}, {@code PseudonymFailures}): it never reaches
+   * up into a service.
+   */
+  @Test
+  void theStorageUsesNoService() {
+    noClasses()
+        .that()
+        .resideInAPackage("org.vfps.storage..")
+        .should()
+        .dependOnClassesThat(resideInAPackage("org.vfps..").and(simpleNameEndingWith("Service")))
         .check(SERVICE);
   }
 

@@ -8,8 +8,8 @@ import org.vfps.error.ServiceException;
  * When the client of one call stops waiting for its answer: at the deadline it sent, or when it
  * leaves the call. An edge {@linkplain #begin begins} it on the call's Vert.x context, and the
  * storage, some futures further on, finds it there ({@link #current()}) and does not send work for
- * a call that has {@linkplain #passed() passed}. Times are {@link System#nanoTime()} values.
- * Thread-safe.
+ * a call that has {@linkplain #passed() passed}; both go through {@link CallLocals}, which says who
+ * does. Times are {@link System#nanoTime()} values. Thread-safe.
  */
 public final class CallDeadline {
 
@@ -33,13 +33,16 @@ public final class CallDeadline {
   public static CallDeadline begin(Context context, long startNanos, long timeoutNanos) {
     CallDeadline deadline =
         new CallDeadline(timeoutNanos >= 0, startNanos + Math.max(timeoutNanos, 0));
-    CallLocals.put(context, CallLocals.DEADLINE, deadline);
+    CallLocals.putDeadline(context, deadline);
     return deadline;
   }
 
-  /** The deadline of the call whose context the current thread runs on; {@link #NONE} if none. */
+  /**
+   * The deadline of the call whose context the current thread runs on, as {@link CallLocals} keeps
+   * it; {@link #NONE} if none.
+   */
   public static CallDeadline current() {
-    return CallLocals.current(CallLocals.DEADLINE, NONE);
+    return CallLocals.deadline(NONE);
   }
 
   /** Whether the call has a deadline in time. */

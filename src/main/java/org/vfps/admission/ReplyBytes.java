@@ -30,16 +30,16 @@ public final class ReplyBytes {
    */
   public static ReplyBytes begin(Context context, Admission admission) {
     ReplyBytes bytes = admission.replyBytes();
-    CallLocals.put(context, CallLocals.REPLY_BYTES, bytes);
+    CallLocals.putReplyBytes(context, bytes);
     return bytes;
   }
 
   /**
-   * The reservation of the call whose context the current thread runs on; outside a call one that
-   * reserves without bound.
+   * The reservation of the call whose context the current thread runs on, as {@link CallLocals}
+   * keeps it; outside a call one that reserves without bound.
    */
   public static ReplyBytes current() {
-    return CallLocals.current(CallLocals.REPLY_BYTES, NONE);
+    return CallLocals.replyBytes(NONE);
   }
 
   /**

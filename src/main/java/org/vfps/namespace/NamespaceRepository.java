@@ -12,7 +12,7 @@ public interface NamespaceRepository {
 
   /**
    * Stores a new namespace; fails with {@code ALREADY_EXISTS} if the name is taken, with {@code
-   * NOT_FOUND} ({@link NamespaceService#parentNotFound}) if its parent does not exist.
+   * NOT_FOUND} ({@link NamespaceFailures#parentNotFound}) if its parent does not exist.
    */
   Future<Namespace> insert(Namespace namespace);
 

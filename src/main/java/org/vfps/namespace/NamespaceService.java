@@ -93,7 +93,7 @@ public final class NamespaceService {
         .map(
             parent -> {
               if (parent.isEmpty()) {
-                throw parentNotFound(namespace.parentName());
+                throw NamespaceFailures.parentNotFound(namespace.parentName());
               }
               return namespace;
             });
@@ -151,9 +151,11 @@ public final class NamespaceService {
    */
   public Future<Namespace> resolve(String name) {
     if (!TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)) {
-      return Future.failedFuture(notFound(name));
+      return Future.failedFuture(NamespaceFailures.notFound(name));
     }
-    return repository.find(name).map(found -> found.orElseThrow(() -> notFound(name)));
+    return repository
+        .find(name)
+        .map(found -> found.orElseThrow(() -> NamespaceFailures.notFound(name)));
   }
 
   /**
@@ -235,7 +237,7 @@ public final class NamespaceService {
 
   private Future<Void> deleteNamespace(String name) {
     if (!TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)) {
-      return Future.failedFuture(notFound(name));
+      return Future.failedFuture(NamespaceFailures.notFound(name));
     }
     return repository
         .delete(name)
@@ -243,7 +245,7 @@ public final class NamespaceService {
             deletion ->
                 switch (deletion) {
                   case DELETED -> events.deleted(name);
-                  case ABSENT -> Future.failedFuture(notFound(name));
+                  case ABSENT -> Future.failedFuture(NamespaceFailures.notFound(name));
                   case HAS_CHILDREN ->
                       Future.failedFuture(
                           new ServiceException(
@@ -254,32 +256,6 @@ public final class NamespaceService {
                                   + " its children first.",
                               Map.of("namespace", name)));
                 });
-  }
-
-  /**
-   * The failure for a namespace that does not exist, naming it in the message (the .NET vfps's
-   * words with the name, as it words a missing parent) and as metadata.
-   */
-  public static ServiceException notFound(String name) {
-    return new ServiceException(
-        ErrorCode.NOT_FOUND,
-        "The requested pseudonym namespace " + quoted(name) + " does not exist.",
-        Map.of("namespace", name));
-  }
-
-  /**
-   * The failure for a parent namespace that does not exist, with the parent's name as metadata (as
-   * the .NET vfps names it in both).
-   */
-  public static ServiceException parentNotFound(String parentName) {
-    return notFound(parentName);
-  }
-
-  /** A name in quotes; one longer than any namespace's is described, not repeated. */
-  private static String quoted(String name) {
-    return TextLimits.fits(name, TextLimits.MAX_NAME_BYTES)
-        ? "'" + name + "'"
-        : "(a name longer than " + TextLimits.MAX_NAME_BYTES + " bytes)";
   }
 
   /**
@@ -375,7 +351,7 @@ public final class NamespaceService {
     }
     if (parentName != null && !TextLimits.fits(parentName, TextLimits.MAX_NAME_BYTES)) {
       // no namespace can have such a name
-      throw parentNotFound(parentName);
+      throw NamespaceFailures.parentNotFound(parentName);
     }
     // PostgreSQL keeps microseconds; truncating here makes the reply equal the stored row.
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);

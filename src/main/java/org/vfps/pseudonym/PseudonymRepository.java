@@ -125,6 +125,14 @@ public interface PseudonymRepository {
     return this;
   }
 
+  /**
+   * Where the namespace's pseudonyms are stored: past any cache ({@link #uncached()}) when its
+   * values may have several pseudonyms, as the .NET vfps caches single-pseudonym namespaces only.
+   */
+  default PseudonymRepository storeFor(Namespace namespace) {
+    return namespace.allowsMultiplePseudonyms() ? uncached() : this;
+  }
+
   /** A list row: the pseudonym to return and the cursor that points after it. */
   record PageRow(Pseudonym pseudonym, ListCursor cursor) {}
 }

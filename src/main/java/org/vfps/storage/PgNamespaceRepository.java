@@ -16,8 +16,8 @@ import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceFailures;
 import org.vfps.namespace.NamespaceRepository;
-import org.vfps.namespace.NamespaceService;
 
 /** Namespaces in the {@code namespaces} table. Thread-safe. */
 public final class PgNamespaceRepository implements NamespaceRepository {
@@ -65,7 +65,7 @@ public final class PgNamespaceRepository implements NamespaceRepository {
     }
     if (PgFailures.violates(
         failure, PgFailures.FOREIGN_KEY_VIOLATION, NamespaceQueries.PARENT_FOREIGN_KEY)) {
-      return NamespaceService.parentNotFound(namespace.parentName());
+      return NamespaceFailures.parentNotFound(namespace.parentName());
     }
     return PgFailures.translate(failure, metadata(namespace.name()));
   }

@@ -13,14 +13,14 @@ import org.vfps.error.ServiceException;
  * Namespaces in a map, with the parent rule of the foreign key; enough for the service's contract
  * with its repository.
  */
-final class InMemoryNamespaces implements NamespaceRepository {
+public final class InMemoryNamespaces implements NamespaceRepository {
 
   private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
   @Override
   public Future<Namespace> insert(Namespace namespace) {
     if (namespace.parentName() != null && !namespaces.containsKey(namespace.parentName())) {
-      return Future.failedFuture(NamespaceService.parentNotFound(namespace.parentName()));
+      return Future.failedFuture(NamespaceFailures.parentNotFound(namespace.parentName()));
     }
     if (namespaces.putIfAbsent(namespace.name(), namespace) != null) {
       return Future.failedFuture(

@@ -229,7 +229,7 @@ class BatchUpsertIT {
 
     Map<String, Pseudonym> found = repository.findAllByValue(namespace, asked).await();
 
-    assertThat(asked.size()).isGreaterThan(2 * PgPseudonymRepository.LOOKUP_CHUNK);
+    assertThat(asked.size()).isGreaterThan(2 * BudgetedReads.LOOKUP_CHUNK);
     assertThat(found).hasSize(stored.size());
     stored.forEach(
         pseudonym -> assertThat(found.get(pseudonym.pseudonymValue())).isEqualTo(pseudonym));

@@ -1,0 +1,82 @@
+package org.vfps.pseudonym;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+
+/**
+ * The failures of pseudonym operations that more than one place raises: the pieces of {@link
+ * PseudonymService} and the repositories build them here, so that each has one wording.
+ */
+public final class PseudonymFailures {
+
+  private PseudonymFailures() {}
+
+  /**
+   * The failure of a create in a namespace that has no free pseudonym left: every pseudonym its
+   * generation method and length allow is taken, or so nearly every one that free ones are not
+   * found.
+   */
+  public static ServiceException namespaceFull(String namespace) {
+    return new ServiceException(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        "The namespace '"
+            + namespace
+            + "' is full: (nearly) every pseudonym its generation method and length allow is"
+            + " taken. Create a namespace with a longer pseudonym length for further values.",
+        Map.of("namespace", namespace));
+  }
+
+  /**
+   * The failure of a reverse lookup of a pseudonym whose original value was withdrawn: {@code
+   * WITHDRAWN}, with the namespace, the pseudonym and {@code more} as metadata.
+   */
+  static ServiceException withdrawn(
+      String namespace, String pseudonymValue, String message, Map<String, String> more) {
+    Map<String, String> metadata = new HashMap<>(more);
+    metadata.put("namespace", namespace);
+    metadata.put("pseudonym", Objects.requireNonNullElse(pseudonymValue, ""));
+    return new ServiceException(ErrorCode.WITHDRAWN, message, Map.copyOf(metadata));
+  }
+
+  /** The failure of a reverse lookup of a value that is no pseudonym of the namespace. */
+  static ServiceException pseudonymNotFound(String namespace, String pseudonymValue) {
+    return new ServiceException(
+        ErrorCode.NOT_FOUND,
+        "The requested pseudonym does not exist in the namespace.",
+        Map.of("namespace", namespace, "pseudonym", pseudonymValue));
+  }
+
+  /** A derived pseudonym that the row of an anonymized value keeps. */
+  static ServiceException derivedPseudonymAnonymized(String namespace) {
+    return new ServiceException(
+        ErrorCode.FAILED_PRECONDITION,
+        "The pseudonym the namespace's deterministic method derives for the value belongs to"
+            + " another row: the value's own, kept when the value was anonymized (consent"
+            + " withdrawn). This method cannot give it another; use a namespace of a random method.",
+        Map.of("namespace", namespace));
+  }
+
+  /** A derived pseudonym that another original value holds. */
+  static ServiceException derivedPseudonymOfAnotherValue(String namespace) {
+    return new ServiceException(
+        ErrorCode.FAILED_PRECONDITION,
+        "The pseudonym the namespace's deterministic method derives for the value belongs to"
+            + " another original value (two values that derive one pseudonym, or an imported"
+            + " pair). This method cannot give it another; use a namespace of a random method.",
+        Map.of("namespace", namespace));
+  }
+
+  /**
+   * The failure of a namespace's length that does not suit its method, which only a row written
+   * around the validation (e.g. by the .NET service) or changed settings can hold.
+   */
+  static ServiceException lengthUnsuitable(String namespace) {
+    return new ServiceException(
+        ErrorCode.INVALID_ARGUMENT,
+        "The namespace's pseudonym length does not suit its generation method.",
+        Map.of("namespace", namespace));
+  }
+}

@@ -1,0 +1,284 @@
+package org.vfps.pseudonym;
+
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.vfps.access.Access;
+import org.vfps.access.Caller;
+import org.vfps.access.Operation;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceService;
+import org.vfps.namespace.TextLimits;
+
+/**
+ * Looks stored pseudonyms up without creating any: by pseudonym value (the reverse lookup, single
+ * and batch, audited) and by original value (the forward lookup, resolve and find), each value also
+ * under the spelling of it that is stored (see {@link Spellings}). The contracts are {@link
+ * PseudonymService}'s. Thread-safe.
+ */
+final class PseudonymLookups {
+
+  private final NamespaceService namespaces;
+  private final PseudonymRepository repository;
+  private final Access access;
+  private final OriginalValueRules rules;
+  private final Spellings spellings;
+
+  PseudonymLookups(
+      NamespaceService namespaces,
+      PseudonymRepository repository,
+      Access access,
+      OriginalValueRules rules,
+      Spellings spellings) {
+    this.namespaces = namespaces;
+    this.repository = repository;
+    this.access = access;
+    this.rules = rules;
+    this.spellings = spellings;
+  }
+
+  /** See {@link PseudonymService#resolve}. */
+  Future<List<Pseudonym>> resolve(Caller caller, String namespaceName, String originalValue) {
+    return resolveStored(caller, namespaceName, originalValue)
+        .map(
+            found -> {
+              if (found.isEmpty()) {
+                throw new ServiceException(
+                    ErrorCode.NOT_FOUND,
+                    "No pseudonym exists in the namespace for the requested original value.",
+                    Map.of("namespace", namespaceName));
+              }
+              return found;
+            });
+  }
+
+  /** See {@link PseudonymService#resolveStored}. */
+  Future<List<Pseudonym>> resolveStored(Caller caller, String namespaceName, String originalValue) {
+    return access
+        .check(caller, Operation.PSEUDONYM_RESOLVE, namespaceName)
+        .compose(allowed -> namespaces.resolve(namespaceName))
+        .compose(
+            namespace -> {
+              OriginalValueRules.requireNotBlank(
+                  originalValue, Map.of("namespace", namespace.name()));
+              OriginalValueRules.requireMatch(namespace, originalValue, -1, 1);
+              return TextLimits.fits(originalValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)
+                  ? findAllOfOriginal(namespace, originalValue)
+                  : Future.succeededFuture(List.<Pseudonym>of());
+            });
+  }
+
+  /**
+   * Every stored pseudonym of the original value, or of the spelling of it that is stored, where
+   * the namespace's method takes two spellings for one value.
+   */
+  Future<List<Pseudonym>> findAllOfOriginal(Namespace namespace, String originalValue) {
+    return spellings
+        .inAnySpelling(
+            namespace,
+            List.of(originalValue),
+            values ->
+                repository
+                    .findAllOfOriginal(namespace.name(), values.getFirst())
+                    .map(found -> found.isEmpty() ? Map.of() : Map.of(values.getFirst(), found)))
+        .map(found -> found.getOrDefault(originalValue, List.of()));
+  }
+
+  /** See {@link PseudonymService#lookupAll}. */
+  Future<List<Optional<Pseudonym>>> lookupAll(
+      Caller caller, String namespaceName, List<String> pseudonymValues) {
+    Operation operation = Operation.PSEUDONYM_BATCH_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed -> {
+              rules.requireBatchSize(namespaceName, pseudonymValues.size());
+              return access.auditedLookups(
+                  caller,
+                  operation,
+                  namespaceName,
+                  pseudonymValues,
+                  findAllByValue(namespaceName, pseudonymValues),
+                  Pseudonym::withdrawn);
+            });
+  }
+
+  /** See {@link PseudonymService#getAll}. */
+  Future<List<Pseudonym>> getAll(
+      Caller caller, String namespaceName, List<String> pseudonymValues) {
+    return lookupAll(caller, namespaceName, pseudonymValues)
+        .map(
+            found -> {
+              List<Pseudonym> pseudonyms = new ArrayList<>(found.size());
+              for (int i = 0; i < found.size(); i++) {
+                int index = i;
+                if (found.get(i).map(Pseudonym::withdrawn).orElse(false)) {
+                  throw PseudonymFailures.withdrawn(
+                      namespaceName,
+                      pseudonymValues.get(i),
+                      "The original value of "
+                          + OriginalValueRules.nth("the pseudonym", i, found.size())
+                          + " was withdrawn.",
+                      Map.of("index", Integer.toString(i)));
+                }
+                pseudonyms.add(
+                    found
+                        .get(i)
+                        .orElseThrow(
+                            () ->
+                                new ServiceException(
+                                    ErrorCode.NOT_FOUND,
+                                    OriginalValueRules.nth("The pseudonym", index, found.size())
+                                        + " does not exist in the namespace '"
+                                        + namespaceName
+                                        + "'.",
+                                    Map.of(
+                                        "namespace", namespaceName,
+                                        "pseudonym",
+                                            Objects.requireNonNullElse(
+                                                pseudonymValues.get(index), ""),
+                                        "index", Integer.toString(index)))));
+              }
+              return Collections.unmodifiableList(pseudonyms);
+            });
+  }
+
+  /** See {@link PseudonymService#get}. */
+  Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
+    return audited(
+        caller, namespaceName, pseudonymValue, () -> findByValue(namespaceName, pseudonymValue));
+  }
+
+  /** See {@link PseudonymService#lookup}. */
+  Future<Optional<Pseudonym>> lookup(Caller caller, String namespaceName, String pseudonymValue) {
+    return audited(
+            caller,
+            namespaceName,
+            pseudonymValue,
+            () ->
+                namespaces
+                    .resolve(namespaceName)
+                    .compose(namespace -> findByValue(namespace.name(), pseudonymValue)))
+        .map(Optional::of)
+        .recover(
+            failure ->
+                failure instanceof ServiceException service
+                        && service.code() == ErrorCode.NOT_FOUND
+                        && service.metadata().containsKey("pseudonym")
+                    ? Future.succeededFuture(Optional.empty())
+                    : Future.failedFuture(failure));
+  }
+
+  /**
+   * A reverse lookup of one pseudonym ({@link Operation#PSEUDONYM_GET}): the permission checked,
+   * then {@code find} asked, its answer written to the audit trail.
+   */
+  private Future<Pseudonym> audited(
+      Caller caller,
+      String namespaceName,
+      String pseudonymValue,
+      Supplier<Future<Pseudonym>> find) {
+    Operation operation = Operation.PSEUDONYM_GET;
+    return access
+        .check(caller, operation, namespaceName)
+        .compose(
+            allowed ->
+                access.audited(caller, operation, namespaceName, pseudonymValue, find.get()));
+  }
+
+  private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {
+    if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
+        || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+      return Future.failedFuture(
+          PseudonymFailures.pseudonymNotFound(namespaceName, pseudonymValue));
+    }
+    return repository
+        .findByValue(namespaceName, pseudonymValue)
+        .map(
+            found -> {
+              Pseudonym pseudonym =
+                  found.orElseThrow(
+                      () -> PseudonymFailures.pseudonymNotFound(namespaceName, pseudonymValue));
+              if (pseudonym.withdrawn()) {
+                throw PseudonymFailures.withdrawn(
+                    namespaceName,
+                    pseudonymValue,
+                    "The original value of the pseudonym was withdrawn.",
+                    Map.of());
+              }
+              return pseudonym;
+            });
+  }
+
+  /**
+   * The pseudonyms of the values in request order; values that could not have been stored are not
+   * sent to the database.
+   */
+  private Future<List<Optional<Pseudonym>>> findAllByValue(
+      String namespaceName, List<String> pseudonymValues) {
+    return namespaces
+        .resolve(namespaceName)
+        .compose(
+            namespace ->
+                findEach(
+                    pseudonymValues,
+                    value -> TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES),
+                    distinct -> repository.findAllByValue(namespace.name(), distinct)));
+  }
+
+  /** See {@link PseudonymService#findAll}. */
+  Future<List<Optional<Pseudonym>>> findAll(
+      Caller caller, String namespaceName, List<String> originalValues) {
+    return access
+        .check(caller, Operation.PSEUDONYM_FIND, namespaceName)
+        .compose(
+            allowed -> {
+              rules.requireBatchSize(namespaceName, originalValues.size());
+              return namespaces.resolve(namespaceName);
+            })
+        .compose(
+            namespace ->
+                findEach(
+                    originalValues,
+                    OriginalValueRules::isStorable,
+                    distinct ->
+                        spellings.inAnySpelling(
+                            namespace,
+                            distinct,
+                            values -> repository.findAllByOriginal(namespace.name(), values))));
+  }
+
+  /**
+   * What {@code find} finds for each of {@code values}, in their order: each distinct value that
+   * {@code lookable} lets through is looked up once; the others are never found.
+   */
+  private static Future<List<Optional<Pseudonym>>> findEach(
+      List<String> values,
+      Predicate<String> lookable,
+      Function<List<String>, Future<Map<String, Pseudonym>>> find) {
+    Set<String> distinct = new LinkedHashSet<>();
+    for (String value : values) {
+      if (value != null && lookable.test(value)) {
+        distinct.add(value);
+      }
+    }
+    Future<Map<String, Pseudonym>> found =
+        distinct.isEmpty() ? Future.succeededFuture(Map.of()) : find.apply(List.copyOf(distinct));
+    return found.map(
+        byValue ->
+            values.stream()
+                .map(value -> Optional.ofNullable(value == null ? null : byValue.get(value)))
+                .toList());
+  }
+}
