@@ -184,17 +184,14 @@ final class BoundService implements Service {
       Operation operation,
       CallHandler<Req, Resp, T> handler,
       BiFunction<GrpcServerRequest<Req, Resp>, T, Future<Void>> reply) {
-    String fullName = method.fullMethodName();
-    String service = method.serviceName().fullyQualifiedName();
-    String methodName = method.methodName();
+    MethodNames names = MethodNames.of(method);
     bindings.add(
         server ->
             server.callHandler(
                 method,
                 call -> {
                   long started = System.nanoTime();
-                  observer.started(service, methodName);
-                  CallDeadline deadline = begin(call, started);
+                  CallDeadline deadline = open(call, names, started);
                   ReplyBytes bytes = ReplyBytes.begin(Vertx.currentContext(), admission);
                   CallEnding ending =
                       new CallEnding(
@@ -202,12 +199,9 @@ final class BoundService implements Service {
                           deadline,
                           admission,
                           () -> {
-                            LOG.debug("{} was left by the client before its reply", fullName);
-                            observer.completed(
-                                service,
-                                methodName,
-                                GrpcStatus.CANCELLED,
-                                System.nanoTime() - started);
+                            LOG.debug(
+                                "{} was left by the client before its reply", names.fullName());
+                            completed(names, GrpcStatus.CANCELLED, started);
                           });
                   Handler<AsyncResult<T>> answer =
                       outcome -> {
@@ -220,15 +214,15 @@ final class BoundService implements Service {
                             outcome.succeeded()
                                 ? GrpcStatus.OK
                                 : GrpcErrors.status(outcome.cause());
-                        observer.completed(
-                            service, methodName, status, System.nanoTime() - started);
+                        completed(names, status, started);
                         if (outcome.succeeded()) {
                           reply
                               .apply(call, outcome.result())
                               .onComplete(written -> bytes.release());
                         } else {
                           bytes.release();
-                          GrpcErrors.fail(call.response(), fullName, outcome.cause(), warnings);
+                          GrpcErrors.fail(
+                              call.response(), names.fullName(), outcome.cause(), warnings);
                         }
                       };
                   Future<Req> request = requests.read(call, method.decoder());
@@ -257,10 +251,28 @@ final class BoundService implements Service {
     return this;
   }
 
-  /** The call's deadline, from its {@code grpc-timeout}, kept on the call's context. */
-  private static CallDeadline begin(GrpcServerRequest<?, ?> call, long started) {
+  /** The names of a bound method, taken once when it is bound. */
+  private record MethodNames(String fullName, String service, String method) {
+
+    static MethodNames of(ServiceMethod<?, ?> method) {
+      return new MethodNames(
+          method.fullMethodName(), method.serviceName().fullyQualifiedName(), method.methodName());
+    }
+  }
+
+  /**
+   * Opens a call that came in at {@code started}: tells the observer it started and returns its
+   * deadline, from its {@code grpc-timeout}, kept on the call's context.
+   */
+  private CallDeadline open(GrpcServerRequest<?, ?> call, MethodNames names, long started) {
+    observer.started(names.service(), names.method());
     return CallDeadline.begin(
         Vertx.currentContext(), started, GrpcTimeout.nanos(call.headers().get(GrpcTimeout.HEADER)));
+  }
+
+  /** Tells the observer that the call opened at {@code started} ended with {@code status}. */
+  private void completed(MethodNames names, GrpcStatus status, long started) {
+    observer.completed(names.service(), names.method(), status, System.nanoTime() - started);
   }
 
   /**
@@ -271,17 +283,14 @@ final class BoundService implements Service {
    */
   private <Req, Resp> BoundService streaming(
       ServiceMethod<Req, Resp> method, Operation operation, StreamHandler<Req, Resp> handler) {
-    String fullName = method.fullMethodName();
-    String service = method.serviceName().fullyQualifiedName();
-    String methodName = method.methodName();
+    MethodNames names = MethodNames.of(method);
     bindings.add(
         server ->
             server.callHandler(
                 method,
                 call -> {
                   long started = System.nanoTime();
-                  observer.started(service, methodName);
-                  CallDeadline deadline = begin(call, started);
+                  CallDeadline deadline = open(call, names, started);
                   // the stream may close before it is served, and its handlers set
                   Future<Void> closed = CallLocals.streamClosed();
                   call.pause();
@@ -291,7 +300,9 @@ final class BoundService implements Service {
                             Throwable failure =
                                 deadline.passed() ? CallDeadline.exceeded() : caller.cause();
                             if (failure == null && closed.isComplete()) {
-                              LOG.debug("{} was left by the client before it was served", fullName);
+                              LOG.debug(
+                                  "{} was left by the client before it was served",
+                                  names.fullName());
                               return Future.succeededFuture(GrpcStatus.CANCELLED);
                             }
                             if (failure == null) {
@@ -309,16 +320,15 @@ final class BoundService implements Service {
                               }
                               failure = Admission.overloaded(refusal.get());
                             }
-                            GrpcErrors.fail(call.response(), fullName, failure, warnings);
+                            GrpcErrors.fail(call.response(), names.fullName(), failure, warnings);
                             return Future.succeededFuture(GrpcErrors.status(failure));
                           })
                       .onComplete(
                           status -> {
-                            observer.completed(
-                                service,
-                                methodName,
+                            completed(
+                                names,
                                 status.succeeded() ? status.result() : GrpcStatus.INTERNAL,
-                                System.nanoTime() - started);
+                                started);
                           });
                 }));
     return this;
