@@ -24,10 +24,9 @@ public interface Authenticator {
   Authenticator OFF = (authorization, clientAddress, operation) -> anonymous(clientAddress);
 
   /**
-   * The authenticator {@code config} asks for: {@link #OFF} when authorization is off; else one
-   * that starts loading the provider's signing keys (when an authority is configured) and returns
-   * at once.
+   * What an authenticator checks credentials with.
    *
+   * @param config the authorization settings; the authenticator is {@link #OFF} when they are off
    * @param audit where calls without valid credentials are written
    * @param access refuses callers without any right ({@link Access#entitled})
    * @param sessionKey the 32-byte key every replica seals the admin UI's session cookies with; used
@@ -37,7 +36,7 @@ public interface Authenticator {
    * @param snapshots the access tokens, when the config enables them
    * @param store where the tokens' last use is written back
    */
-  static Authenticator start(
+  record Dependencies(
       Vertx vertx,
       AuthorizationConfig config,
       Audit audit,
@@ -45,21 +44,19 @@ public interface Authenticator {
       byte[] sessionKey,
       EndedSessions endedSessions,
       AccessSnapshots snapshots,
-      AccessStore store) {
-    if (!config.enabled()) {
+      AccessStore store) {}
+
+  /**
+   * The authenticator {@code dependencies.config()} asks for: {@link #OFF} when authorization is
+   * off; else one that starts loading the provider's signing keys (when an authority is configured)
+   * and returns at once.
+   */
+  static Authenticator start(Dependencies dependencies) {
+    if (!dependencies.config().enabled()) {
       return OFF;
     }
     return new CredentialAuthenticator(
-        vertx,
-        config,
-        audit,
-        access,
-        sessionKey,
-        endedSessions,
-        snapshots,
-        store,
-        ProviderKeys.Timing.DEFAULT,
-        Clock.systemUTC());
+        dependencies, ProviderKeys.Timing.DEFAULT, Clock.systemUTC());
   }
 
   /**

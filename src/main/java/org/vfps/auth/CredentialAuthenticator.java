@@ -5,12 +5,9 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Optional;
 import org.vfps.access.Access;
-import org.vfps.access.AccessSnapshots;
-import org.vfps.access.AccessStore;
 import org.vfps.access.AccessTokenSecret;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
-import org.vfps.access.EndedSessions;
 import org.vfps.access.Operation;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.error.ErrorCode;
@@ -37,35 +34,33 @@ final class CredentialAuthenticator implements Authenticator {
   private final Audit audit;
   private final Access access;
 
-  /**
-   * @param sessionKey seals the admin UI's sessions; used when the config has a sign-in client
-   * @param endedSessions the signed-out sessions; used as {@code sessionKey}
-   */
   CredentialAuthenticator(
-      Vertx vertx,
-      AuthorizationConfig config,
-      Audit audit,
-      Access access,
-      byte[] sessionKey,
-      EndedSessions endedSessions,
-      AccessSnapshots snapshots,
-      AccessStore store,
-      ProviderKeys.Timing timing,
-      Clock clock) {
+      Authenticator.Dependencies dependencies, ProviderKeys.Timing timing, Clock clock) {
+    Vertx vertx = dependencies.vertx();
+    AuthorizationConfig config = dependencies.config();
     this.bearerTokens =
         config.authority().isPresent() ? new BearerTokens(vertx, config, timing, clock) : null;
     this.accessTokens =
         config.accessTokens().enabled()
             ? new AccessTokenChecks(
-                vertx, snapshots, store, config.accessTokens().usageFlushInterval(), clock)
+                vertx,
+                dependencies.snapshots(),
+                dependencies.store(),
+                config.accessTokens().usageFlushInterval(),
+                clock)
             : null;
     this.clientAccounts = new ClientAccounts(vertx, config.clients());
     this.signIn =
         bearerTokens != null && config.signIn().configured()
-            ? new SignIn(config, bearerTokens, new SessionSeal(sessionKey), endedSessions, clock)
+            ? new SignIn(
+                config,
+                bearerTokens,
+                new SessionSeal(dependencies.sessionKey()),
+                dependencies.endedSessions(),
+                clock)
             : null;
-    this.audit = audit;
-    this.access = access;
+    this.audit = dependencies.audit();
+    this.access = dependencies.access();
     if (bearerTokens != null) {
       bearerTokens.start();
     }

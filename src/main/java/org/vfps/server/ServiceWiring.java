@@ -188,14 +188,15 @@ final class ServiceWiring {
     return teardown.add(
         "The authenticator",
         Authenticator.start(
-            vertx,
-            config.authorization(),
-            audit,
-            access,
-            keys.uiSessions().orElse(null),
-            foundation.database().endedSessions(),
-            foundation.snapshots(),
-            foundation.accessStore()),
+            new Authenticator.Dependencies(
+                vertx,
+                config.authorization(),
+                audit,
+                access,
+                keys.uiSessions().orElse(null),
+                foundation.database().endedSessions(),
+                foundation.snapshots(),
+                foundation.accessStore())),
         Authenticator::close);
   }
 
