@@ -51,21 +51,27 @@ public final class PseudonymFailures {
 
   /** A derived pseudonym that the row of an anonymized value keeps. */
   static ServiceException derivedPseudonymAnonymized(String namespace) {
-    return new ServiceException(
-        ErrorCode.FAILED_PRECONDITION,
-        "The pseudonym the namespace's deterministic method derives for the value belongs to"
-            + " another row: the value's own, kept when the value was anonymized (consent"
-            + " withdrawn). This method cannot give it another; use a namespace of a random method.",
-        Map.of("namespace", namespace));
+    return derivedPseudonymHeld(
+        namespace, "row: the value's own, kept when the value was anonymized (consent withdrawn)");
   }
 
   /** A derived pseudonym that another original value holds. */
   static ServiceException derivedPseudonymOfAnotherValue(String namespace) {
+    return derivedPseudonymHeld(
+        namespace, "original value (two values that derive one pseudonym, or an imported pair)");
+  }
+
+  /**
+   * The failure of a derived pseudonym that another {@code holder} than the value holds, named with
+   * what it is: the deterministic method cannot give the value another.
+   */
+  private static ServiceException derivedPseudonymHeld(String namespace, String holder) {
     return new ServiceException(
         ErrorCode.FAILED_PRECONDITION,
         "The pseudonym the namespace's deterministic method derives for the value belongs to"
-            + " another original value (two values that derive one pseudonym, or an imported"
-            + " pair). This method cannot give it another; use a namespace of a random method.",
+            + " another "
+            + holder
+            + ". This method cannot give it another; use a namespace of a random method.",
         Map.of("namespace", namespace));
   }
 
