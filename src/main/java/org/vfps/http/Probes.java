@@ -85,23 +85,22 @@ final class Probes {
         router,
         "/livez",
         HealthChecks.create(vertx).register("process", PROCEDURE_TIMEOUT_MILLIS, process));
-    mount(
-        router,
-        "/readyz",
-        withAuthorization(
-            HealthChecks.create(vertx)
-                .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
-                .register("shutdown", PROCEDURE_TIMEOUT_MILLIS, shutdown)
-                .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
+    mount(router, "/readyz", withAuthorization(withReadiness(HealthChecks.create(vertx))));
     mount(
         router,
         "/healthz",
         withAuthorization(
-            HealthChecks.create(vertx)
-                .register("process", PROCEDURE_TIMEOUT_MILLIS, process)
-                .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
-                .register("shutdown", PROCEDURE_TIMEOUT_MILLIS, shutdown)
-                .register("database", PROCEDURE_TIMEOUT_MILLIS, database)));
+            withReadiness(
+                HealthChecks.create(vertx)
+                    .register("process", PROCEDURE_TIMEOUT_MILLIS, process))));
+  }
+
+  /** {@code checks} with the checks of readiness added: startup, shutdown and the database. */
+  private HealthChecks withReadiness(HealthChecks checks) {
+    return checks
+        .register("startup", PROCEDURE_TIMEOUT_MILLIS, startup)
+        .register("shutdown", PROCEDURE_TIMEOUT_MILLIS, shutdown)
+        .register("database", PROCEDURE_TIMEOUT_MILLIS, database);
   }
 
   private HealthChecks withAuthorization(HealthChecks checks) {
