@@ -52,18 +52,19 @@ final class Bundles {
   }
 
   /**
-   * Checks the Bundle itself (type, entry count); a {@link Rejection} when it cannot be processed.
+   * Checks the Bundle itself (type, entry count); a {@link RefusedFhirRequest} when it cannot be
+   * processed.
    */
   void check(Bundle bundle) {
     if (bundle.getType() != BundleType.BATCH && bundle.getType() != BundleType.TRANSACTION) {
-      throw Rejection.invalid(
+      throw RefusedFhirRequest.invalid(
           "The Bundle's type must be batch or transaction, not "
               + (bundle.getType() == null ? "missing" : bundle.getType().toCode())
               + ".",
           "Bundle.type");
     }
     if (bundle.getEntry().size() > maxEntries) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           400,
           IssueType.TOOCOSTLY,
           "A Bundle holds at most "
@@ -98,7 +99,7 @@ final class Bundles {
       PseudonymCall call;
       try {
         call = read(entries.get(i), i);
-      } catch (Rejection rejection) {
+      } catch (RefusedFhirRequest rejection) {
         answers.add(Future.succeededFuture(rejection.answer()));
         continue;
       }
@@ -117,7 +118,7 @@ final class Bundles {
           return Future.succeededFuture(failedEntry(i, invalid.get()));
         }
         read.add(call);
-      } catch (Rejection rejection) {
+      } catch (RefusedFhirRequest rejection) {
         return Future.succeededFuture(failedEntry(i, rejection.answer()));
       }
     }
@@ -154,14 +155,14 @@ final class Bundles {
             });
   }
 
-  /** The entry's call; a {@link Rejection} naming the entry when it is not one of ours. */
+  /** The entry's call; a {@link RefusedFhirRequest} naming the entry when it is not one of ours. */
   private static PseudonymCall read(BundleEntryComponent entry, int index) {
     String at = "Bundle.entry[" + index + "]";
     if (!entry.hasRequest() || entry.getRequest().getMethod() == null) {
-      throw Rejection.invalid("The entry has no request.method.", at + ".request");
+      throw RefusedFhirRequest.invalid("The entry has no request.method.", at + ".request");
     }
     if (entry.getRequest().getMethod() != HTTPVerb.POST) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           400,
           IssueType.NOTSUPPORTED,
           "Only POST is supported in a Bundle, not "
@@ -173,7 +174,7 @@ final class Bundles {
         operation(entry)
             .orElseThrow(
                 () ->
-                    new Rejection(
+                    new RefusedFhirRequest(
                         400,
                         IssueType.NOTSUPPORTED,
                         "The entry's request.url must be one of "
@@ -183,7 +184,7 @@ final class Bundles {
                             + ".",
                         at + ".request.url"));
     if (!(entry.getResource() instanceof Parameters parameters)) {
-      throw Rejection.invalid(
+      throw RefusedFhirRequest.invalid(
           "The entry's resource must be a Parameters resource, not "
               + (entry.getResource() == null ? "missing" : entry.getResource().fhirType())
               + ".",

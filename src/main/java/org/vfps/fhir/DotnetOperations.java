@@ -28,23 +28,25 @@ final class DotnetOperations {
 
   private DotnetOperations() {}
 
-  /** Reads a {@code $create-pseudonym}; a {@link Rejection} when it is not one. */
+  /** Reads a {@code $create-pseudonym}; a {@link RefusedFhirRequest} when it is not one. */
   static PseudonymCall createPseudonym(Parameters parameters) {
     return read(parameters, PseudonymCall.Kind.CREATE, CREATE_PSEUDONYM);
   }
 
-  /** Reads a {@code $resolve-pseudonym}; a {@link Rejection} when it is not one. */
+  /** Reads a {@code $resolve-pseudonym}; a {@link RefusedFhirRequest} when it is not one. */
   static PseudonymCall resolvePseudonym(Parameters parameters) {
     return read(parameters, PseudonymCall.Kind.RESOLVE, RESOLVE_PSEUDONYM);
   }
 
-  /** Reads the call; a {@link Rejection} with the .NET checks' message when it is not one. */
+  /**
+   * Reads the call; a {@link RefusedFhirRequest} with the .NET checks' message when it is not one.
+   */
   private static PseudonymCall read(Parameters parameters, PseudonymCall.Kind kind, String name) {
     Optional<String> namespace = stringParameter(parameters, "namespace");
     Optional<String> originalValue = stringParameter(parameters, "originalValue");
     Optional<String> missing = missing(parameters, namespace, originalValue);
     if (missing.isPresent()) {
-      throw new Rejection(400, IssueType.PROCESSING, missing.get(), null);
+      throw new RefusedFhirRequest(400, IssueType.PROCESSING, missing.get(), null);
     }
     return new PseudonymCall(
         kind,

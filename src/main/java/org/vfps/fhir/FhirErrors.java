@@ -27,11 +27,11 @@ final class FhirErrors {
   private FhirErrors() {}
 
   /**
-   * A failed domain call, a {@link Rejection} or an unexpected throwable, logged by the edges'
-   * policy ({@link EdgeWarnings#failed}).
+   * A failed domain call, a {@link RefusedFhirRequest} or an unexpected throwable, logged by the
+   * edges' policy ({@link EdgeWarnings#failed}).
    */
   static Answer fail(String operation, Throwable failure, EdgeWarnings warnings) {
-    if (failure instanceof Rejection rejection) {
+    if (failure instanceof RefusedFhirRequest rejection) {
       warnings.rejected(LOG, operation, Integer.toString(rejection.answer().status()));
       return rejection.answer();
     }

@@ -74,20 +74,20 @@ final class GpasOperations {
     List<String> values =
         reader.all(operation.valueName()).stream().map(ParameterReader::string).toList();
     if (values.isEmpty()) {
-      throw Rejection.invalid(
+      throw RefusedFhirRequest.invalid(
           "The parameter '" + operation.valueName() + "' is missing.",
           ParameterReader.expression(operation.valueName()));
     }
     if (operation.legacy()) {
       if (values.size() > 1) {
-        throw Rejection.invalid(
+        throw RefusedFhirRequest.invalid(
             "$" + operation.code() + " takes one '" + operation.valueName() + "'.",
             ParameterReader.expression(operation.valueName()));
       }
       return single(operation, caller, domain, values.getFirst(), false);
     }
     if (values.size() > maxValues) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           400,
           IssueType.TOOCOSTLY,
           "A call holds at most "
@@ -113,7 +113,7 @@ final class GpasOperations {
   private static String queryParameter(MultiMap query, String name) {
     List<String> values = query.getAll(name);
     if (values.size() != 1) {
-      throw Rejection.invalid(
+      throw RefusedFhirRequest.invalid(
           "The query parameter '" + name + "' must be given once, not " + values.size() + " times.",
           null);
     }

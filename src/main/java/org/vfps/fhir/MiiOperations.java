@@ -99,7 +99,7 @@ final class MiiOperations {
     static Request read(ParameterReader reader, String valueName) {
       boolean context = reader.has("context");
       if (context && reader.has("target")) {
-        throw Rejection.invalid(
+        throw RefusedFhirRequest.invalid(
             "Give either 'context' (the 2026 interface) or 'target' (version 1.1), not both.",
             ParameterReader.expression("target"));
       }

@@ -12,9 +12,9 @@ import org.hl7.fhir.r4.model.Type;
 /**
  * Reads the input parameters of one operation's {@code Parameters} resource by name; a parameter
  * that is missing, repeated where the operation takes one, or of another type is a {@link
- * Rejection} (400 {@code invalid}) naming it (and, for a wrong type, the type expected and the one
- * given). Parameters the operation does not know are ignored. Error messages name parameters, never
- * their values.
+ * RefusedFhirRequest} (400 {@code invalid}) naming it (and, for a wrong type, the type expected and
+ * the one given). Parameters the operation does not know are ignored. Error messages name
+ * parameters, never their values.
  */
 final class ParameterReader {
 
@@ -38,14 +38,16 @@ final class ParameterReader {
   ParametersParameterComponent one(String name) {
     return optional(name)
         .orElseThrow(
-            () -> Rejection.invalid("The parameter '" + name + "' is missing.", expression(name)));
+            () ->
+                RefusedFhirRequest.invalid(
+                    "The parameter '" + name + "' is missing.", expression(name)));
   }
 
   /** The parameter of that name if given, which the operation takes at most once. */
   Optional<ParametersParameterComponent> optional(String name) {
     List<ParametersParameterComponent> found = all(name);
     if (found.size() > 1) {
-      throw Rejection.invalid(
+      throw RefusedFhirRequest.invalid(
           "The parameter '" + name + "' must be given once, not " + found.size() + " times.",
           expression(name));
     }
@@ -93,8 +95,9 @@ final class ParameterReader {
     return "Parameters.parameter.where(name='" + name + "')";
   }
 
-  private static Rejection wrongType(ParametersParameterComponent parameter, String expected) {
-    return Rejection.invalid(
+  private static RefusedFhirRequest wrongType(
+      ParametersParameterComponent parameter, String expected) {
+    return RefusedFhirRequest.invalid(
         "The parameter '"
             + parameter.getName()
             + "' has the wrong type: it must be "

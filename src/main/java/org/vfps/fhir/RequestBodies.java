@@ -17,8 +17,9 @@ import org.vfps.text.StrictDecoding;
 /**
  * Reads a request body into a FHIR resource as the .NET service accepts it: {@code
  * application/fhir+json} or {@code application/json}, UTF-8 or UTF-16; anything else is a {@link
- * Rejection} (415 for the content type or charset, 400 for a body that is missing, not valid text,
- * beyond {@link JsonLimits} or no resource). Never quotes the body, which may hold original values.
+ * RefusedFhirRequest} (415 for the content type or charset, 400 for a body that is missing, not
+ * valid text, beyond {@link JsonLimits} or no resource). Never quotes the body, which may hold
+ * original values.
  */
 final class RequestBodies {
 
@@ -31,11 +32,11 @@ final class RequestBodies {
    *
    * @param contentType the request's header, may be null
    * @param body may be null
-   * @throws Rejection when the body is not a FHIR JSON resource
+   * @throws RefusedFhirRequest when the body is not a FHIR JSON resource
    */
   static Resource read(FhirContext fhir, String contentType, Buffer body) {
     if (!isFhirJson(contentType)) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           415,
           IssueType.NOTSUPPORTED,
           "The request body must be application/fhir+json or application/json.",
@@ -45,7 +46,7 @@ final class RequestBodies {
         charset(contentType)
             .orElseThrow(
                 () ->
-                    new Rejection(
+                    new RefusedFhirRequest(
                         415,
                         IssueType.NOTSUPPORTED,
                         "The request body must be UTF-8 or UTF-16.",
@@ -55,7 +56,7 @@ final class RequestBodies {
             .filter(decoded -> !decoded.isBlank())
             .orElseThrow(RequestBodies::malformed);
     if (!JsonLimits.within(text)) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           400,
           IssueType.TOOCOSTLY,
           FhirErrors.MALFORMED
@@ -85,7 +86,7 @@ final class RequestBodies {
   /** The resource as the type the operation takes; a 400 naming both types otherwise. */
   static <T extends Resource> T require(Resource resource, Class<T> type) {
     if (!type.isInstance(resource)) {
-      throw new Rejection(
+      throw new RefusedFhirRequest(
           400,
           IssueType.PROCESSING,
           FhirErrors.MALFORMED
@@ -98,8 +99,8 @@ final class RequestBodies {
     return type.cast(resource);
   }
 
-  private static Rejection malformed() {
-    return new Rejection(400, IssueType.PROCESSING, FhirErrors.MALFORMED, null);
+  private static RefusedFhirRequest malformed() {
+    return new RefusedFhirRequest(400, IssueType.PROCESSING, FhirErrors.MALFORMED, null);
   }
 
   /** {@code application/fhir+json} or {@code application/json}, whatever the parameters. */

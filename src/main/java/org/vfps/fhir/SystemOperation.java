@@ -84,7 +84,7 @@ enum SystemOperation implements CapabilityStatements.Listed {
     return access;
   }
 
-  /** Reads a request; a {@link Rejection} when it is not one of this operation. */
+  /** Reads a request; a {@link RefusedFhirRequest} when it is not one of this operation. */
   PseudonymCall read(Parameters parameters) {
     return reader.apply(parameters);
   }

@@ -89,6 +89,6 @@ final class ClientCertificates implements CallAuthentication {
   }
 
   private static Future<String> rejected(String message) {
-    return Future.failedFuture(new Rejection(GrpcStatus.UNAUTHENTICATED, message));
+    return Future.failedFuture(new RefusedVoprfCall(GrpcStatus.UNAUTHENTICATED, message));
   }
 }

@@ -51,7 +51,7 @@ final class JwtBearer implements CallAuthentication {
     String header = call.headers().get("authorization");
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Future.failedFuture(
-          new Rejection(GrpcStatus.UNAUTHENTICATED, "A bearer token is required."));
+          new RefusedVoprfCall(GrpcStatus.UNAUTHENTICATED, "A bearer token is required."));
     }
     return tokens
         .check(header.substring(7).strip())
@@ -63,7 +63,7 @@ final class JwtBearer implements CallAuthentication {
               JsonObject claims = checked.result();
               if (!hasScope(claims)) {
                 return Future.failedFuture(
-                    new Rejection(
+                    new RefusedVoprfCall(
                         GrpcStatus.PERMISSION_DENIED,
                         "The bearer token lacks the scope " + requiredScope + "."));
               }
@@ -74,11 +74,11 @@ final class JwtBearer implements CallAuthentication {
             });
   }
 
-  private static Rejection rejection(Throwable failure) {
+  private static RefusedVoprfCall rejection(Throwable failure) {
     if (failure instanceof ServiceException e && e.code() == ErrorCode.UNAVAILABLE) {
-      return new Rejection(GrpcStatus.UNAVAILABLE, e.getMessage());
+      return new RefusedVoprfCall(GrpcStatus.UNAVAILABLE, e.getMessage());
     }
-    return new Rejection(
+    return new RefusedVoprfCall(
         GrpcStatus.UNAUTHENTICATED,
         failure instanceof ServiceException e ? e.getMessage() : "The bearer token is not valid.");
   }

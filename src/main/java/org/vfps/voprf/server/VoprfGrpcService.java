@@ -146,7 +146,7 @@ final class VoprfGrpcService implements Service {
                         caller[0] = authenticated;
                         if (rateLimit != null && !rateLimit.tryAcquire()) {
                           return Future.failedFuture(
-                              new Rejection(
+                              new RefusedVoprfCall(
                                   GrpcStatus.RESOURCE_EXHAUSTED,
                                   "Rate limit exceeded; retry later."));
                         }
@@ -177,7 +177,7 @@ final class VoprfGrpcService implements Service {
 
   /**
    * The one request message, decoded here (gzip inflated up to the size limit) so that every
-   * malformed request is a {@link Rejection}: {@code INVALID_ARGUMENT}, or {@code
+   * malformed request is a {@link RefusedVoprfCall}: {@code INVALID_ARGUMENT}, or {@code
    * RESOURCE_EXHAUSTED} over the size limit.
    */
   private <Req> Future<Req> read(GrpcServerRequest<Req, ?> call, GrpcMessageDecoder<Req> decoder) {
@@ -196,7 +196,8 @@ final class VoprfGrpcService implements Service {
         });
     // the client reset the stream: nothing to answer, and no error of the server
     call.exceptionHandler(
-        reset -> request.tryFail(new Rejection(GrpcStatus.CANCELLED, "The call was cancelled.")));
+        reset ->
+            request.tryFail(new RefusedVoprfCall(GrpcStatus.CANCELLED, "The call was cancelled.")));
     call.endHandler(
         ended -> {
           if (received.isEmpty()) {
@@ -211,7 +212,7 @@ final class VoprfGrpcService implements Service {
             }
             request.tryComplete(
                 decoder.decode(GrpcMessage.message("identity", message.format(), payload)));
-          } catch (Rejection rejection) {
+          } catch (RefusedVoprfCall rejection) {
             request.tryFail(rejection);
           } catch (IOException | RuntimeException e) {
             request.tryFail(malformed(": no valid " + call.methodName() + " request"));
@@ -230,14 +231,15 @@ final class VoprfGrpcService implements Service {
     }
   }
 
-  private Rejection tooLarge() {
-    return new Rejection(
+  private RefusedVoprfCall tooLarge() {
+    return new RefusedVoprfCall(
         GrpcStatus.RESOURCE_EXHAUSTED,
         "The request message is larger than " + maxMessageBytes + " bytes.");
   }
 
-  private static Rejection malformed(String problem) {
-    return new Rejection(GrpcStatus.INVALID_ARGUMENT, "The request is malformed" + problem + ".");
+  private static RefusedVoprfCall malformed(String problem) {
+    return new RefusedVoprfCall(
+        GrpcStatus.INVALID_ARGUMENT, "The request is malformed" + problem + ".");
   }
 
   private Future<VoprfServiceBlindEvaluateResponse> blindEvaluate(
@@ -278,18 +280,19 @@ final class VoprfGrpcService implements Service {
     try {
       return key.evaluate(elements, random);
     } catch (InvalidElementException e) {
-      throw new Rejection(GrpcStatus.INVALID_ARGUMENT, "One or more blinded elements are invalid.");
+      throw new RefusedVoprfCall(
+          GrpcStatus.INVALID_ARGUMENT, "One or more blinded elements are invalid.");
     }
   }
 
   private static <T> Future<T> invalid(String message) {
-    return Future.failedFuture(new Rejection(GrpcStatus.INVALID_ARGUMENT, message));
+    return Future.failedFuture(new RefusedVoprfCall(GrpcStatus.INVALID_ARGUMENT, message));
   }
 
   private void fail(GrpcServerRequest<?, ?> call, Throwable failure) {
     GrpcStatus status;
     String message;
-    if (failure instanceof Rejection rejection) {
+    if (failure instanceof RefusedVoprfCall rejection) {
       status = rejection.status();
       message = rejection.getMessage();
       LOG.debug("{} answered {}: {}", call.fullMethodName(), status, message);
@@ -309,7 +312,7 @@ final class VoprfGrpcService implements Service {
     if (failure == null) {
       return "OK";
     }
-    return failure instanceof Rejection rejection ? rejection.status().name() : "INTERNAL";
+    return failure instanceof RefusedVoprfCall rejection ? rejection.status().name() : "INTERNAL";
   }
 
   private static String clientAddress(GrpcServerRequest<?, ?> call) {

@@ -6,7 +6,7 @@ import org.hl7.fhir.r4.model.OperationOutcome.IssueType;
  * A request the FHIR edge refuses while reading it, before any domain call: thrown by the readers,
  * answered by {@link FhirErrors#fail} as an {@code OperationOutcome}. Carries no stack trace.
  */
-final class Rejection extends RuntimeException {
+final class RefusedFhirRequest extends RuntimeException {
 
   private final int status;
   private final IssueType code;
@@ -16,7 +16,7 @@ final class Rejection extends RuntimeException {
    * @param diagnostics what is wrong, in words a client understands; never an original value
    * @param expression the FHIRPath of the offending element, or null
    */
-  Rejection(int status, IssueType code, String diagnostics, String expression) {
+  RefusedFhirRequest(int status, IssueType code, String diagnostics, String expression) {
     super(diagnostics, null, false, false);
     this.status = status;
     this.code = code;
@@ -24,8 +24,8 @@ final class Rejection extends RuntimeException {
   }
 
   /** A 400 {@code invalid}: a parameter missing, repeated, of the wrong type or malformed. */
-  static Rejection invalid(String diagnostics, String expression) {
-    return new Rejection(400, IssueType.INVALID, diagnostics, expression);
+  static RefusedFhirRequest invalid(String diagnostics, String expression) {
+    return new RefusedFhirRequest(400, IssueType.INVALID, diagnostics, expression);
   }
 
   Answer answer() {

@@ -3,13 +3,13 @@ package org.vfps.voprf.server;
 import io.vertx.grpc.common.GrpcStatus;
 
 /** A call refused with a status and a message meant for the caller; never logged as an error. */
-final class Rejection extends RuntimeException {
+final class RefusedVoprfCall extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
   private final transient GrpcStatus status;
 
-  Rejection(GrpcStatus status, String message) {
+  RefusedVoprfCall(GrpcStatus status, String message) {
     super(message, null, false, false);
     this.status = status;
   }
