@@ -51,11 +51,12 @@ run_cleanups() {
 }
 
 # stop_process PID...: sends each process SIGTERM and waits for it to end (it must be a child of
-# this shell); an empty PID or a process already gone is skipped, and nothing fails
+# this shell); an empty PID or a process already gone is skipped, and nothing fails, under set -e
+# too (wait answers with the process's status, 143 for a service that ends on SIGTERM)
 stop_process() {
   local pid
   for pid in "$@"; do
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; } || true
   done
   return 0
 }
