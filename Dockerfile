@@ -15,6 +15,8 @@ ARG JDK_IMAGE=eclipse-temurin:25-jdk
 ARG JRE_IMAGE=eclipse-temurin:25-jre
 
 FROM ${JDK_IMAGE} AS build
+# the git revision the jar reports (`vfps --version`, /metrics); the build context has no .git
+ARG REVISION=unknown
 WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
@@ -22,10 +24,19 @@ COPY conf/ conf/
 COPY src/main/ src/main/
 # the cache is recorded in the runtime stage below, not here on the JDK
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -ntp package -Dmaven.test.skip=true -Dvfps.aot.skip=true
+    ./mvnw -B -ntp package -Dmaven.test.skip=true -Dvfps.aot.skip=true -Dvfps.revision=${REVISION}
 
 FROM ${JRE_IMAGE}
 ARG AOT_CACHE=true
+ARG VERSION=1.0.0
+ARG REVISION=unknown
+ARG CREATED=1970-01-01T00:00:00Z
+LABEL org.opencontainers.image.title="vfps" \
+      org.opencontainers.image.description="A very fast and resource-efficient pseudonym service" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.licenses="Apache-2.0"
 # the small-container profile (1 CPU, 128 MiB); the chart sets its own copy (values.yaml javaOpts)
 ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError" \
     MALLOC_ARENA_MAX=2 \
@@ -33,7 +44,7 @@ ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:Res
     Database__Embedded__DataDirectory=/tmp/vfps/postgres
 WORKDIR /opt/vfps
 COPY --from=build /src/target/vfps.jar /opt/vfps/vfps.jar
-COPY bin/vfps /opt/vfps/bin/vfps
+COPY bin/vfps bin/vfps-healthcheck /opt/vfps/bin/
 # The training run gets a larger heap than the profile's 32 MiB: the embedded PostgreSQL library
 # reads its whole 15 MB archive into the heap, twice, to unpack it. The heap's size is not part of
 # what the cache records (classes, their linking, profiles) nor of what the JVM checks when it
@@ -54,5 +65,8 @@ RUN if [ "$AOT_CACHE" = false ]; then exit 0; fi; \
     rm -rf /tmp/* /tmp/.[!.]*
 USER 65534:65534
 EXPOSE 8080 8081 8082
+# ready: /healthz answers 200 once the schema is checked and while the database answers
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["/opt/vfps/bin/vfps-healthcheck"]
 ENTRYPOINT ["/opt/vfps/bin/vfps"]
 CMD ["serve"]
