@@ -5,6 +5,8 @@
 #
 #   .ci/doc-examples.sh [target/vfps.jar] [file.md ...]
 #   .ci/doc-examples.sh --self-test        only the runner's own check (no jar needed)
+#   .ci/doc-examples.sh --running file.md  the files against the service already listening on
+#                                          8080 and 8081 (compose, say), not started or stopped
 #
 # Without files: README.md, then the pages of mkdocs.yml's nav in its order. Each file gets a
 # service of its own, so a page's examples need nothing from another page.
@@ -45,9 +47,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/lib.sh
 self_test_only=false
+running=false
 if [ "${1:-}" = --self-test ]; then
   self_test_only=true
   jar=""
+elif [ "${1:-}" = --running ]; then
+  running=true
+  jar=""
+  shift
 else
   jar=$(realpath "${1:-$root/target/vfps.jar}")
   shift || true
@@ -257,6 +264,7 @@ self_test
 if $self_test_only; then exit 0; fi
 
 service=yes total_ran=0 total_skipped=0 total_compared=0 total_differ=0
+if $running; then service=no; fi
 check_files "${files[@]}"
 
 echo
