@@ -3,19 +3,13 @@
 # deploy/image.sh built (vfps and PostgreSQL from Debian's package), the README's tour against it,
 # the limits of the file checked on the running container, then `down`, after which no container,
 # pod, network or volume of the project may be left.
-# Needs root, podman (deploy/image.sh installs it); installs podman-compose from PyPI (Debian's
-# 1.0.3 has no profiles) into target/podman-compose, and needs the ports 8080 and 8081.
+# Needs root and the ports 8080 and 8081; deploy/compose.sh installs podman-compose.
 # shellcheck disable=SC2016 # on_exit's commands are evaluated at exit, in single quotes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-PODMAN_COMPOSE_VERSION=1.6.0
-venv=target/podman-compose
-if [ "$("$venv/bin/podman-compose" --version 2>/dev/null | sed -n 's/^podman-compose version //p')" != "$PODMAN_COMPOSE_VERSION" ]; then
-  python_venv "$venv" "podman-compose==$PODMAN_COMPOSE_VERSION"
-fi
-compose() { "$venv/bin/podman-compose" -f compose.yaml --profile test "$@"; }
+compose() { deploy/compose.sh --profile test "$@"; }
 leftovers() {
   {
     podman ps -a --filter label=io.podman.compose.project=vfps --format '{{.Names}}'
@@ -28,7 +22,7 @@ leftovers() {
 before=$(leftovers)
 on_exit 'compose down >/dev/null 2>&1 || true'
 say "podman-compose -f compose.yaml --profile test up -d"
-compose up -d 2>&1 | grep -v 'unable to get systemd connection' || true
+compose up -d
 if ! wait_for 120 1 "" vfps_serving http://127.0.0.1:8080 127.0.0.1:8081; then
   podman logs vfps_vfps_1 2>&1 | tail -30
   say "FAILED: vfps did not get ready under compose"
