@@ -228,11 +228,12 @@ class CommandLineIT {
   }
 
   @Test
-  void versionPrintsAReleaseVersion() throws Exception {
+  void versionPrintsAReleaseVersionAndTheRevision() throws Exception {
     Run run = run(Map.of(), "--version");
 
     assertThat(run.exitCode()).as(run.output()).isZero();
-    assertThat(run.output().strip()).matches("vfps [0-9]+\\.[0-9]+\\.[0-9]+");
+    assertThat(run.output().strip())
+        .matches("vfps [0-9]+\\.[0-9]+\\.[0-9]+ \\(revision ([0-9a-f]{7,40}|unknown)\\)");
   }
 
   /**
