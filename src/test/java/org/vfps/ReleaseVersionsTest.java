@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The files a release names its version in agree with the pom's (docs/releasing.md): the Helm
- * chart's {@code appVersion}, the contract's {@code info.version} and a section of the changelog.
+ * chart's {@code appVersion}, the contract's {@code info.version}, a section of the changelog, and
+ * the jar's timestamp, the day of that section.
  */
 class ReleaseVersionsTest {
 
@@ -44,6 +45,18 @@ class ReleaseVersionsTest {
         new JsonObject(Files.readString(Path.of("src/main/resources/openapi/vfps.json")));
 
     assertThat(contract.getJsonObject("info").getString("version")).isEqualTo(VERSION);
+  }
+
+  /** The jar's entries are dated the day of the release the pom's version names. */
+  @Test
+  void theJarsTimestampIsTheDayOfThePomsRelease() throws IOException {
+    Matcher timestamp =
+        Pattern.compile("<project.build.outputTimestamp>([0-9]{4}-[0-9]{2}-[0-9]{2})T00:00:00Z<")
+            .matcher(Files.readString(Path.of("pom.xml")));
+    List<String> sections = Files.readAllLines(Path.of("CHANGELOG.md"));
+
+    assertThat(timestamp.find()).as("pom.xml has a project.build.outputTimestamp").isTrue();
+    assertThat(sections).contains("## [" + VERSION + "] - " + timestamp.group(1));
   }
 
   /** Unreleased on top, then one section per version with its date, one of them the pom's. */
