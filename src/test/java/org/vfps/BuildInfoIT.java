@@ -84,15 +84,8 @@ class BuildInfoIT {
 
   /** {@code java -jar vfps.jar serve} with only these settings, its output going to {@code log}. */
   private static Process startJar(Path log, Map<String, String> environment) throws IOException {
-    String jar = System.getProperty("vfps.jar", "target/vfps.jar");
     ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar,
-                "serve")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+        CommandLineIT.jarCommand("serve").redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().clear();
     builder.environment().putAll(environment);
     return builder.start();
