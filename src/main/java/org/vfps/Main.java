@@ -20,6 +20,7 @@ import org.vfps.config.VoprfServerConfig;
 import org.vfps.config.VoprfServerSettings;
 import org.vfps.log.ConsoleLogging;
 import org.vfps.server.AotTraining;
+import org.vfps.server.BuildInfo;
 import org.vfps.server.StartupException;
 import org.vfps.server.VfpsServer;
 import org.vfps.voprf.server.VoprfServer;
@@ -30,7 +31,8 @@ import org.vfps.voprf.server.VoprfServer;
  * {@code vfps hash-secret} reads a client account's secret from standard input and prints the
  * {@code Authorization__Clients__N__SecretHash} to configure; {@code vfps voprf-server} runs the
  * VOPRF server of keyed pseudonyms ({@link VoprfServer}, settings {@code VoprfServer__*}) until it
- * is stopped; {@code vfps --version} prints the version. A bad setting exits 2, naming it.
+ * is stopped; {@code vfps --version} prints the version and the git revision it was built from
+ * ({@code vfps 1.0.0 (revision 4bd8d3c)}). A bad setting exits 2, naming it.
  */
 public final class Main {
 
@@ -44,7 +46,7 @@ public final class Main {
 
   public static void main(String[] args) {
     if (args.length == 1 && args[0].equals("--version")) {
-      System.out.println("vfps " + VfpsServer.version());
+      System.out.println("vfps " + BuildInfo.current().describe());
       System.exit(0);
       return;
     }

@@ -89,7 +89,9 @@ function renew() {
 
 const segment = encodeURIComponent;
 
-/** Who is signed in, what they may do, the version and the limits (see SessionRoutes). */
+/**
+ * Who is signed in, what they may do, the version and revision and the limits (see SessionRoutes).
+ */
 export async function session() {
   current = await request('GET', '/ui/session');
   return current;

@@ -227,6 +227,7 @@ async function start() {
     return;
   }
   document.getElementById('version').textContent = session.version;
+  document.getElementById('revision').textContent = session.revision;
   if (!matchRoute(location.pathname)) {
     if (!session.authorization || session.user) {
       showAccount();

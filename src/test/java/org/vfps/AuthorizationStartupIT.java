@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.vertx.grpc.common.GrpcStatus;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -144,15 +143,7 @@ class AuthorizationStartupIT {
 
   @Test
   void hashSecretPrintsAHashTheServiceAccepts() throws Exception {
-    String jar = System.getProperty("vfps.jar", "target/vfps.jar");
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar,
-                "hash-secret")
-            .redirectErrorStream(true)
-            .start();
+    Process process = CommandLineIT.jarCommand("hash-secret").redirectErrorStream(true).start();
     process.getOutputStream().write("s3cret-of-the-client\n".getBytes(StandardCharsets.UTF_8));
     process.getOutputStream().close();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

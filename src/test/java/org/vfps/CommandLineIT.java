@@ -32,6 +32,18 @@ class CommandLineIT {
     return runOn(Path.of(System.getProperty("java.home")), environment, arguments);
   }
 
+  /** {@code java -jar vfps.jar} with the arguments, on the tests' Java, to start as a process. */
+  static ProcessBuilder jarCommand(String... arguments) {
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                System.getProperty("vfps.jar", "target/vfps.jar")));
+    command.addAll(List.of(arguments));
+    return new ProcessBuilder(command);
+  }
+
   /** Runs the jar on the Java installed at {@code javaHome}. */
   static Run runOn(Path javaHome, Map<String, String> environment, String... arguments)
       throws IOException, InterruptedException {
@@ -228,11 +240,12 @@ class CommandLineIT {
   }
 
   @Test
-  void versionPrintsAReleaseVersion() throws Exception {
+  void versionPrintsAReleaseVersionAndTheRevision() throws Exception {
     Run run = run(Map.of(), "--version");
 
     assertThat(run.exitCode()).as(run.output()).isZero();
-    assertThat(run.output().strip()).matches("vfps [0-9]+\\.[0-9]+\\.[0-9]+");
+    assertThat(run.output().strip())
+        .matches("vfps [0-9]+\\.[0-9]+\\.[0-9]+ \\(revision ([0-9a-f]{7,40}|unknown)\\)");
   }
 
   /**

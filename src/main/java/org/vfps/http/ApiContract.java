@@ -11,12 +11,16 @@ import io.vertx.openapi.contract.OpenAPIContract;
  * The REST contract ({@value #RESOURCE}, OpenAPI 3.1): what the router binds and validates, and
  * what the docs serve. Loaded once, shared by every verticle instance.
  *
- * @param document the contract as written, to serve
+ * @param document the contract to serve: as written, but for its {@code info}, which names the
+ *     running service's version ({@code version}) and git revision ({@value #REVISION})
  */
 public record ApiContract(OpenAPIContract contract, Buffer document) {
 
   /** The class path resource holding the contract. */
   public static final String RESOURCE = "openapi/vfps.json";
+
+  /** The extension keyword of the served {@code info} that names the service's git revision. */
+  public static final String REVISION = "x-revision";
 
   /**
    * The extension keyword of a schema that lists the keywords (rules) the service checks itself,
@@ -26,15 +30,35 @@ public record ApiContract(OpenAPIContract contract, Buffer document) {
 
   private static final String FHIR_JSON = "application/fhir+json";
 
-  /** Reads and checks the contract without blocking (it takes most of a second, cold). */
-  public static Future<ApiContract> load(Vertx vertx) {
+  /**
+   * Reads and checks the contract without blocking (it takes most of a second, cold).
+   *
+   * @param version the running service's version, for the served {@code info.version}
+   * @param revision the git revision it was built from, for the served {@code info}'s {@value
+   *     #REVISION}
+   */
+  public static Future<ApiContract> load(Vertx vertx, String version, String revision) {
     return vertx
         .fileSystem()
         .readFile(RESOURCE)
+        .map(Buffer::toJsonObject)
         .compose(
             document ->
-                OpenAPIContract.from(vertx, forParser(document.toJsonObject()))
-                    .map(contract -> new ApiContract(contract, document)));
+                OpenAPIContract.from(vertx, forParser(document))
+                    .map(
+                        contract ->
+                            new ApiContract(
+                                contract, served(document, version, revision).toBuffer())));
+  }
+
+  /**
+   * The document as served: {@code info.version} is the running service's (the file's says the
+   * pom's version, which a test holds it to) and {@code info} names the revision, too.
+   */
+  private static JsonObject served(JsonObject document, String version, String revision) {
+    JsonObject served = document.copy();
+    served.getJsonObject("info").put("version", version).put(REVISION, revision);
+    return served;
   }
 
   /**

@@ -222,6 +222,21 @@ public final class ServiceMeters {
         .register(registry);
   }
 
+  /**
+   * Exports which build runs: {@code vfps_build_info{version,revision}}, a gauge that is always 1,
+   * as Prometheus exporters name their build (join on it to label other series by version).
+   *
+   * @param version the service's version, e.g. {@code 1.0.0}
+   * @param revision the git revision it was built from, or {@code unknown}
+   */
+  public void bindBuildInfo(String version, String revision) {
+    Gauge.builder("vfps.build.info", () -> 1)
+        .description("The version and git revision of the running vfps; always 1")
+        .tag("version", version)
+        .tag("revision", revision)
+        .register(registry);
+  }
+
   /** The {@code vfps_pseudonyms} gauges, which {@link MetricsVerticle} keeps current. */
   TokenExpiryGauges tokenExpiries() {
     return tokenExpiries;

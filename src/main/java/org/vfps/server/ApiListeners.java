@@ -101,7 +101,8 @@ final class ApiListeners {
   }
 
   private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
-    Future<ApiContract> contract = ApiContract.load(vertx);
+    BuildInfo build = BuildInfo.current();
+    Future<ApiContract> contract = ApiContract.load(vertx, build.version(), build.revision());
     Future<FhirOperations> fhir =
         FhirOperations.start(vertx, services.pseudonyms(), services.warnings());
     return Future.all(contract, fhir).map(both -> new HttpParts(contract.result(), fhir.result()));
@@ -146,7 +147,8 @@ final class ApiListeners {
     AuthorizationConfig authorization = config.authorization();
     return new UiRoutes(
         new UiRoutes.Dependencies(
-            VfpsServer.version(),
+            BuildInfo.current().version(),
+            BuildInfo.current().revision(),
             config.server().httpMaxRequestBodyBytes(),
             authorization.enabled(),
             services.authenticator().signIn(),

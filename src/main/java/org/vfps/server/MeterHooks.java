@@ -35,9 +35,14 @@ import org.vfps.storage.UpsertTimer;
  */
 sealed interface MeterHooks {
 
-  /** Metrics as the configuration asks. */
-  static MeterHooks of(VfpsConfig config) {
-    return config.server().metricsPort() > 0 ? new On(ServiceMeters.create()) : new Off();
+  /** Metrics as the configuration asks, with the build's version and revision among them. */
+  static MeterHooks of(VfpsConfig config, BuildInfo build) {
+    if (config.server().metricsPort() <= 0) {
+      return new Off();
+    }
+    ServiceMeters meters = ServiceMeters.create();
+    meters.bindBuildInfo(build.version(), build.revision());
+    return new On(meters);
   }
 
   /** A Vert.x builder with the Vert.x meters, when metrics are on, and {@code options}. */

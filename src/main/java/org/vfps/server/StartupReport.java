@@ -38,7 +38,7 @@ final class StartupReport {
     LOG.info(
         "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
             + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}, CSV jobs {}",
-        VfpsServer.version(),
+        BuildInfo.current().describe(),
         (System.nanoTime() - started) / 1_000_000,
         listening.grpc().get(0).actualPort(),
         listening.http().get(0).actualPort(),

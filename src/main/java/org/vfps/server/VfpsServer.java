@@ -59,9 +59,11 @@ public final class VfpsServer implements AutoCloseable {
     try {
       Storage storage = Storage.open(config.database(), teardown);
       Optional<ObjectStore> objectStore = CsvJobs.objectStore(config, teardown);
-      MeterHooks meters = MeterHooks.of(config);
+      BuildInfo build = BuildInfo.current();
+      MeterHooks meters = MeterHooks.of(config, build);
       Tracing tracing =
-          teardown.add("The tracer", Tracing.start(config.tracing(), version()), Tracing::close);
+          teardown.add(
+              "The tracer", Tracing.start(config.tracing(), build.version()), Tracing::close);
       VertxRuntime runtime = VertxRuntime.start(config.cluster(), meters, tracing, teardown);
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(runtime.vertx(), config.tls());
@@ -153,11 +155,5 @@ public final class VfpsServer implements AutoCloseable {
   /** Runs the migrations; used at start-up and by the {@code migrate} command. */
   public static void migrate(ConnectionSettings connection) {
     Storage.migrate(connection);
-  }
-
-  /** The version in the jar's manifest, or {@code dev} when run from classes. */
-  public static String version() {
-    String version = VfpsServer.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 }

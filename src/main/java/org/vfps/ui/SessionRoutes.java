@@ -46,7 +46,8 @@ final class SessionRoutes {
   private final SessionCookies cookies;
 
   /**
-   * @param service the fields every session answer has (version, limits, accessTokens, generation)
+   * @param service the fields every session answer has (version, revision, limits, accessTokens,
+   *     generation)
    */
   SessionRoutes(
       boolean authorization,

@@ -62,6 +62,7 @@ public final class UiRoutes {
    * What the UI needs.
    *
    * @param version the service's version, shown in the footer
+   * @param revision the git revision the service was built from, shown beside the version
    * @param maxRequestBodyBytes the HTTP body limit, which bounds the batches the CSV page sends
    * @param authorization whether authorization is on
    * @param signIn the sign-in; empty when authorization is off or no client is configured
@@ -76,6 +77,7 @@ public final class UiRoutes {
    */
   public record Dependencies(
       String version,
+      String revision,
       int maxRequestBodyBytes,
       boolean authorization,
       Optional<SignIn> signIn,
@@ -90,6 +92,7 @@ public final class UiRoutes {
       Objects.requireNonNull(trustedProxy, "trustedProxy");
       Objects.requireNonNull(objectStoreOrigin, "objectStoreOrigin");
       Objects.requireNonNull(version, "version");
+      Objects.requireNonNull(revision, "revision");
       Objects.requireNonNull(signIn, "signIn");
       Objects.requireNonNull(permissions, "permissions");
       Objects.requireNonNull(namespaces, "namespaces");
@@ -135,6 +138,7 @@ public final class UiRoutes {
             dependencies.namespaces(),
             new JsonObject()
                 .put("version", dependencies.version())
+                .put("revision", dependencies.revision())
                 .put(
                     "limits",
                     new JsonObject().put("maxRequestBodyBytes", dependencies.maxRequestBodyBytes()))

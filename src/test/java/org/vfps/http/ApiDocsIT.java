@@ -16,6 +16,7 @@ import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
+import org.vfps.server.BuildInfo;
 import org.vfps.server.VfpsServer;
 
 /** The contract and the Swagger UI page are served, with everything the page loads. */
@@ -34,20 +35,30 @@ class ApiDocsIT {
     http = resources.own(new HttpTestClient(server.httpPort()));
   }
 
-  private static JsonObject contractResource() throws IOException {
+  /**
+   * The contract as the service serves it: the resource, with the running build's version and
+   * revision in its {@code info}.
+   */
+  private static JsonObject servedContract() throws IOException {
     try (InputStream in =
         ApiDocsIT.class.getClassLoader().getResourceAsStream(ApiContract.RESOURCE)) {
-      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      JsonObject contract = new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      BuildInfo build = BuildInfo.current();
+      contract
+          .getJsonObject("info")
+          .put("version", build.version())
+          .put(ApiContract.REVISION, build.revision());
+      return contract;
     }
   }
 
   @Test
-  void theContractIsServedAsWrittenWhereToolsLookForIt() throws IOException {
+  void theContractIsServedAsWrittenWithTheBuildInItsInfoWhereToolsLookForIt() throws IOException {
     for (String path : List.of("/openapi.json", "/swagger/v1/swagger.json")) {
       Response response = http.get(path);
       assertThat(response.status()).as(path).isEqualTo(200);
       assertThat(response.contentType()).isEqualTo("application/json; charset=utf-8");
-      assertThat(response.json()).isEqualTo(contractResource());
+      assertThat(response.json()).isEqualTo(servedContract());
       assertThat(response.json().getString("openapi")).startsWith("3.1");
     }
   }
@@ -81,6 +92,6 @@ class ApiDocsIT {
     String body = script.body().strip();
     assertThat(body).startsWith("window.vfpsContract = ").endsWith(";");
     String json = body.substring("window.vfpsContract = ".length(), body.length() - 1);
-    assertThat(new JsonObject(json)).isEqualTo(contractResource());
+    assertThat(new JsonObject(json)).isEqualTo(servedContract());
   }
 }

@@ -140,6 +140,19 @@ class ServiceMetersTest {
   }
 
   @Test
+  void buildInfoIsOneGaugeOfOneLabelledWithVersionAndRevision() {
+    Scrape before = scrape();
+    meters.bindBuildInfo("1.2.3", "4bd8d3c");
+    Scrape after = scrape();
+
+    assertThat(before.family("vfps_build_info")).isEmpty();
+    assertThat(after.type("vfps_build_info")).isEqualTo(MetricType.GAUGE);
+    assertThat(after.value("vfps_build_info", Map.of("version", "1.2.3", "revision", "4bd8d3c")))
+        .isEqualTo(1);
+    assertThat(after.family("vfps_build_info").orElseThrow().getMetrics()).hasSize(1);
+  }
+
+  @Test
   void processFileDescriptorsAreExported() {
     assertThat(scrape().value("process_files_open_files")).isPositive();
   }

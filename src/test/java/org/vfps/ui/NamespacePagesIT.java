@@ -29,6 +29,7 @@ import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.server.BuildInfo;
 import org.vfps.server.VfpsServer;
 
 /** The Namespaces and Namespace pages in Chromium, against the real service and PostgreSQL. */
@@ -106,6 +107,14 @@ class NamespacePagesIT {
     browser.open("/ui/namespaces");
     browser.visible("#create-namespace");
     browser.until(d -> !browser.findAll("#namespaces, .table-area .empty").isEmpty());
+  }
+
+  @Test
+  void theFooterNamesTheVersionAndRevision() {
+    openNamespaces();
+
+    assertThat(browser.textContaining("footer.bottom > span", "revision"))
+        .isEqualTo("vfps " + BuildInfo.current().describe());
   }
 
   @Test
@@ -436,7 +445,8 @@ class NamespacePagesIT {
       assertThat(browser.driver().getTitle()).as(path).isEqualTo("Page not found · vfps");
     }
     browser.click("#not-found-back");
-    browser.visible("#namespaces");
+    // the table, or its empty state when no test has made a namespace yet
+    browser.until(d -> !browser.findAll("#namespaces, .table-area .empty").isEmpty());
     assertThat(browser.currentPath()).isEqualTo("/ui/namespaces");
   }
 

@@ -22,6 +22,7 @@ import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
 import org.vfps.TestService;
+import org.vfps.server.BuildInfo;
 import org.vfps.server.VfpsServer;
 
 /** What /ui answers over plain HTTP: the page, its assets, the session, and what is not there. */
@@ -195,7 +196,8 @@ class UiRoutesIT {
     for (String permission : List.of("read", "write", "reverseLookup")) {
       assertThat(permissions.getJsonArray(permission)).containsExactly("*");
     }
-    assertThat(session.getString("version")).isNotBlank();
+    assertThat(session.getString("version")).isEqualTo(BuildInfo.current().version());
+    assertThat(session.getString("revision")).isEqualTo(BuildInfo.current().revision());
     assertThat(session.getJsonObject("limits").getInteger("maxRequestBodyBytes"))
         .isEqualTo(1048576);
     // tokens need authorization on; the lifetimes are the defaults, in days
