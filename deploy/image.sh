@@ -30,7 +30,7 @@ for tool in podman buildah skopeo mmdebstrap runc; do
 done
 
 version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
-revision=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+revision=$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
 
@@ -57,6 +57,15 @@ podman build --format docker --network host \
   --build-arg AOT_CACHE="$aot_cache" \
   --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
   -t "localhost/vfps:$version" .
+
+# the image names itself as the build does
+says=$(podman run --rm --read-only --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
+  "localhost/vfps:$version" --version)
+if [ "$says" != "vfps $version (revision $revision)" ]; then
+  say "the image says \"$says\", not vfps $version (revision $revision)"
+  exit 1
+fi
+say "$says"
 
 mkdir -p target
 archive=target/vfps-$version.oci.tar

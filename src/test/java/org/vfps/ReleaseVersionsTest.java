@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The files a release names its version in agree with the pom's (docs/releasing.md): the Helm
  * chart's {@code appVersion}, the contract's {@code info.version}, a section of the changelog, and
- * the jar's timestamp, the day of that section.
+ * the jar's timestamp, the day of that section, and the image compose.yaml starts by default (the
+ * one deploy/image.sh builds).
  */
 class ReleaseVersionsTest {
 
@@ -37,6 +38,16 @@ class ReleaseVersionsTest {
 
     assertThat(appVersion.find()).as("deploy/Chart.yaml has an appVersion").isTrue();
     assertThat(appVersion.group(1)).isEqualTo(VERSION);
+  }
+
+  @Test
+  void composeStartsTheImageOfThePomsVersion() throws IOException {
+    Matcher image =
+        Pattern.compile("(?m)^  image: \\$\\{VFPS_IMAGE:-localhost/vfps:([^}]+)}$")
+            .matcher(Files.readString(Path.of("compose.yaml")));
+
+    assertThat(image.find()).as("compose.yaml names localhost/vfps:<version>").isTrue();
+    assertThat(image.group(1)).isEqualTo(VERSION);
   }
 
   @Test
