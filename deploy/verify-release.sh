@@ -9,6 +9,7 @@
 #   signature  SHA256SUMS, the OCI archive, the image digest and both SBOMs are signed with the key
 #              (cosign verify-blob: Sigstore bundles, key only, no transparency log, no network)
 #   image      the OCI archive holds one image, whose manifest digest is the signed one
+#   jar        the image's /opt/vfps/vfps.jar is the release's jar
 #   version    the image's label org.opencontainers.image.version, the chart's appVersion, the
 #              signed image digest's version and both SBOMs name the same version
 # and prints the image's digest, for deploying by digest. Exits 1 when any check fails.
@@ -65,7 +66,7 @@ done
 # the image and chart facts, one line each: name=value
 python3 - "$archive" "vfps-$version.image.json" "vfps-$version.cdx.json" \
   "vfps-$version.image.cdx.json" vfps-*.tgz >"$work/facts" <<'PY' || fail "image: cannot read the release: $(tail -1 "$work/facts")"
-import json, re, sys, tarfile
+import hashlib, json, re, sys, tarfile
 archive_path, claim_path, jar_sbom_path, image_sbom_path, chart_path = sys.argv[1:6]
 with tarfile.open(archive_path) as archive:
     def blob(digest):
@@ -77,6 +78,14 @@ with tarfile.open(archive_path) as archive:
     config = blob(blob(digest)["config"]["digest"])
     labels = config.get("config", {}).get("Labels") or {}
     print("image.version=" + labels.get("org.opencontainers.image.version", "(no label)"))
+    # the jar as the image holds it: from the last layer that writes it
+    jar_sha256 = "(none)"
+    for layer in blob(digest)["layers"]:
+        with tarfile.open(fileobj=archive.extractfile("blobs/" + layer["digest"].replace(":", "/"))) as files:
+            for member in files:
+                if member.name.lstrip("./") == "opt/vfps/vfps.jar" and member.isfile():
+                    jar_sha256 = hashlib.sha256(files.extractfile(member).read()).hexdigest()
+    print("image.jar=" + jar_sha256)
 claim = json.load(open(claim_path))
 print("signed.digest=" + claim["critical"]["image"]["docker-manifest-digest"])
 print("signed.version=" + claim["optional"]["org.opencontainers.image.version"])
@@ -98,6 +107,13 @@ elif [ "$(fact archive.digest)" = "$(fact signed.digest)" ]; then
   pass "image: $archive is the signed image $(fact signed.digest)"
 else
   fail "image: $archive holds $(fact archive.digest), the signed image is $(fact signed.digest)"
+fi
+
+release_jar=$(sha256sum "vfps-$version.jar" | cut -d' ' -f1)
+if [ "$(fact image.jar)" = "$release_jar" ]; then
+  pass "jar: the image's /opt/vfps/vfps.jar is vfps-$version.jar"
+else
+  fail "jar: the image's /opt/vfps/vfps.jar ($(fact image.jar)) is not vfps-$version.jar ($release_jar)"
 fi
 
 mismatched=""
