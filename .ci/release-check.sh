@@ -4,6 +4,8 @@
 #
 #   1. deploy/release.sh with a throwaway key, made in this run, into target/release
 #   2. deploy/verify-release.sh with that key's public half: must pass
+#      and the image's SBOM names the Debian packages, the Java runtime, the jar and the jar's
+#      libraries (the image carries the jar's SBOM beside the jar, where syft reads it)
 #   3. on copies of the release, verify-release.sh must fail, with the failure that names the
 #      change, when
 #        - one byte of the jar's SBOM changed
@@ -83,6 +85,28 @@ refused() {
     sed -n 's/^  FAIL  /          FAIL  /p' "$work/$name.log"
   fi
 }
+
+say "what the image's SBOM sees"
+# the Debian packages, the Java runtime (by its release file), the jar, and the jar's libraries
+# (from the jar's SBOM beside it in the image)
+python3 - "$release/vfps-$version.image.cdx.json" "$version" >"$work/image-sbom" <<'PY'
+import json, sys
+components = json.load(open(sys.argv[1]))["components"]
+purls = [c.get("purl", "") for c in components]
+print("debian=%d" % sum(p.startswith("pkg:deb/debian/") for p in purls))
+print("java=" + ",".join(c["name"] + " " + c.get("version", "") for c in components
+                         if c.get("purl", "").startswith("pkg:generic/") and "jdk" in c["name"]))
+print("vfps=%s" % any(p.startswith("pkg:maven/org.vfps/vfps@%s" % sys.argv[2]) for p in purls))
+print("vertx-core=" + ",".join(p.split("@")[1].split("?")[0] for p in purls
+                               if p.startswith("pkg:maven/io.vertx/vertx-core@")))
+PY
+image_sbom() { sed -n "s/^$1=//p" "$work/image-sbom"; }
+if [ "$(image_sbom debian)" -gt 0 ] && [ -n "$(image_sbom java)" ] &&
+  [ "$(image_sbom vfps)" = True ] && [ -n "$(image_sbom vertx-core)" ]; then
+  check_passed "the image's SBOM: $(image_sbom debian) Debian packages, $(image_sbom java), vfps $version, vertx-core $(image_sbom vertx-core)"
+else
+  check_failed "the image's SBOM misses some of: Debian packages ($(image_sbom debian)), the Java runtime ($(image_sbom java)), vfps $version ($(image_sbom vfps)), vertx-core ($(image_sbom vertx-core))"
+fi
 
 say "tampered releases: verify-release.sh must fail"
 sbom=vfps-$version.cdx.json
