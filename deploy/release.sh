@@ -22,7 +22,8 @@
 # VFPS_SIGNING_KEY  the signing key, as cosign's --key takes it: a file made by `cosign
 #                   generate-key-pair` (its password in COSIGN_PASSWORD), env://NAME for a key held
 #                   in the variable NAME, or a KMS reference; required
-# OCI_ARCHIVE       default target/vfps-<version>.oci.tar, <version> the pom's
+# OCI_ARCHIVE       default target/vfps-<version>.oci.tar, <version> the pom's (VFPS_VERSION
+#                   overrides it)
 # Tools (installed with go install where missing): cosign, syft, helm; and python3, sha256sum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,8 @@ if [ -z "${VFPS_SIGNING_KEY:-}" ]; then
   exit 2
 fi
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-version=${VFPS_VERSION:-$(./mvnw -q -B -ntp help:evaluate -DforceStdout -Dexpression=project.version)}
+version=${VFPS_VERSION:-$(./mvnw -q -B -ntp org.apache.maven.plugins:maven-help-plugin:3.5.2:evaluate \
+  -DforceStdout -Dexpression=project.version)}
 archive=${1:-target/vfps-$version.oci.tar}
 jar=target/vfps.jar
 jar_sbom=target/vfps-$version.cdx.json
