@@ -65,7 +65,7 @@ done
 
 # the image and chart facts, one line each: name=value
 python3 - "$archive" "vfps-$version.image.json" "vfps-$version.cdx.json" \
-  "vfps-$version.image.cdx.json" vfps-*.tgz >"$work/facts" <<'PY' || fail "image: cannot read the release: $(tail -1 "$work/facts")"
+  "vfps-$version.image.cdx.json" vfps-*.tgz >"$work/facts" 2>"$work/facts.error" <<'PY' || unreadable=1
 import hashlib, json, re, sys, tarfile
 archive_path, claim_path, jar_sbom_path, image_sbom_path, chart_path = sys.argv[1:6]
 with tarfile.open(archive_path) as archive:
@@ -100,6 +100,9 @@ match = re.search(r'^appVersion:\s*"?([^"\s]+)"?\s*$', text, re.M)
 print("chart.appVersion=" + (match.group(1) if match else "(none)"))
 PY
 fact() { sed -n "s/^$1=//p" "$work/facts"; }
+if [ -n "${unreadable:-}" ]; then
+  fail "image: cannot read the release: $(tail -1 "$work/facts.error")"
+fi
 
 if [ "$(fact manifests)" != 1 ]; then
   fail "image: the OCI archive holds $(fact manifests) manifests, not one"
