@@ -168,6 +168,18 @@ apt_install() {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# go_tool COMMAND MODULE_PATH@VERSION: makes COMMAND available, when it is not on PATH, with
+# `go install MODULE_PATH@VERSION` from the Go module proxy into $GOBIN or ~/go/bin (which it puts
+# on PATH); Go is installed with apt-get when missing
+go_tool() {
+  local gobin=${GOBIN:-$HOME/go/bin}
+  case ":$PATH:" in *":$gobin:"*) ;; *) export PATH="$gobin:$PATH" ;; esac
+  command -v "$1" >/dev/null && return 0
+  command -v go >/dev/null || apt_install golang-go
+  say "installing $1 ($2) with go install"
+  go install "$2"
+}
+
 # python_venv DIRECTORY PIP_ARGUMENTS...: a new virtualenv in DIRECTORY (what was there goes) with
 # `pip install PIP_ARGUMENTS`; python3's venv is installed with apt-get when missing
 python_venv() {
