@@ -44,6 +44,8 @@ ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:Res
     Database__Embedded__DataDirectory=/tmp/vfps/postgres
 WORKDIR /opt/vfps
 COPY --from=build /src/target/vfps.jar /opt/vfps/vfps.jar
+# the jar's SBOM (CycloneDX): the libraries shaded into the jar, for the image's SBOM to list
+COPY --from=build /src/target/vfps-*.cdx.json /opt/vfps/vfps.cdx.json
 COPY bin/vfps bin/vfps-healthcheck /opt/vfps/bin/
 # The training run gets a larger heap than the profile's 32 MiB: the embedded PostgreSQL library
 # reads its whole 15 MB archive into the heap, twice, to unpack it. The heap's size is not part of
