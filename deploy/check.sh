@@ -18,7 +18,7 @@
 #   deploy/check.sh chart        # some
 #
 # Tools, where missing the part is skipped and says so (STRICT=1 turns a skip into a failure):
-#   helm         go install helm.sh/helm/v3/cmd/helm@v3.22.0
+#   helm         go install helm.sh/helm/v3/cmd/helm@v3.21.4 (as deploy/release.sh)
 #   kubeconform  go install github.com/yannh/kubeconform/cmd/kubeconform@v0.8.0
 #   schemas      python3 -m venv /tmp/kv && /tmp/kv/bin/pip install kubernetes-validate==1.37.0
 #                (or KUBERNETES_VALIDATE_PYTHON=/path/to/python with it installed)
