@@ -15,7 +15,9 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -70,6 +72,9 @@ public final class ServiceMeters {
   private final GrpcServerMeters grpc;
   private final PseudonymCountGauges pseudonymCounts;
   private final TokenExpiryGauges tokenExpiries;
+
+  /** The statistics of the bound caches, held here since the registry holds them only weakly. */
+  private final List<Supplier<CacheStatistics>> boundCaches = new CopyOnWriteArrayList<>();
 
   private ServiceMeters(PrometheusMeterRegistry registry) {
     this.registry = registry;
@@ -255,6 +260,9 @@ public final class ServiceMeters {
    * @param cache the cache's name, e.g. {@code namespaces}
    */
   public void bindCache(String cache, Supplier<CacheStatistics> statistics) {
+    // Micrometer holds what a gauge or function counter reads weakly: a supplier no one else held
+    // would be collected, and its series would read NaN after the next GC
+    boundCaches.add(statistics);
     Gauge.builder("vfps.cache.entries", statistics, s -> s.get().entries())
         .description("Entries in the cache")
         .tag("cache", cache)
