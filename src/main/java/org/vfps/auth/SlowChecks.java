@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -97,21 +98,29 @@ final class SlowChecks {
   }
 
   private void run(Check check) {
-    worker
-        .executeBlocking(check.work, false)
-        .onComplete(
-            done -> {
-              Check next;
-              synchronized (this) {
-                byKey.remove(check.key);
-                next = take();
-                running = next != null;
-              }
-              check.result.handle(done);
-              if (next != null) {
-                run(next);
-              }
-            });
+    Future<Boolean> checked;
+    try {
+      checked = worker.executeBlocking(check.work, false);
+    } catch (RejectedExecutionException closed) {
+      // Vert.x is closing and took the worker with it: this check and those behind it fail
+      checked =
+          Future.failedFuture(
+              new ServiceException(
+                  ErrorCode.UNAVAILABLE, "The service is stopping; try again on another replica."));
+    }
+    checked.onComplete(
+        done -> {
+          Check next;
+          synchronized (this) {
+            byKey.remove(check.key);
+            next = take();
+            running = next != null;
+          }
+          check.result.handle(done);
+          if (next != null) {
+            run(next);
+          }
+        });
   }
 
   /** The next check in turn: the first account's first address's oldest; null when none waits. */

@@ -2,6 +2,7 @@ package org.vfps.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -13,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.LogCapture;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -20,6 +23,8 @@ import org.vfps.error.ServiceException;
 class SlowChecksTest {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  @RegisterExtension final LogCapture vertxLog = LogCapture.of("io.vertx");
 
   private final Vertx vertx = Vertx.vertx();
   private final SlowChecks checks = new SlowChecks(vertx);
@@ -53,6 +58,20 @@ class SlowChecksTest {
 
   private static void await(Future<?> check) {
     check.otherwiseEmpty().timeout(DEADLINE.toSeconds(), TimeUnit.SECONDS).await();
+  }
+
+  /** Checks still waiting when Vert.x closes end quietly: a closed worker is no error of ours. */
+  @Test
+  void checksWaitingWhenVertxClosesEndWithoutAnError() {
+    check("a", "first address", "first");
+    check("b", "second address", "second");
+    check("c", "third address", "third");
+
+    Future<Void> closed = vertx.close();
+    release.countDown();
+    closed.await();
+
+    assertThat(vertxLog.atLeast(Level.ERROR)).isEmpty();
   }
 
   @Test
