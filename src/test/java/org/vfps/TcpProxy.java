@@ -7,9 +7,11 @@ import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import org.vfps.config.ConnectionSettings;
 
 /**
@@ -97,9 +99,22 @@ public final class TcpProxy implements AutoCloseable {
             keywords);
   }
 
-  /** Accepts connections (again). */
+  /**
+   * Accepts connections (again). The port that {@link #cut} closed can take a moment to be free
+   * again after the close completes, so a refused listen is tried again for up to five seconds.
+   */
   public void open() {
-    listen(port);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        listen(port);
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == 50 || !isBind(e)) {
+          throw e;
+        }
+        LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+      }
+    }
   }
 
   private void listen(int on) {
