@@ -44,10 +44,7 @@ trust=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:
 java_trust=$(readlink -f "${VFPS_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/lib/security/cacerts")
 trust+=(-v "$java_trust:/opt/java/openjdk/lib/security/cacerts:ro")
 
-# podman asks runc for limits of its own, which must not exceed this shell's hard limits
-nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
-[ "$nofile" = unlimited ] || [ "$nofile" -gt 65536 ] && nofile=65536
-[ "$nproc" = unlimited ] || [ "$nproc" -gt 4096 ] && nproc=4096
+read -ra ulimits <<<"$(podman_ulimits)"
 say "image localhost/vfps:$version (revision $revision, AOT cache: $aot_cache)"
 # docker format: the OCI image configuration has no place for the HEALTHCHECK
 podman build --format docker --network host \
@@ -55,11 +52,11 @@ podman build --format docker --network host \
   --build-arg JDK_IMAGE="$jdk_image" --build-arg JRE_IMAGE="$jre_image" \
   --build-arg VERSION="$version" --build-arg REVISION="$revision" --build-arg CREATED="$created" \
   --build-arg AOT_CACHE="$aot_cache" \
-  --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
+  "${ulimits[@]}" \
   -t "localhost/vfps:$version" .
 
 # the image names itself as the build does
-says=$(podman run --rm --read-only --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
+says=$(podman run --rm --read-only "${ulimits[@]}" \
   "localhost/vfps:$version" --version)
 if [ "$says" != "vfps $version (revision $revision)" ]; then
   say "the image says \"$says\", not vfps $version (revision $revision)"
@@ -76,5 +73,5 @@ say "wrote $archive ($(du -h "$archive" | cut -f1)); image $(podman image inspec
 # compose.yaml's PostgreSQL, on the same Debian base
 say "image localhost/vfps-postgresql:15 (Debian's PostgreSQL 15 package, for compose.yaml)"
 podman build --network host --timestamp "$SOURCE_DATE_EPOCH" --build-arg DEBIAN_IMAGE="$debian_image" \
-  --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
+  "${ulimits[@]}" \
   -t localhost/vfps-postgresql:15 deploy/postgresql

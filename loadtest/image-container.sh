@@ -51,16 +51,14 @@ CREATE DATABASE vfps_image OWNER vfps_bench;
 SQL
 database="Host=127.0.0.1;Port=5432;Database=vfps_image;Username=vfps_bench;Password=vfps_bench"
 
-# podman asks runc for limits of its own, which must not exceed this shell's hard limits
-nofile=$(ulimit -Hn)
-[ "$nofile" = unlimited ] || [ "$nofile" -gt 65536 ] && nofile=65536
+read -ra ulimits <<<"$(podman_ulimits)"
 
 # The image's files in the page cache, read once outside the container's limit, as a pull or an
 # earlier start leaves them. With a cold cache the container's limit is charged for them too, and
 # 128 MiB cannot hold both the service's ~97 MiB of anonymous memory and its ~100 MiB of file pages
 # (the jar and the AOT cache): it thrashes and is not ready in two minutes (docs/deployment/index.md).
 say "the image's jar and AOT cache read once into the page cache, outside the container's limit"
-podman run --rm --entrypoint cat --ulimit "nofile=$nofile:$nofile" --ulimit nproc=4096:4096 \
+podman run --rm --entrypoint cat "${ulimits[@]}" \
   "$image" /opt/vfps/vfps.jar /opt/vfps/vfps.aot >/dev/null
 
 say "the image $image: 1 CPU, 128 MiB (no swap), read-only, no capabilities"
@@ -68,7 +66,7 @@ on_exit 'podman rm -f "$container" >/dev/null 2>&1 || true'
 # podman without systemd cannot schedule the health check (it says so on stderr): run it by hand
 podman run -d --name "$container" --network host \
   --cpus 1 --memory 128m --memory-swap 128m --read-only --cap-drop ALL \
-  --security-opt no-new-privileges --ulimit "nofile=$nofile:$nofile" --ulimit nproc=4096:4096 \
+  --security-opt no-new-privileges "${ulimits[@]}" \
   -e "ConnectionStrings__PostgreSQL=$database" -e ForceRunDatabaseMigrations=true \
   -e "Grpc__Port=$PORT" -e "Http__Port=$((PORT + 1))" -e "MetricsPort=$((PORT + 2))" \
   -e "VFPS_HEALTH_PORT=$((PORT + 1))" \

@@ -163,6 +163,17 @@ SQL
 
 # ------------------------------------------------------------------ tools
 
+# podman_ulimits: the --ulimit options every podman run or build of ours gives: podman's defaults
+# ask runc for more open files than some machines allow a container, so the limits are this
+# shell's hard limits, at most 65,536 open files and 4,096 processes (the JVM's threads count)
+podman_ulimits() {
+  local nofile nproc
+  nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
+  if [ "$nofile" = unlimited ] || [ "$nofile" -gt 65536 ]; then nofile=65536; fi
+  if [ "$nproc" = unlimited ] || [ "$nproc" -gt 4096 ]; then nproc=4096; fi
+  echo "--ulimit nofile=$nofile:$nofile --ulimit nproc=$nproc:$nproc"
+}
+
 # apt_install PACKAGE...: installs the packages with apt-get, quietly (as root)
 apt_install() {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
