@@ -6,7 +6,7 @@ package org.vfps.pseudonym.format;
  * so that the walk over all digits and the check digit ends at 0. It catches every single changed
  * digit and every swap of neighbours.
  */
-final class Damm implements CheckDigit {
+record Damm(Alphabet alphabet) implements CheckDigit {
 
   /** The quasigroup's operation: {@code NEXT[interim][digit]}. */
   private static final int[][] NEXT = {
@@ -22,28 +22,17 @@ final class Damm implements CheckDigit {
     {2, 5, 8, 1, 4, 3, 6, 7, 9, 0}
   };
 
-  private final Alphabet digits;
-
-  Damm(Alphabet digits) {
-    this.digits = digits;
-  }
-
   @Override
   public CheckDigitKind kind() {
     return CheckDigitKind.DAMM;
   }
 
   @Override
-  public Alphabet alphabet() {
-    return digits;
-  }
-
-  @Override
   public char compute(String drawn) {
     int interim = 0;
-    for (int digit : CheckDigit.values(digits, drawn)) {
+    for (int digit : CheckDigit.values(alphabet, drawn)) {
       interim = NEXT[interim][digit];
     }
-    return digits.symbol(interim);
+    return alphabet.symbol(interim);
   }
 }

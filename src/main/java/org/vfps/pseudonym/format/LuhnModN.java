@@ -10,22 +10,11 @@ package org.vfps.pseudonym.format;
  * change in 2N). It misses some swaps of neighbours, among them that of the first and last
  * character of the alphabet.
  */
-final class LuhnModN implements CheckDigit {
-
-  private final Alphabet alphabet;
-
-  LuhnModN(Alphabet alphabet) {
-    this.alphabet = alphabet;
-  }
+record LuhnModN(Alphabet alphabet) implements CheckDigit {
 
   @Override
   public CheckDigitKind kind() {
     return CheckDigitKind.LUHN_MOD_N;
-  }
-
-  @Override
-  public Alphabet alphabet() {
-    return alphabet;
   }
 
   @Override

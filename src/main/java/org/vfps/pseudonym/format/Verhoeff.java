@@ -7,7 +7,7 @@ package org.vfps.pseudonym.format;
  * the product of all of them the identity 0. It catches every single changed digit and every swap
  * of neighbours.
  */
-final class Verhoeff implements CheckDigit {
+record Verhoeff(Alphabet alphabet) implements CheckDigit {
 
   /** The group's multiplication, {@code MULTIPLY[a][b]}: rotations 0-4, reflections 5-9. */
   private static final int[][] MULTIPLY = {
@@ -34,32 +34,21 @@ final class Verhoeff implements CheckDigit {
   /** The inverse of each element of the group. */
   private static final int[] INVERSE = {0, 4, 3, 2, 1, 5, 6, 7, 8, 9};
 
-  private final Alphabet digits;
-
-  Verhoeff(Alphabet digits) {
-    this.digits = digits;
-  }
-
   @Override
   public CheckDigitKind kind() {
     return CheckDigitKind.VERHOEFF;
   }
 
   @Override
-  public Alphabet alphabet() {
-    return digits;
-  }
-
-  @Override
   public char compute(String drawn) {
-    int[] values = CheckDigit.values(digits, drawn);
+    int[] values = CheckDigit.values(alphabet, drawn);
     int product = 0;
     // the check digit will take position 0, so the last drawn digit has position 1
     for (int position = 1; position <= values.length; position++) {
       int digit = values[values.length - position];
       product = MULTIPLY[product][PERMUTE[position % PERIOD][digit]];
     }
-    return digits.symbol(INVERSE[product]);
+    return alphabet.symbol(INVERSE[product]);
   }
 
   private static int[][] powersOfStep() {
