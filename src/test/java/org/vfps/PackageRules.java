@@ -133,6 +133,13 @@ final class PackageRules {
    */
   static final Set<String> ROOT_MAY_USE = Set.of("server", "config", "log", "auth", "voprf");
 
+  /**
+   * Sub-packages that use the JDK alone, so that any package allowed their parent may lean on them
+   * without pulling anything else in: the alphabet method's pseudonym format (alphabets, check
+   * digits, groups), which the generators, the import and the reverse lookups share.
+   */
+  static final Set<String> JDK_ONLY = Set.of("pseudonym.format");
+
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);
     all.addAll(List.of(more));

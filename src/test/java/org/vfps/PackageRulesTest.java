@@ -125,6 +125,20 @@ class PackageRulesTest {
   }
 
   @Test
+  void theJdkOnlyPackagesUseNothingButTheJdkAndThemselves() {
+    for (String name : PackageRules.JDK_ONLY) {
+      classes()
+          .that()
+          .resideInAPackage("org.vfps." + name + "..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("java..", "org.vfps." + name + "..")
+          .as("org.vfps." + name + " uses only the JDK")
+          .check(SERVICE);
+    }
+  }
+
+  @Test
   void theDomainSeesNoTransportStorageOrLibraryButVertxFutures() {
     classes()
         .that()
