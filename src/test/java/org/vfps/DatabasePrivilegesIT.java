@@ -16,6 +16,7 @@ import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGetAllRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGetRequest;
@@ -29,6 +30,8 @@ import org.vfps.api.x.csvjobs.v1.CsvJobDirection;
 import org.vfps.api.x.csvjobs.v1.CsvJobServiceGrpcClient;
 import org.vfps.api.x.csvjobs.v1.CsvJobStatus;
 import org.vfps.api.x.csvjobs.v1.GetCsvJobRequest;
+import org.vfps.api.x.formats.v1.CheckDigit;
+import org.vfps.api.x.formats.v1.PseudonymFormat;
 import org.vfps.api.x.withdrawal.v1.AnonymizeOriginalRequest;
 import org.vfps.api.x.withdrawal.v1.DeletePseudonymsRequest;
 import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcClient;
@@ -58,11 +61,41 @@ class DatabasePrivilegesIT {
           "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_csv_job_pending_output TO %1$s",
           "GRANT SELECT, UPDATE ON vfps_cache_generation TO %1$s",
           "GRANT SELECT, INSERT, DELETE ON vfps_cache_invalidations TO %1$s",
-          "GRANT SELECT, INSERT, DELETE ON vfps_ended_ui_sessions TO %1$s");
+          "GRANT SELECT, INSERT, DELETE ON vfps_ended_ui_sessions TO %1$s",
+          "GRANT SELECT, INSERT ON vfps_namespace_formats TO %1$s");
 
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
     ConnectionSettings owner = TestPostgres.freshDatabase();
+    assertThat(Migrations.migrate(owner)).isEqualTo(12);
+    runAsServiceRole(owner, SERVICE_ROLE_GRANTS, () -> {});
+  }
+
+  /**
+   * A site that granted the checklist of version 11 and then migrates: the migration of the
+   * namespace formats grants its table to the roles that may insert namespaces.
+   */
+  @Test
+  void theGrantsOfTheVersionBeforeTheNamespaceFormatsStillServeAfterTheUpgrade() {
+    ConnectionSettings owner = TestPostgres.freshDatabase();
+    assertThat(Migrations.migrate(owner)).isEqualTo(12);
+    // back to version 11
+    TestPostgres.execute(
+        owner,
+        "DROP TABLE vfps_namespace_formats",
+        "DELETE FROM flyway_schema_history WHERE version = '12'");
+    runAsServiceRole(
+        owner,
+        SERVICE_ROLE_GRANTS.subList(0, SERVICE_ROLE_GRANTS.size() - 1),
+        () -> assertThat(Migrations.migrate(owner)).isEqualTo(1));
+  }
+
+  /**
+   * Creates a service role with {@code grants}, runs {@code beforeStart} as the owner, then starts
+   * the service as that role and makes every call.
+   */
+  private static void runAsServiceRole(
+      ConnectionSettings owner, List<String> grants, Runnable beforeStart) {
     assumeTrue(
         TestPostgres.queryLong(
                 owner,
@@ -72,14 +105,14 @@ class DatabasePrivilegesIT {
         "the role of the test database may not create roles (ALTER ROLE ... CREATEROLE)");
     String role = "vfps_service_" + UUID.randomUUID().toString().replace("-", "");
     String password = UUID.randomUUID().toString();
-    assertThat(Migrations.migrate(owner)).isEqualTo(11);
     TestPostgres.execute(owner, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
       TestPostgres.execute(
           owner,
-          SERVICE_ROLE_GRANTS.stream()
+          grants.stream()
               .map(grant -> grant.formatted(role, owner.database()))
               .toArray(String[]::new));
+      beforeStart.run();
       ConnectionSettings service =
           new ConnectionSettings(
               owner.host(),
@@ -209,6 +242,33 @@ class DatabasePrivilegesIT {
         .isEqualTo(CsvJobStatus.CSV_JOB_STATUS_COMPLETED);
     assertThat(ended.getRowsProcessed()).isEqualTo(18);
 
+    // an alphabet namespace: its format is a row of vfps_namespace_formats, deleted with it
+    client.ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder()
+            .setName("digits")
+            .setPseudonymGenerationMethod(
+                PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET)
+            .setPseudonymLength(12)
+            .setXFormat(
+                PseudonymFormat.newBuilder()
+                    .setAlphabet("0123456789")
+                    .setCheckDigit(CheckDigit.CHECK_DIGIT_VERHOEFF))
+            .build());
+    String digits =
+        client
+            .ok(
+                PseudonymServiceGrpcClient.Create,
+                PseudonymServiceCreateRequest.newBuilder()
+                    .setNamespace("digits")
+                    .setOriginalValue("patient-1")
+                    .build())
+            .getPseudonym()
+            .getPseudonymValue();
+    assertThat(digits).hasSize(13);
+    client.ok(
+        NamespaceServiceGrpcClient.Delete,
+        NamespaceServiceDeleteRequest.newBuilder().setName("digits").build());
     client.ok(
         NamespaceServiceGrpcClient.Delete,
         NamespaceServiceDeleteRequest.newBuilder().setName("study").build());

@@ -12,7 +12,7 @@ import java.util.TreeSet;
  */
 final class PackageRules {
 
-  private static final Set<String> DOMAIN = Set.of("namespace", "pseudonym", "error");
+  private static final Set<String> DOMAIN = Set.of("namespace", "pseudonym", "alphabet", "error");
 
   /**
    * The packages of the service (below {@code org.vfps}; {@code api} is the generated protobuf
@@ -31,8 +31,9 @@ final class PackageRules {
           Map.entry("csv", Set.of()),
           Map.entry("objectstore", Set.of("config")),
           Map.entry("config", Set.of("error")),
-          Map.entry("namespace", Set.of("error", "access")),
-          Map.entry("pseudonym", Set.of("namespace", "error", "access")),
+          Map.entry("alphabet", Set.of()),
+          Map.entry("namespace", Set.of("alphabet", "error", "access")),
+          Map.entry("pseudonym", Set.of("namespace", "alphabet", "error", "access")),
           // the write queues are bounded, and calls' deadlines honoured, by admission control
           // it implements the access store of grants and tokens, as it does the repositories, and
           // the log of cache invalidations
@@ -103,6 +104,7 @@ final class PackageRules {
               Set.of(
                   "access",
                   "admission",
+                  "alphabet",
                   "api",
                   "auth",
                   "cache",
@@ -134,11 +136,11 @@ final class PackageRules {
   static final Set<String> ROOT_MAY_USE = Set.of("server", "config", "log", "auth", "voprf");
 
   /**
-   * Sub-packages that use the JDK alone, so that any package allowed their parent may lean on them
-   * without pulling anything else in: the alphabet method's pseudonym format (alphabets, check
-   * digits, groups), which the generators, the import and the reverse lookups share.
+   * Packages that use the JDK alone: the alphabet method's pseudonym format (alphabets, check
+   * digits, groups), which the namespaces' validation, the generators, the import and the reverse
+   * lookups share.
    */
-  static final Set<String> JDK_ONLY = Set.of("pseudonym.format");
+  static final Set<String> JDK_ONLY = Set.of("alphabet");
 
   private static Set<String> union(Set<String> packages, String... more) {
     Set<String> all = new TreeSet<>(packages);

@@ -151,6 +151,7 @@ class PackageRulesTest {
                     "org.vfps.error..",
                     "org.vfps.namespace..",
                     "org.vfps.pseudonym..",
+                    "org.vfps.alphabet..",
                     "org.vfps.access..",
                     // validation regexes: a pure library that matches in linear time
                     "com.google.re2j..")

@@ -151,6 +151,7 @@ public final class TestPostgres {
             false,
             null,
             ParentValidationMode.UNSPECIFIED,
+            null,
             createdAt,
             createdAt);
       }

@@ -23,7 +23,12 @@ public enum GenerationMethod {
    * Derived from the original value with the key of a VOPRF server: {@link GenerationSupport} says
    * whether one is configured, and the fixed length its settings give, so none is declared here.
    */
-  VOPRF(8, "Voprf", 0);
+  VOPRF(8, "Voprf", 0),
+  /**
+   * An extension of this service: characters drawn from the alphabet of the namespace's {@link
+   * Namespace#alphabetFormat()}, with its check digit and groups. The .NET vfps cannot serve it.
+   */
+  X_SECURE_RANDOM_ALPHABET(1000, "XSecureRandomAlphabet", 0);
 
   private static final String PROTO_PREFIX = "PSEUDONYM_GENERATION_METHOD_";
   private static final GenerationMethod[] BY_NUMBER = values();
@@ -63,9 +68,12 @@ public enum GenerationMethod {
 
   /** The method with this number, or empty for a number no method has. */
   public static Optional<GenerationMethod> fromNumber(int number) {
-    return number >= 0 && number < BY_NUMBER.length
-        ? Optional.of(BY_NUMBER[number])
-        : Optional.empty();
+    for (GenerationMethod method : BY_NUMBER) {
+      if (method.number == number) {
+        return Optional.of(method);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -3,6 +3,7 @@ package org.vfps.namespace;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import org.vfps.alphabet.AlphabetFormat;
 
 /**
  * A stored namespace. Namespaces are immutable: to change settings, delete and re-create.
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param allowsMultiplePseudonyms whether an original value may have several pseudonyms
  * @param parentName the parent namespace's name; null for none
  * @param parentValidationMode what is checked against the parent; never null
+ * @param alphabetFormat the format of {@link GenerationMethod#X_SECURE_RANDOM_ALPHABET}'s
+ *     pseudonyms; null exactly for the other methods
  */
 public record Namespace(
     String name,
@@ -26,6 +29,7 @@ public record Namespace(
     boolean allowsMultiplePseudonyms,
     String parentName,
     ParentValidationMode parentValidationMode,
+    AlphabetFormat alphabetFormat,
     Instant createdAt,
     Instant lastUpdatedAt) {
 

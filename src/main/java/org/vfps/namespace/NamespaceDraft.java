@@ -10,6 +10,7 @@ package org.vfps.namespace;
  * @param originalValueValidationRegex may be null; null and {@code ""} validate nothing
  * @param parentName may be null; null and {@code ""} mean no parent
  * @param parentValidationMode the mode's number; an unknown number is rejected by validation
+ * @param alphabetFormat the alphabet method's format; null when the client sent none
  */
 public record NamespaceDraft(
     String name,
@@ -21,7 +22,8 @@ public record NamespaceDraft(
     String originalValueValidationRegex,
     boolean allowsMultiplePseudonyms,
     String parentName,
-    int parentValidationMode) {
+    int parentValidationMode,
+    AlphabetFormatDraft alphabetFormat) {
 
   /** A draft with the settings of the .NET vfps 1.10: no regex, no parent, one pseudonym. */
   public NamespaceDraft(
@@ -41,6 +43,7 @@ public record NamespaceDraft(
         null,
         false,
         null,
-        ParentValidationMode.UNSPECIFIED.number());
+        ParentValidationMode.UNSPECIFIED.number(),
+        null);
   }
 }

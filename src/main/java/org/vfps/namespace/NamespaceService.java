@@ -13,6 +13,8 @@ import java.util.function.Function;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
+import org.vfps.alphabet.AlphabetFormat;
+import org.vfps.alphabet.CheckDigitKind;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -323,6 +325,7 @@ public final class NamespaceService {
           "Pseudonym length must not be larger than " + TextLimits.MAX_PSEUDONYM_LENGTH + ".",
           metadata);
     }
+    AlphabetFormat alphabetFormat = alphabetFormat(method, draft, metadata);
     String regexText = draft.originalValueValidationRegex();
     if (regexText != null) {
       TextLimits.check(
@@ -366,7 +369,58 @@ public final class NamespaceService {
         draft.allowsMultiplePseudonyms(),
         parentName,
         parentMode,
+        alphabetFormat,
         now,
         now);
+  }
+
+  /**
+   * The alphabet method's format, or null for another method; fails with {@code INVALID_ARGUMENT}
+   * when the alphabet method lacks one, another method has one, or its settings are refused.
+   */
+  private static AlphabetFormat alphabetFormat(
+      GenerationMethod method, NamespaceDraft draft, Map<String, String> metadata) {
+    AlphabetFormatDraft format = draft.alphabetFormat();
+    if (method != GenerationMethod.X_SECURE_RANDOM_ALPHABET) {
+      if (format != null) {
+        throw new ServiceException(
+            ErrorCode.INVALID_ARGUMENT,
+            "A pseudonym format (x_format) belongs to the 'XSecureRandomAlphabet' pseudonym"
+                + " generation method only.",
+            metadata);
+      }
+      return null;
+    }
+    if (format == null) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The 'XSecureRandomAlphabet' pseudonym generation method needs a pseudonym format"
+              + " (x_format) with its alphabet.",
+          metadata);
+    }
+    CheckDigitKind checkDigit =
+        CheckDigitKind.fromNumber(format.checkDigit())
+            .orElseThrow(
+                () ->
+                    new ServiceException(
+                        ErrorCode.INVALID_ARGUMENT,
+                        "Unknown check digit " + format.checkDigit() + ".",
+                        metadata));
+    if (format.groupSize() > TextLimits.MAX_PSEUDONYM_LENGTH) {
+      throw new ServiceException(
+          ErrorCode.INVALID_ARGUMENT,
+          "The group size must not be larger than " + TextLimits.MAX_PSEUDONYM_LENGTH + ".",
+          metadata);
+    }
+    try {
+      return AlphabetFormat.of(
+          format.alphabet(),
+          checkDigit,
+          (int) format.groupSize(),
+          format.groupDelimiter(),
+          (int) draft.pseudonymLength());
+    } catch (IllegalArgumentException refused) {
+      throw new ServiceException(ErrorCode.INVALID_ARGUMENT, refused.getMessage(), metadata);
+    }
   }
 }

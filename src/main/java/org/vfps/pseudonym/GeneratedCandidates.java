@@ -2,6 +2,7 @@ package org.vfps.pseudonym;
 
 import java.util.Map;
 import java.util.function.Function;
+import org.vfps.alphabet.AlphabetFormat;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.Namespace;
@@ -31,6 +32,9 @@ final class GeneratedCandidates {
    * ones as the namespace's method and length allow.
    */
   Function<String, Candidates> of(Namespace namespace) {
+    if (namespace.alphabetFormat() != null) {
+      return ofFormat(namespace, namespace.alphabetFormat());
+    }
     PseudonymGenerator generator = generators.apply(namespace.generationMethod());
     int length = (int) namespace.pseudonymLength();
     double distinct = PseudonymGenerators.distinctCores(namespace.generationMethod(), length);
@@ -48,6 +52,24 @@ final class GeneratedCandidates {
             return distinct;
           }
         };
+  }
+
+  /** The candidates of an alphabet namespace: prefix + a core its format draws + suffix. */
+  private static Function<String, Candidates> ofFormat(Namespace namespace, AlphabetFormat format) {
+    double distinct = format.distinctPseudonyms();
+    Candidates candidates =
+        new Candidates() {
+          @Override
+          public String get() {
+            return namespace.pseudonymPrefix() + format.generate() + namespace.pseudonymSuffix();
+          }
+
+          @Override
+          public double distinct() {
+            return distinct;
+          }
+        };
+    return originalValue -> candidates;
   }
 
   /**

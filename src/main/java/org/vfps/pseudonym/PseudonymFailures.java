@@ -49,6 +49,21 @@ public final class PseudonymFailures {
         Map.of("namespace", namespace, "pseudonym", pseudonymValue));
   }
 
+  /**
+   * The failure of a reverse lookup of a pseudonym whose check digit does not match its other
+   * characters: a typing error, caught before the lookup.
+   */
+  static ServiceException checkDigitMismatch(
+      String namespace, String pseudonymValue, Map<String, String> more) {
+    Map<String, String> metadata = new HashMap<>(more);
+    metadata.put("namespace", namespace);
+    metadata.put("pseudonym", pseudonymValue);
+    return new ServiceException(
+        ErrorCode.INVALID_ARGUMENT,
+        "The pseudonym's check digit does not match: it was mistyped.",
+        Map.copyOf(metadata));
+  }
+
   /** A derived pseudonym that the row of an anonymized value keeps. */
   static ServiceException derivedPseudonymAnonymized(String namespace) {
     return derivedPseudonymHeld(

@@ -1,5 +1,7 @@
 package org.vfps.pseudonym;
 
+import java.util.Optional;
+import org.vfps.alphabet.AlphabetFormat;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 
@@ -24,7 +26,38 @@ public final class PseudonymFormat {
       return false;
     }
     String core = pseudonym.substring(prefix.length(), pseudonym.length() - suffix.length());
+    AlphabetFormat format = namespace.alphabetFormat();
+    if (format != null) {
+      // stored as its generator writes it, so that a lookup of the canonical form finds it
+      return format.canonical(core).filter(core::equals).isPresent();
+    }
     return fitsCore(namespace.generationMethod(), namespace.pseudonymLength(), core);
+  }
+
+  /**
+   * The form of {@code pseudonym} to look up in the namespace, or empty when the pseudonym was
+   * mistyped: for a namespace with an alphabet format, a pseudonym of that format is looked up as
+   * its generator writes it (so one typed without its group delimiters is found), and one that has
+   * the format's shape but a check digit that does not match its other characters is refused before
+   * any lookup. Any other value is looked up as it is, and is not found.
+   */
+  static Optional<String> lookupForm(Namespace namespace, String pseudonym) {
+    AlphabetFormat format = namespace.alphabetFormat();
+    String prefix = namespace.pseudonymPrefix();
+    String suffix = namespace.pseudonymSuffix();
+    if (format == null
+        || pseudonym == null
+        || pseudonym.length() < prefix.length() + suffix.length()
+        || !pseudonym.startsWith(prefix)
+        || !pseudonym.endsWith(suffix)) {
+      return Optional.ofNullable(pseudonym);
+    }
+    String core = pseudonym.substring(prefix.length(), pseudonym.length() - suffix.length());
+    return switch (format.verdict(core)) {
+      case FITS -> Optional.of(prefix + format.canonical(core).orElseThrow() + suffix);
+      case MALFORMED -> Optional.of(pseudonym);
+      case CHECK_DIGIT_MISMATCH -> Optional.empty();
+    };
   }
 
   /** Whether {@code core} is one the method could generate for the namespace's length. */
@@ -45,6 +78,8 @@ public final class PseudonymFormat {
           core.length() == length
               && all(core, 0, core.length(), c -> (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'));
       case VOPRF -> voprf(length, core);
+      // its format is the namespace's, read in fits
+      case X_SECURE_RANDOM_ALPHABET -> false;
     };
   }
 

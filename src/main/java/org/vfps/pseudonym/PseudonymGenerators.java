@@ -35,6 +35,8 @@ public final class PseudonymGenerators {
       case SHA256_HEX_ENCODED, UUID4, UUID7 -> method.fixedLength().orElseThrow();
       case FULL_RANDOM_HEX_ENCODED, FULL_RANDOM_BASE62_ENCODED, FULL_RANDOM_BASE32_ENCODED, VOPRF ->
           length;
+      // the drawn characters; the check digit and the delimiters are the format's
+      case X_SECURE_RANDOM_ALPHABET -> length;
     };
   }
 
@@ -57,7 +59,20 @@ public final class PseudonymGenerators {
       case FULL_RANDOM_BASE32_ENCODED -> Math.pow(32, length);
       // derived from the original value, as SHA-256
       case VOPRF -> 1;
+      // the alphabet is the namespace's: see AlphabetFormat.distinctPseudonyms
+      case X_SECURE_RANDOM_ALPHABET -> Double.POSITIVE_INFINITY;
     };
+  }
+
+  /**
+   * Stands in for the alphabet method, whose namespaces draw from their own {@link
+   * org.vfps.alphabet.AlphabetFormat}: {@link GeneratedCandidates} asks the format.
+   */
+  private static final class NamespaceFormatGenerator implements PseudonymGenerator {
+    @Override
+    public String generate(String originalValue, int length) {
+      throw new IllegalStateException("the alphabet method draws from its namespace's format");
+    }
   }
 
   /**
@@ -86,6 +101,7 @@ public final class PseudonymGenerators {
             case FULL_RANDOM_BASE62_ENCODED -> new RandomBase62Generator();
             case FULL_RANDOM_BASE32_ENCODED -> new RandomBase32Generator();
             case VOPRF -> new NoVoprfGenerator();
+            case X_SECURE_RANDOM_ALPHABET -> new NamespaceFormatGenerator();
           });
     }
     return Collections.unmodifiableMap(generators);

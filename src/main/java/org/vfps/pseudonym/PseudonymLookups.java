@@ -157,7 +157,50 @@ final class PseudonymLookups {
   /** See {@link PseudonymService#get}. */
   Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
     return audited(
-        caller, namespaceName, pseudonymValue, () -> findByValue(namespaceName, pseudonymValue));
+        caller,
+        namespaceName,
+        pseudonymValue,
+        () ->
+            namespaces
+                .resolve(namespaceName)
+                .map(namespace -> lookupForm(namespace, pseudonymValue))
+                // as the .NET service: a Get in a namespace that does not exist finds no pseudonym
+                .recover(
+                    failure ->
+                        failure instanceof ServiceException service
+                                && service.code() == ErrorCode.NOT_FOUND
+                            ? Future.succeededFuture(pseudonymValue)
+                            : Future.failedFuture(failure))
+                .compose(form -> findByValue(namespaceName, form, pseudonymValue)));
+  }
+
+  /**
+   * See {@link PseudonymFormat#lookupForm}; fails with {@code INVALID_ARGUMENT} for a mistyped
+   * pseudonym.
+   */
+  private static String lookupForm(Namespace namespace, String pseudonymValue) {
+    return PseudonymFormat.lookupForm(namespace, pseudonymValue)
+        .orElseThrow(
+            () -> PseudonymFailures.checkDigitMismatch(namespace.name(), pseudonymValue, Map.of()));
+  }
+
+  /** {@link #lookupForm} of each value; a mistyped one fails with its index in the metadata. */
+  private static List<String> lookupForms(Namespace namespace, List<String> pseudonymValues) {
+    if (namespace.alphabetFormat() == null) {
+      return pseudonymValues;
+    }
+    List<String> forms = new ArrayList<>(pseudonymValues.size());
+    for (int i = 0; i < pseudonymValues.size(); i++) {
+      String value = pseudonymValues.get(i);
+      int index = i;
+      forms.add(
+          PseudonymFormat.lookupForm(namespace, value)
+              .orElseThrow(
+                  () ->
+                      PseudonymFailures.checkDigitMismatch(
+                          namespace.name(), value, Map.of("index", Integer.toString(index)))));
+    }
+    return forms;
   }
 
   /** See {@link PseudonymService#lookup}. */
@@ -169,7 +212,12 @@ final class PseudonymLookups {
             () ->
                 namespaces
                     .resolve(namespaceName)
-                    .compose(namespace -> findByValue(namespace.name(), pseudonymValue)))
+                    .compose(
+                        namespace ->
+                            findByValue(
+                                namespace.name(),
+                                lookupForm(namespace, pseudonymValue),
+                                pseudonymValue)))
         .map(Optional::of)
         .recover(
             failure ->
@@ -197,14 +245,19 @@ final class PseudonymLookups {
                 access.audited(caller, operation, namespaceName, pseudonymValue, find.get()));
   }
 
-  private Future<Pseudonym> findByValue(String namespaceName, String pseudonymValue) {
+  /**
+   * The pseudonym stored as {@code storedForm}; failures name it as the caller sent it, {@code
+   * pseudonymValue}.
+   */
+  private Future<Pseudonym> findByValue(
+      String namespaceName, String storedForm, String pseudonymValue) {
     if (!TextLimits.fits(namespaceName, TextLimits.MAX_NAME_BYTES)
-        || !TextLimits.fits(pseudonymValue, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
+        || !TextLimits.fits(storedForm, TextLimits.MAX_ORIGINAL_VALUE_BYTES)) {
       return Future.failedFuture(
           PseudonymFailures.pseudonymNotFound(namespaceName, pseudonymValue));
     }
     return repository
-        .findByValue(namespaceName, pseudonymValue)
+        .findByValue(namespaceName, storedForm)
         .map(
             found -> {
               Pseudonym pseudonym =
@@ -232,7 +285,7 @@ final class PseudonymLookups {
         .compose(
             namespace ->
                 findEach(
-                    pseudonymValues,
+                    lookupForms(namespace, pseudonymValues),
                     value -> TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES),
                     distinct -> repository.findAllByValue(namespace.name(), distinct)));
   }

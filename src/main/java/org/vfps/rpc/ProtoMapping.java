@@ -3,6 +3,7 @@ package org.vfps.rpc;
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import org.vfps.alphabet.AlphabetFormat;
 import org.vfps.api.v1.Meta;
 import org.vfps.api.v1.Namespace;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -13,6 +14,8 @@ import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.api.v1.PseudonymServiceResolveResponse;
+import org.vfps.api.x.formats.v1.PseudonymFormat;
+import org.vfps.namespace.AlphabetFormatDraft;
 import org.vfps.namespace.NamespaceDraft;
 import org.vfps.pseudonym.PseudonymPage;
 
@@ -37,7 +40,25 @@ public final class ProtoMapping {
         request.getOriginalValueValidationRegex(),
         request.getAllowsMultiplePseudonyms(),
         request.hasParentName() ? request.getParentName() : null,
-        request.getParentValidationModeValue());
+        request.getParentValidationModeValue(),
+        request.hasXFormat() ? toDraft(request.getXFormat()) : null);
+  }
+
+  private static AlphabetFormatDraft toDraft(PseudonymFormat format) {
+    return new AlphabetFormatDraft(
+        format.getAlphabet(),
+        format.getCheckDigitValue(),
+        Integer.toUnsignedLong(format.getGroupSize()),
+        format.getGroupDelimiter());
+  }
+
+  private static PseudonymFormat toProto(AlphabetFormat format) {
+    return PseudonymFormat.newBuilder()
+        .setAlphabet(format.alphabet().symbols())
+        .setCheckDigitValue(format.checkDigitKind().number())
+        .setGroupSize(format.grouping().size())
+        .setGroupDelimiter(format.grouping().delimiter())
+        .build();
   }
 
   /**
@@ -63,6 +84,9 @@ public final class ProtoMapping {
     }
     if (namespace.parentName() != null) {
       builder.setParentName(namespace.parentName());
+    }
+    if (namespace.alphabetFormat() != null) {
+      builder.setXFormat(toProto(namespace.alphabetFormat()));
     }
     return builder.build();
   }

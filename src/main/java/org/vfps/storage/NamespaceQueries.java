@@ -11,6 +11,18 @@ final class NamespaceQueries {
       pseudonym_suffix, original_value_validation_regex, allows_multiple_pseudonyms, parent_name, \
       parent_validation_mode, created_at, last_updated_at""";
 
+  /**
+   * A namespace's row with its alphabet format's columns, NULL for a namespace without one: the
+   * rows {@link NamespaceRows#toNamespace} reads.
+   */
+  private static final String SELECT =
+      """
+      SELECT n.name, n.description, n.pseudonym_generation_method, n.pseudonym_length, \
+      n.pseudonym_prefix, n.pseudonym_suffix, n.original_value_validation_regex, \
+      n.allows_multiple_pseudonyms, n.parent_name, n.parent_validation_mode, n.created_at, \
+      n.last_updated_at, f.alphabet, f.check_digit, f.group_size, f.group_delimiter \
+      FROM namespaces n LEFT JOIN vfps_namespace_formats f ON f.namespace_name = n.name""";
+
   static final String INSERT =
       "INSERT INTO namespaces ("
           + COLUMNS
@@ -18,18 +30,22 @@ final class NamespaceQueries {
 
   static final String INSERT_IF_ABSENT = INSERT + " ON CONFLICT (name) DO NOTHING";
 
-  static final String FIND = "SELECT " + COLUMNS + " FROM namespaces WHERE name = $1";
+  /** The alphabet format of the namespace just inserted in the same transaction. */
+  static final String INSERT_FORMAT =
+      """
+      INSERT INTO vfps_namespace_formats \
+      (namespace_name, alphabet, check_digit, group_size, group_delimiter) \
+      VALUES ($1, $2, $3, $4, $5)""";
 
-  static final String FIND_ANY =
-      "SELECT " + COLUMNS + " FROM namespaces WHERE name = ANY($1::text[])";
+  static final String FIND = SELECT + " WHERE n.name = $1";
+
+  static final String FIND_ANY = SELECT + " WHERE n.name = ANY($1::text[])";
 
   /** The namespaces after $1 in name order, at most $2 of them: keyset pages over the key. */
-  static final String FIND_PAGE =
-      "SELECT " + COLUMNS + " FROM namespaces WHERE name > $1 ORDER BY name LIMIT $2";
+  static final String FIND_PAGE = SELECT + " WHERE n.name > $1 ORDER BY n.name LIMIT $2";
 
   /** The direct children of $1, in name order. */
-  static final String FIND_CHILDREN =
-      "SELECT " + COLUMNS + " FROM namespaces WHERE parent_name = $1 ORDER BY name";
+  static final String FIND_CHILDREN = SELECT + " WHERE n.parent_name = $1 ORDER BY n.name";
 
   /**
    * Fails with a foreign key violation while children name $1 as their parent ({@code ON DELETE

@@ -4,6 +4,8 @@ import io.vertx.sqlclient.Row;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.vfps.alphabet.AlphabetFormat;
+import org.vfps.alphabet.CheckDigitKind;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.GenerationMethod;
@@ -46,8 +48,37 @@ final class NamespaceRows {
         row.getBoolean("allows_multiple_pseudonyms"),
         row.getString("parent_name"),
         parentMode,
+        alphabetFormat(name, method, row),
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("last_updated_at").toInstant());
+  }
+
+  /**
+   * The format in the row's columns from {@code vfps_namespace_formats}, null where it has none;
+   * fails with {@code INTERNAL} for settings this version refuses, or an alphabet namespace without
+   * them.
+   */
+  private static AlphabetFormat alphabetFormat(String name, GenerationMethod method, Row row) {
+    String alphabet = row.getString("alphabet");
+    if (alphabet == null) {
+      if (method == GenerationMethod.X_SECURE_RANDOM_ALPHABET) {
+        throw unknown(name, "pseudonym format");
+      }
+      return null;
+    }
+    CheckDigitKind checkDigit =
+        CheckDigitKind.fromNumber(row.getInteger("check_digit"))
+            .orElseThrow(() -> unknown(name, "check digit"));
+    try {
+      return AlphabetFormat.of(
+          alphabet,
+          checkDigit,
+          row.getInteger("group_size"),
+          row.getString("group_delimiter"),
+          Math.toIntExact(row.getLong("pseudonym_length")));
+    } catch (IllegalArgumentException | ArithmeticException refused) {
+      throw unknown(name, "pseudonym format");
+    }
   }
 
   private OriginalValueRegex regex(String text) {

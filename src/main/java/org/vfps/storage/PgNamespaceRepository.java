@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.vfps.alphabet.AlphabetFormat;
 import org.vfps.cache.Invalidation;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
@@ -55,7 +56,24 @@ public final class PgNamespaceRepository implements NamespaceRepository {
                 .query(NamespaceQueries.HOLD_PSEUDONYM_WRITES)
                 .execute()
                 .compose(held -> transaction.preparedQuery(insert).execute(toTuple(namespace)))
+                .compose(
+                    rows ->
+                        rows.rowCount() == 1 && namespace.alphabetFormat() != null
+                            ? transaction
+                                .preparedQuery(NamespaceQueries.INSERT_FORMAT)
+                                .execute(formatTuple(namespace))
+                            : Future.succeededFuture(rows))
                 .map(rows -> rows.rowCount() == 1));
+  }
+
+  private static Tuple formatTuple(Namespace namespace) {
+    AlphabetFormat format = namespace.alphabetFormat();
+    return Tuple.of(
+        namespace.name(),
+        format.alphabet().symbols(),
+        format.checkDigitKind().number(),
+        format.grouping().size(),
+        format.grouping().delimiter());
   }
 
   /** A taken name, a parent deleted since it was looked up, or a failure of the database. */

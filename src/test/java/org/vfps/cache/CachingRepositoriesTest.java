@@ -56,6 +56,7 @@ class CachingRepositoriesTest {
         false,
         null,
         ParentValidationMode.UNSPECIFIED,
+        null,
         now,
         now);
   }

@@ -38,7 +38,7 @@ class NamespaceCreationTest {
 
   private static NamespaceDraft draft(String name, GenerationMethod method, long length) {
     return new NamespaceDraft(
-        name, null, method.number(), length, null, null, null, false, null, 0);
+        name, null, method.number(), length, null, null, null, false, null, 0, null);
   }
 
   private static ServiceException failure(Future<?> future) {
@@ -54,7 +54,17 @@ class NamespaceCreationTest {
   void withAVoprfServerMultiplePseudonymsStillCannotBeCombinedWithVoprf() {
     NamespaceDraft multiple =
         new NamespaceDraft(
-            "voprf", null, GenerationMethod.VOPRF.number(), 86, null, null, null, true, null, 0);
+            "voprf",
+            null,
+            GenerationMethod.VOPRF.number(),
+            86,
+            null,
+            null,
+            null,
+            true,
+            null,
+            0,
+            null);
 
     ServiceException refused =
         failure(service(new GenerationSupport(true, OptionalInt.of(86))).create(caller, multiple));
@@ -98,7 +108,8 @@ class NamespaceCreationTest {
             "",
             false,
             "",
-            ParentValidationMode.UNSPECIFIED.number());
+            ParentValidationMode.UNSPECIFIED.number(),
+            null);
 
     Namespace created = service(GenerationSupport.DEFAULT).create(caller, draft).await();
 
@@ -110,7 +121,8 @@ class NamespaceCreationTest {
 
   @Test
   void anUnknownParentValidationModeIsInvalid() {
-    NamespaceDraft draft = new NamespaceDraft("odd", null, 1, 16, null, null, null, false, "p", 7);
+    NamespaceDraft draft =
+        new NamespaceDraft("odd", null, 1, 16, null, null, null, false, "p", 7, null);
 
     ServiceException refused = failure(service(GenerationSupport.DEFAULT).create(caller, draft));
 
@@ -121,7 +133,7 @@ class NamespaceCreationTest {
   @Test
   void theNamespaceMatchesWithItsCompiledRegex() {
     NamespaceDraft draft =
-        new NamespaceDraft("checked", null, 1, 16, null, null, "^[0-9]+$", false, null, 0);
+        new NamespaceDraft("checked", null, 1, 16, null, null, "^[0-9]+$", false, null, 0, null);
 
     Namespace created = service(GenerationSupport.DEFAULT).create(caller, draft).await();
 

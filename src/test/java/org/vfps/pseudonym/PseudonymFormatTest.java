@@ -6,6 +6,8 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.vfps.alphabet.AlphabetFormat;
+import org.vfps.alphabet.CheckDigitKind;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.OriginalValueRegex;
@@ -26,12 +28,16 @@ class PseudonymFormatTest {
         false,
         null,
         ParentValidationMode.UNSPECIFIED,
+        null,
         Instant.EPOCH,
         Instant.EPOCH);
   }
 
   @ParameterizedTest
-  @EnumSource(value = GenerationMethod.class, mode = EnumSource.Mode.EXCLUDE, names = "VOPRF")
+  @EnumSource(
+      value = GenerationMethod.class,
+      mode = EnumSource.Mode.EXCLUDE,
+      names = {"VOPRF", "X_SECURE_RANDOM_ALPHABET"})
   void whatEachGeneratorMakesFitsItsNamespacesFormatForEveryLength(GenerationMethod method) {
     PseudonymGenerator generator = PseudonymGenerators.forMethod(method);
     for (int length :
@@ -89,6 +95,40 @@ class PseudonymFormatTest {
     assertThat(fits(GenerationMethod.VOPRF, 86, "k".repeat(65) + "." + output)).isFalse();
     assertThat(fits(GenerationMethod.VOPRF, 86, output.substring(1))).isFalse();
     assertThat(fits(GenerationMethod.VOPRF, 32, "0123456789abcdef".repeat(2))).isTrue();
+  }
+
+  @Test
+  void anAlphabetNamespaceStoresItsCanonicalFormAndLooksUpAnyTypedForm() {
+    // Damm over the ten digits: 572 has the check digit 4; groups of two with "-"
+    AlphabetFormat format = AlphabetFormat.of("0123456789", CheckDigitKind.DAMM, 2, "-", 3);
+    Namespace namespace =
+        new Namespace(
+            "ns",
+            null,
+            GenerationMethod.X_SECURE_RANDOM_ALPHABET,
+            3,
+            "P",
+            "S",
+            OriginalValueRegex.NONE,
+            false,
+            null,
+            ParentValidationMode.UNSPECIFIED,
+            format,
+            Instant.EPOCH,
+            Instant.EPOCH);
+
+    assertThat(PseudonymFormat.fits(namespace, "P57-24S")).isTrue();
+    assertThat(PseudonymFormat.fits(namespace, "P5724S")).as("not as written").isFalse();
+    assertThat(PseudonymFormat.fits(namespace, "P57-25S")).as("check digit").isFalse();
+    assertThat(PseudonymFormat.fits(namespace, "57-24")).as("no affixes").isFalse();
+
+    assertThat(PseudonymFormat.lookupForm(namespace, "P5724S")).contains("P57-24S");
+    assertThat(PseudonymFormat.lookupForm(namespace, "P57-24S")).contains("P57-24S");
+    assertThat(PseudonymFormat.lookupForm(namespace, "P57-25S")).as("mistyped").isEmpty();
+    assertThat(PseudonymFormat.lookupForm(namespace, "P75-24S")).as("swapped").isEmpty();
+    // not of the format's shape: looked up as it is, and not found
+    assertThat(PseudonymFormat.lookupForm(namespace, "P57-2S")).contains("P57-2S");
+    assertThat(PseudonymFormat.lookupForm(namespace, "X57-24S")).contains("X57-24S");
   }
 
   private static boolean fits(GenerationMethod method, long length, String core) {

@@ -84,7 +84,8 @@ class PseudonymServiceTest {
                 regex,
                 multiple,
                 parent,
-                parentValidation.number()))
+                parentValidation.number(),
+                null))
         .await();
   }
 

@@ -30,7 +30,8 @@ class DotnetSchemaIT {
           "vfps_csv_job_pending_output",
           "vfps_cache_generation",
           "vfps_cache_invalidations",
-          "vfps_ended_ui_sessions");
+          "vfps_ended_ui_sessions",
+          "vfps_namespace_formats");
 
   /**
    * The one line of the schema where vfps differs on purpose: pseudonyms are unique within a

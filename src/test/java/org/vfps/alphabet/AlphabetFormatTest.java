@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.vfps.pseudonym.format.AlphabetFormat.Verdict;
+import org.vfps.alphabet.AlphabetFormat.Verdict;
 
 class AlphabetFormatTest {
 

@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 /**
  * The ready alphabets of gPAS, by the simple name of gPAS's class for each (a gPAS domain's {@code

@@ -1,18 +1,13 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class StdnumCrossCheckTest {
 
-  private static final Path PYTHON = Path.of("/usr/bin/python3");
   private static final int VALUES_PER_KIND = 1000;
 
   /** A kind of check digit with the alphabet it runs over, as the script names it. */
@@ -39,11 +33,16 @@ class StdnumCrossCheckTest {
     String asInput() {
       return checkCase.script + "\t" + checkCase.checkDigit.alphabet().symbols() + "\t" + value;
     }
+
+    Stdnum.Query asQuery() {
+      return new Stdnum.Query(
+          checkCase.checkDigit.kind(), checkCase.checkDigit.alphabet().symbols(), value);
+    }
   }
 
   @Test
   void valuesVfpsMakesValidateInStdnumAndTheirTyposAreRefusedByBoth() throws Exception {
-    assumeTrue(stdnumInstalled(), "needs python3-stdnum for /usr/bin/python3");
+    assumeTrue(Stdnum.installed(), "needs python3-stdnum for /usr/bin/python3");
     Random random = new Random(43);
     List<Line> valid = new ArrayList<>();
     List<Line> typos = new ArrayList<>();
@@ -153,47 +152,10 @@ class StdnumCrossCheckTest {
     return Optional.of(new String(chars));
   }
 
-  private static boolean stdnumInstalled() throws InterruptedException {
-    if (!Files.isExecutable(PYTHON)) {
-      return false;
-    }
-    try {
-      Process probe =
-          new ProcessBuilder(
-                  PYTHON.toString(), "-c", "import stdnum.luhn, stdnum.damm, stdnum.verhoeff")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** stdnum's verdicts on the lines, in their order, from one python process. */
+  /** stdnum's verdicts on the lines, in their order: "1" valid, "0" refused. */
   private static List<String> stdnum(List<Line> lines) throws IOException, InterruptedException {
-    String script;
-    try (InputStream in = StdnumCrossCheckTest.class.getResourceAsStream("stdnum_check.py")) {
-      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    Process python =
-        new ProcessBuilder(PYTHON.toString(), "-c", script)
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    StringBuilder input = new StringBuilder();
-    for (Line line : lines) {
-      input.append(line.asInput()).append('\n');
-    }
-    // the script reads every line before it answers, so writing all first cannot block on a full
-    // pipe of answers
-    try (var stdin = python.getOutputStream()) {
-      stdin.write(input.toString().getBytes(StandardCharsets.US_ASCII));
-    }
-    String output = new String(python.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-    assertThat(python.waitFor(60, TimeUnit.SECONDS)).as("python ends").isTrue();
-    assertThat(python.exitValue()).as("python's exit status").isZero();
-    List<String> verdicts = output.lines().toList();
-    assertThat(verdicts).hasSameSizeAs(lines);
-    return verdicts;
+    return Stdnum.validate(lines.stream().map(Line::asQuery).toList()).stream()
+        .map(valid -> valid ? "1" : "0")
+        .toList();
   }
 }

@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 /**
  * Luhn mod N over the values of an alphabet's characters (N is its size); for the ten digits, the

@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 /**
  * A check digit scheme over an alphabet: one character appended to the drawn ones, computed from

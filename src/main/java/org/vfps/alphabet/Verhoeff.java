@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 /**
  * Jacobus Verhoeff's check digit for the ten decimal digits, in the dihedral group of order 10:

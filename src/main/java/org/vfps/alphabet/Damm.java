@@ -1,4 +1,4 @@
-package org.vfps.pseudonym.format;
+package org.vfps.alphabet;
 
 /**
  * H. Michael Damm's check digit for the ten decimal digits: the digits, read from left to right,
