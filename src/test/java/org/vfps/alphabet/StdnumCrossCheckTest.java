@@ -1,7 +1,6 @@
 package org.vfps.alphabet;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,7 +41,7 @@ class StdnumCrossCheckTest {
 
   @Test
   void valuesVfpsMakesValidateInStdnumAndTheirTyposAreRefusedByBoth() throws Exception {
-    assumeTrue(Stdnum.installed(), "needs python3-stdnum for /usr/bin/python3");
+    Stdnum.assumeInstalled();
     Random random = new Random(43);
     List<Line> valid = new ArrayList<>();
     List<Line> typos = new ArrayList<>();

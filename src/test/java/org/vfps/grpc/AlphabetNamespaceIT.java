@@ -1,7 +1,6 @@
 package org.vfps.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
@@ -120,7 +119,7 @@ class AlphabetNamespaceIT {
 
   @Test
   void everyCheckDigitMakesPseudonymsThatStdnumValidatesAndCatchesTheirTypos() throws Exception {
-    assumeTrue(Stdnum.installed(), "needs python3-stdnum for /usr/bin/python3");
+    Stdnum.assumeInstalled();
     record Kind(CheckDigit checkDigit, CheckDigitKind kind, String alphabet, int group) {}
     List<Kind> kinds =
         List.of(
