@@ -123,6 +123,22 @@ class FhirAuthorizationIT {
     return new JsonObject().put("resourceType", "Parameters").put("parameter", parameter).encode();
   }
 
+  /** A {@code $pseudonymize-multiple} of the original value in the test's namespace. */
+  private static String pseudonymizeMultiple(String originalValue, int count) {
+    JsonObject body =
+        new JsonObject(
+            parameters(
+                "context",
+                "valueIdentifier",
+                namespace,
+                "original",
+                "valueIdentifier",
+                originalValue));
+    body.getJsonArray("parameter")
+        .add(new JsonObject().put("name", "count").put("valueInteger", count));
+    return body.encode();
+  }
+
   /**
    * Each caller's status for the request, against the expectation ({@code Y} 200, {@code D} 403,
    * {@code U} 401 in the order of {@link #WHO}); every failure an OperationOutcome, 401 with the
@@ -185,6 +201,19 @@ class FhirAuthorizationIT {
                     "original",
                     "valueIdentifier",
                     original)));
+    expect(
+        "YDYDYU",
+        who ->
+            send(
+                who,
+                "POST",
+                "/v1/fhir/$pseudonymize-multiple",
+                pseudonymizeMultiple("multiple-" + who + "-" + UUID.randomUUID(), 1)));
+    expect(
+        "YDYDYU",
+        who ->
+            send(
+                who, "POST", "/v1/fhir/$pseudonymize-multiple", pseudonymizeMultiple(original, 0)));
     expect(
         "YDDYDU",
         who ->
@@ -291,6 +320,38 @@ class FhirAuthorizationIT {
                 .getString("status"))
         .isEqualTo("200 OK");
     assertThat(send("reader", "POST", "/v1/fhir", transaction).status()).isEqualTo(403);
+    String multiple =
+        new JsonObject()
+            .put("resourceType", "Bundle")
+            .put("type", "batch")
+            .put(
+                "entry",
+                new JsonArray()
+                    .add(
+                        new JsonObject()
+                            .put(
+                                "request",
+                                new JsonObject()
+                                    .put("method", "POST")
+                                    .put("url", "$pseudonymize-multiple"))
+                            .put("resource", new JsonObject(pseudonymizeMultiple(original, 0)))))
+            .encode();
+    assertThat(
+            send("reader", "POST", "/v1/fhir", multiple)
+                .json()
+                .getJsonArray("entry")
+                .getJsonObject(0)
+                .getJsonObject("response")
+                .getString("status"))
+        .isEqualTo("403 Forbidden");
+    assertThat(
+            send("writer", "POST", "/v1/fhir", multiple)
+                .json()
+                .getJsonArray("entry")
+                .getJsonObject(0)
+                .getJsonObject("response")
+                .getString("status"))
+        .isEqualTo("200 OK");
     assertThat(send("anonymous", "POST", "/v1/fhir", batch).status()).isEqualTo(401);
     assertThat(send("client", "POST", "/v1/fhir", transaction).status()).isEqualTo(200);
   }
