@@ -151,14 +151,6 @@ class PseudonymizeMultipleIT {
     return values;
   }
 
-  private static long stored(String namespace, String original) {
-    return TestPostgres.queryLong(
-        TestPostgres.database(),
-        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-        namespace,
-        original);
-  }
-
   private static List<String> resolvedOverGrpc(String namespace, String original) {
     return grpc
         .call(
@@ -212,7 +204,7 @@ class PseudonymizeMultipleIT {
     expected.addAll(more);
     assertThat(all).containsExactlyElementsOf(expected);
     assertThat(resolvedOverGrpc(multiple, original)).containsExactlyElementsOf(expected);
-    assertThat(stored(multiple, original)).isEqualTo(5);
+    assertThat(TestPostgres.pseudonymCount(multiple, original)).isEqualTo(5);
   }
 
   @Test
@@ -225,7 +217,7 @@ class PseudonymizeMultipleIT {
     assertThat(issue.getCode()).isEqualTo(IssueType.NOTFOUND);
     assertThat(issue.getExpression().getFirst().getValue())
         .isEqualTo("Parameters.parameter.where(name='original')");
-    assertThat(stored(multiple, original)).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, original)).isZero();
     assertThatExceptionOfType(ResourceNotFoundException.class)
         .isThrownBy(() -> call(multiple, original, 0));
   }
@@ -240,7 +232,7 @@ class PseudonymizeMultipleIT {
 
     assertThat(twoOverGrpc.status()).isEqualTo(GrpcStatus.FAILED_PRECONDITION);
     assertThat(two.getDiagnostics()).isEqualTo(twoOverGrpc.message());
-    assertThat(stored(single, original)).isZero();
+    assertThat(TestPostgres.pseudonymCount(single, original)).isZero();
 
     List<String> one = values(call(single, original, 1), single, original);
     assertThat(one).hasSize(1);
@@ -248,7 +240,7 @@ class PseudonymizeMultipleIT {
     assertThat(issue(post(body(single, original, 1)), 400).getDiagnostics())
         .isEqualTo(twoOverGrpc.message());
     assertThat(values(call(single, original, 0), single, original)).isEqualTo(one);
-    assertThat(stored(single, original)).isEqualTo(1);
+    assertThat(TestPostgres.pseudonymCount(single, original)).isEqualTo(1);
   }
 
   @Test
@@ -265,7 +257,7 @@ class PseudonymizeMultipleIT {
       assertThat(issue.getExpression().getFirst().getValue())
           .isEqualTo("Parameters.parameter.where(name='count')");
     }
-    assertThat(stored(multiple, original)).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, original)).isZero();
 
     assertThat(values(call(multiple, original, 9_999), multiple, original)).hasSize(9_999);
     assertThat(values(call(multiple, original, 1), multiple, original)).hasSize(1);
@@ -275,7 +267,7 @@ class PseudonymizeMultipleIT {
         .isEqualTo(
             "count must be at most 0 here: the original value has 10000 pseudonyms, and a value"
                 + " has at most 10000.");
-    assertThat(stored(multiple, original)).isEqualTo(10_000);
+    assertThat(TestPostgres.pseudonymCount(multiple, original)).isEqualTo(10_000);
   }
 
   @Test
@@ -334,8 +326,8 @@ class PseudonymizeMultipleIT {
                         .getBytes(StandardCharsets.UTF_8))
                 .status())
         .isEqualTo(400);
-    assertThat(stored(multiple, original)).isZero();
-    assertThat(stored(multiple, "a")).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, original)).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, "a")).isZero();
     assertThatExceptionOfType(InvalidRequestException.class)
         .isThrownBy(
             () ->
@@ -404,7 +396,7 @@ class PseudonymizeMultipleIT {
     assertThat(unknown.getIssueFirstRep().getExpression().getFirst().getValue())
         .isEqualTo("Parameters.parameter.where(name='context')");
     assertThat(answer.getEntry().get(1).getResponse().getOutcome()).isNotNull();
-    assertThat(stored(single, added)).isZero();
+    assertThat(TestPostgres.pseudonymCount(single, added)).isZero();
   }
 
   @Test
@@ -420,8 +412,8 @@ class PseudonymizeMultipleIT {
         .isThrownBy(() -> fhir.transaction().withBundle(failing).execute());
     assertThatExceptionOfType(InvalidRequestException.class)
         .isThrownBy(() -> fhir.transaction().withBundle(overLimit).execute());
-    assertThat(stored(multiple, first)).isZero();
-    assertThat(stored(multiple, second)).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, first)).isZero();
+    assertThat(TestPostgres.pseudonymCount(multiple, second)).isZero();
 
     Bundle answer =
         fhir.transaction()
@@ -436,8 +428,8 @@ class PseudonymizeMultipleIT {
         answer.getEntry().stream().map(BundleEntryComponent::getResource).toList();
     assertThat(values((Parameters) resources.get(0), multiple, first)).hasSize(2);
     assertThat(values((Parameters) resources.get(1), multiple, second)).hasSize(1);
-    assertThat(stored(multiple, first)).isEqualTo(2);
-    assertThat(stored(multiple, second)).isEqualTo(1);
+    assertThat(TestPostgres.pseudonymCount(multiple, first)).isEqualTo(2);
+    assertThat(TestPostgres.pseudonymCount(multiple, second)).isEqualTo(1);
   }
 
   private static Bundle transaction(Parameters... entries) {
