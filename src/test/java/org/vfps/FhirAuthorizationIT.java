@@ -123,6 +123,22 @@ class FhirAuthorizationIT {
     return new JsonObject().put("resourceType", "Parameters").put("parameter", parameter).encode();
   }
 
+  /** A {@code $pseudonymize-multiple} of the original value in the test's namespace. */
+  private static String pseudonymizeMultiple(String originalValue, int count) {
+    JsonObject body =
+        new JsonObject(
+            parameters(
+                "context",
+                "valueIdentifier",
+                namespace,
+                "original",
+                "valueIdentifier",
+                originalValue));
+    body.getJsonArray("parameter")
+        .add(new JsonObject().put("name", "count").put("valueInteger", count));
+    return body.encode();
+  }
+
   /**
    * Each caller's status for the request, against the expectation ({@code Y} 200, {@code D} 403,
    * {@code U} 401 in the order of {@link #WHO}); every failure an OperationOutcome, 401 with the
@@ -185,6 +201,19 @@ class FhirAuthorizationIT {
                     "original",
                     "valueIdentifier",
                     original)));
+    expect(
+        "YDYDYU",
+        who ->
+            send(
+                who,
+                "POST",
+                "/v1/fhir/$pseudonymize-multiple",
+                pseudonymizeMultiple("multiple-" + who + "-" + UUID.randomUUID(), 1)));
+    expect(
+        "YDYDYU",
+        who ->
+            send(
+                who, "POST", "/v1/fhir/$pseudonymize-multiple", pseudonymizeMultiple(original, 0)));
     expect(
         "YDDYDU",
         who ->
@@ -252,47 +281,47 @@ class FhirAuthorizationIT {
 
   @Test
   void aBatchAnswersEachEntryWithTheCallersPermissionAndATransactionFailsWhole() {
-    String entry =
-        new JsonObject()
-            .put("request", new JsonObject().put("method", "POST").put("url", "$pseudonymize"))
-            .put(
-                "resource",
-                new JsonObject(
-                    parameters(
-                        "context",
-                        "valueIdentifier",
-                        namespace,
-                        "original",
-                        "valueIdentifier",
-                        original)))
-            .encode();
     String batch =
-        "{\"resourceType\": \"Bundle\", \"type\": \"batch\", \"entry\": [" + entry + "]}";
+        batch(
+            "$pseudonymize",
+            parameters(
+                "context", "valueIdentifier", namespace, "original", "valueIdentifier", original));
     String transaction = batch.replace("\"batch\"", "\"transaction\"");
 
     HttpTestClient.Response denied = send("reader", "POST", "/v1/fhir", batch);
-    HttpTestClient.Response allowed = send("writer", "POST", "/v1/fhir", batch);
 
     assertThat(denied.status()).isEqualTo(200);
-    assertThat(
-            denied
-                .json()
-                .getJsonArray("entry")
-                .getJsonObject(0)
-                .getJsonObject("response")
-                .getString("status"))
-        .isEqualTo("403 Forbidden");
-    assertThat(
-            allowed
-                .json()
-                .getJsonArray("entry")
-                .getJsonObject(0)
-                .getJsonObject("response")
-                .getString("status"))
-        .isEqualTo("200 OK");
+    assertThat(firstEntryStatus(denied)).isEqualTo("403 Forbidden");
+    assertThat(firstEntryStatus(send("writer", "POST", "/v1/fhir", batch))).isEqualTo("200 OK");
     assertThat(send("reader", "POST", "/v1/fhir", transaction).status()).isEqualTo(403);
     assertThat(send("anonymous", "POST", "/v1/fhir", batch).status()).isEqualTo(401);
     assertThat(send("client", "POST", "/v1/fhir", transaction).status()).isEqualTo(200);
+    String multiple = batch("$pseudonymize-multiple", pseudonymizeMultiple(original, 0));
+    assertThat(firstEntryStatus(send("reader", "POST", "/v1/fhir", multiple)))
+        .isEqualTo("403 Forbidden");
+    assertThat(firstEntryStatus(send("writer", "POST", "/v1/fhir", multiple))).isEqualTo("200 OK");
+  }
+
+  /** A batch Bundle of one entry, {@code POST <url>} with the parameters. */
+  private static String batch(String url, String parameters) {
+    JsonObject entry =
+        new JsonObject()
+            .put("request", new JsonObject().put("method", "POST").put("url", url))
+            .put("resource", new JsonObject(parameters));
+    return new JsonObject()
+        .put("resourceType", "Bundle")
+        .put("type", "batch")
+        .put("entry", new JsonArray().add(entry))
+        .encode();
+  }
+
+  private static String firstEntryStatus(HttpTestClient.Response bundle) {
+    return bundle
+        .json()
+        .getJsonArray("entry")
+        .getJsonObject(0)
+        .getJsonObject("response")
+        .getString("status");
   }
 
   @Test

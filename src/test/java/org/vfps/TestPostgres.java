@@ -171,6 +171,15 @@ public final class TestPostgres {
         database(), "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", namespace);
   }
 
+  /** How many pseudonyms the original value has in the namespace, read from the test database. */
+  public static long pseudonymCount(String namespace, String originalValue) {
+    return queryLong(
+        database(),
+        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
+        namespace,
+        originalValue);
+  }
+
   /** The indexes of the pseudonyms table by name, each followed by " (unique)" where it is. */
   public static List<String> pseudonymIndexes(ConnectionSettings settings) {
     try (Connection connection = connect(settings);

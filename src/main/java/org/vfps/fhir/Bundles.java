@@ -36,7 +36,10 @@ import org.vfps.access.Operation;
  * {@code OperationOutcome}, naming the entry, and nothing of the transaction stored. Because
  * creating is idempotent, a failure that can only happen while storing (the database going away, a
  * namespace deleted at that moment) may leave some of the pairs stored: the same transaction sent
- * again stores the rest and answers the same pseudonyms for all.
+ * again stores the rest and answers the same pseudonyms for all. {@code $pseudonymize-multiple} is
+ * the exception: it makes new pseudonyms at every call, so sent again it makes more; and a
+ * namespace of one pseudonym per value refuses it only while storing, when the other entries may be
+ * stored.
  */
 final class Bundles {
 

@@ -1,5 +1,6 @@
 package org.vfps.fhir;
 
+import java.util.List;
 import org.hl7.fhir.r4.model.Parameters;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
@@ -11,8 +12,16 @@ interface CallReply {
   Parameters success(Pseudonym pseudonym);
 
   /**
-   * The answer when the value is unknown: an original value without a pseudonym ({@code FIND}) or a
-   * value that is no pseudonym ({@code REVERSE_LOOKUP}).
+   * The operation's {@code Parameters} for several pseudonyms of one original value ({@code
+   * FIND_ALL}, {@code ADD}), by sequence number; only the replies of such operations give one.
+   */
+  default Parameters successes(List<Pseudonym> pseudonyms) {
+    throw new IllegalStateException("this operation answers one pseudonym");
+  }
+
+  /**
+   * The answer when the value is unknown: an original value without a pseudonym ({@code FIND},
+   * {@code FIND_ALL}) or a value that is no pseudonym ({@code REVERSE_LOOKUP}).
    */
   Answer unknownValue();
 

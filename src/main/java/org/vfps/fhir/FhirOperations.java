@@ -22,10 +22,11 @@ import org.vfps.pseudonym.PseudonymService;
 /**
  * The FHIR R4 edge, independent of the HTTP library: the operations of the base {@code /v1/fhir}
  * (the .NET service's {@code $create-pseudonym}, the MII interface module's {@code $pseudonymize},
- * {@code $get-pseudonym} and {@code $de-pseudonymize}, batch and transaction Bundles of them, the
- * CapabilityStatement) and the gPAS TTP-FHIR gateway dialect of {@code /ttp-fhir/fhir/gpas}. Every
- * reply is FHIR JSON; every failure an {@code OperationOutcome}. One instance serves every event
- * loop: the HAPI context is thread-safe, and a parser is made per request.
+ * {@code $get-pseudonym}, {@code $pseudonymize-multiple} and {@code $de-pseudonymize}, batch and
+ * transaction Bundles of them, the CapabilityStatement) and the gPAS TTP-FHIR gateway dialect of
+ * {@code /ttp-fhir/fhir/gpas}. Every reply is FHIR JSON; every failure an {@code OperationOutcome}.
+ * One instance serves every event loop: the HAPI context is thread-safe, and a parser is made per
+ * request.
  */
 public final class FhirOperations {
 
@@ -102,10 +103,9 @@ public final class FhirOperations {
   }
 
   /**
-   * {@code POST $<code>}: one of the whole-system operations of {@code /v1/fhir} ({@code
-   * create-pseudonym}, {@code pseudonymize}, {@code get-pseudonym}, {@code de-pseudonymize}) on a
-   * {@code Parameters} body. The caller is authenticated first. Never fails: every failure is a
-   * reply with an {@code OperationOutcome}.
+   * {@code POST $<code>}: one of the whole-system operations of {@code /v1/fhir} (a {@link
+   * SystemOperation}) on a {@code Parameters} body. The caller is authenticated first. Never fails:
+   * every failure is a reply with an {@code OperationOutcome}.
    *
    * @param contentType the request's header, may be null
    * @param body the request body, may be null

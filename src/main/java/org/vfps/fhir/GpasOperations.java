@@ -168,7 +168,9 @@ final class GpasOperations {
               pseudonyms
                   .lookupAll(caller, domain, values)
                   .map(found -> found.stream().map(Result::of).toList());
-          case RESOLVE -> throw new IllegalStateException("the gPAS dialect has no resolve");
+          case RESOLVE, FIND_ALL, ADD ->
+              throw new IllegalStateException(
+                  "the gPAS dialect has no " + operation.kind() + " operation");
           case DELETE, ANONYMIZE ->
               throw new IllegalStateException("withdrawals are answered by withdraw()");
         };

@@ -1,5 +1,6 @@
 package org.vfps.fhir;
 
+import java.util.List;
 import org.hl7.fhir.r4.model.CodeableConcept;
 import org.hl7.fhir.r4.model.Coding;
 import org.hl7.fhir.r4.model.Identifier;
@@ -12,6 +13,7 @@ import org.hl7.fhir.r4.model.StringType;
 import org.hl7.fhir.r4.model.Type;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymService;
 
 /**
  * The operations of the MII pseudonymization interface module, in two shapes. The 2026 shape
@@ -26,6 +28,12 @@ import org.vfps.pseudonym.Pseudonym;
  *   <li>{@code $pseudonymize}: create or get; with {@code allowCreate=false} (version 1.1) get
  *       only.
  *   <li>{@code $get-pseudonym}: get only, 404 when the original value has none.
+ *   <li>{@code $pseudonymize-multiple} (2026 shape only): {@code count} new pseudonyms for the
+ *       original value, answering those ({@code 201} in a batch-response), or with {@code count=0}
+ *       every stored one (404 when it has none), each as a {@code pseudonym} with the parts {@code
+ *       context}, {@code original} and {@code value}. The limits are those of {@code count} over
+ *       gRPC: at most {@link PseudonymService#MAX_COUNT} pseudonyms per value, more than one only
+ *       in a namespace that allows multiple pseudonyms.
  *   <li>{@code $de-pseudonymize}: the original value of a pseudonym (the reverse lookup); 410
  *       {@code deleted} when it was withdrawn.
  *   <li>{@code $delete-pseudonym} and {@code $anonymize-original}: consent withdrawal of an
@@ -40,6 +48,7 @@ final class MiiOperations {
 
   static final String PSEUDONYMIZE = "pseudonymize";
   static final String GET_PSEUDONYM = "get-pseudonym";
+  static final String PSEUDONYMIZE_MULTIPLE = "pseudonymize-multiple";
   static final String DE_PSEUDONYMIZE = "de-pseudonymize";
   static final String DELETE_PSEUDONYM = "delete-pseudonym";
   static final String ANONYMIZE_ORIGINAL = "anonymize-original";
@@ -61,6 +70,35 @@ final class MiiOperations {
   static PseudonymCall getPseudonym(Parameters parameters) {
     Request request = Request.read(new ParameterReader(parameters), "original");
     return request.call(PseudonymCall.Kind.FIND, new PseudonymReply(GET_PSEUDONYM, request));
+  }
+
+  /**
+   * {@code $pseudonymize-multiple}: {@code context}, {@code original} and {@code count} (a {@code
+   * valueInteger} from 0 to {@link PseudonymService#MAX_COUNT}).
+   */
+  static PseudonymCall pseudonymizeMultiple(Parameters parameters) {
+    ParameterReader reader = new ParameterReader(parameters);
+    if (reader.has("target")) {
+      throw RefusedFhirRequest.invalid(
+          "$pseudonymize-multiple takes 'context' (the 2026 interface), not 'target'.",
+          ParameterReader.expression("target"));
+    }
+    Request request = Request.read(reader, "original");
+    int count = ParameterReader.integer(reader.one("count"));
+    if (count < 0 || count > PseudonymService.MAX_COUNT) {
+      throw RefusedFhirRequest.invalid(
+          "count must be at least 0 (0 answers the stored pseudonyms) and at most "
+              + PseudonymService.MAX_COUNT
+              + ", not "
+              + count
+              + ".",
+          ParameterReader.expression("count"));
+    }
+    MultipleReply reply = new MultipleReply(request);
+    return count == 0
+        ? request.call(PseudonymCall.Kind.FIND_ALL, reply)
+        : new PseudonymCall(
+            PseudonymCall.Kind.ADD, request.namespace(), request.value(), count, reply);
   }
 
   /** {@code $de-pseudonymize}. */
@@ -189,6 +227,40 @@ final class MiiOperations {
           .addParameter()
           .setName("pseudonym")
           .setValue(request.answered(pseudonym.pseudonymValue()));
+      return reply;
+    }
+
+    @Override
+    public boolean createdIs201() {
+      return true;
+    }
+  }
+
+  /**
+   * {@code pseudonym} with the parts {@code context}, {@code original} and {@code value}, once per
+   * pseudonym: the answer of {@code $pseudonymize-multiple}.
+   */
+  private record MultipleReply(Request request) implements OriginalValueReply {
+
+    @Override
+    public String operation() {
+      return PSEUDONYMIZE_MULTIPLE;
+    }
+
+    @Override
+    public Parameters success(Pseudonym pseudonym) {
+      return successes(List.of(pseudonym));
+    }
+
+    @Override
+    public Parameters successes(List<Pseudonym> pseudonyms) {
+      Parameters reply = new Parameters();
+      for (Pseudonym pseudonym : pseudonyms) {
+        ParametersParameterComponent answered = reply.addParameter().setName("pseudonym");
+        answered.addPart().setName("context").setValue(request.context().copy());
+        answered.addPart().setName("original").setValue(request.sent().copy());
+        answered.addPart().setName("value").setValue(request.answered(pseudonym.pseudonymValue()));
+      }
       return reply;
     }
 

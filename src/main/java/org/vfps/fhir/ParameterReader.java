@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import org.hl7.fhir.r4.model.BooleanType;
 import org.hl7.fhir.r4.model.Identifier;
+import org.hl7.fhir.r4.model.IntegerType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.hl7.fhir.r4.model.StringType;
@@ -88,6 +89,14 @@ final class ParameterReader {
       return bool.getValue();
     }
     throw wrongType(parameter, "a valueBoolean");
+  }
+
+  /** The {@code valueInteger} of the parameter. */
+  static int integer(ParametersParameterComponent parameter) {
+    if (parameter.getValue() instanceof IntegerType integer && integer.getValue() != null) {
+      return integer.getValue();
+    }
+    throw wrongType(parameter, "a valueInteger");
   }
 
   /** The FHIRPath of a parameter, as the MII interface module names it in its outcomes. */

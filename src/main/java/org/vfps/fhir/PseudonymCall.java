@@ -8,10 +8,17 @@ import org.vfps.pseudonym.Withdrawal;
  * values, and how the operation words its answer. The same call runs alone, in a batch Bundle or in
  * a transaction Bundle.
  *
- * @param value the original value ({@link Kind#CREATE}, {@link Kind#FIND}, {@link Kind#RESOLVE},
- *     {@link Kind#DELETE}, {@link Kind#ANONYMIZE}) or the pseudonym ({@link Kind#REVERSE_LOOKUP})
+ * @param value the original value (every kind but {@link Kind#REVERSE_LOOKUP}) or the pseudonym
+ *     ({@link Kind#REVERSE_LOOKUP})
+ * @param count how many new pseudonyms {@link Kind#ADD} makes, from 1 to {@link
+ *     org.vfps.pseudonym.PseudonymService#MAX_COUNT}; 1 for the other kinds
  */
-record PseudonymCall(Kind kind, String namespace, String value, CallReply reply) {
+record PseudonymCall(Kind kind, String namespace, String value, int count, CallReply reply) {
+
+  /** A call of any kind but {@link Kind#ADD}. */
+  PseudonymCall(Kind kind, String namespace, String value, CallReply reply) {
+    this(kind, namespace, value, 1, reply);
+  }
 
   /** What the domain does. */
   enum Kind {
@@ -24,6 +31,14 @@ record PseudonymCall(Kind kind, String namespace, String value, CallReply reply)
      * pseudonym of sequence number 0.
      */
     RESOLVE,
+    /** Get every stored pseudonym of an original value, creating none (write). */
+    FIND_ALL,
+    /**
+     * Give an original value {@code count} pseudonyms more than it has, answering only those
+     * (write; a namespace that allows multiple pseudonyms per value, unless the value has none
+     * yet).
+     */
+    ADD,
     /** Get the original value of a pseudonym (reverse lookup, audited). */
     REVERSE_LOOKUP,
     /** Delete every pseudonym of an original value (consent withdrawn, audited). */

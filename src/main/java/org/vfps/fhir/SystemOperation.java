@@ -9,7 +9,7 @@ import org.vfps.access.Operation;
 /**
  * The whole-system operations of the base {@code /v1/fhir} that take one {@code Parameters}
  * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
- * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's five.
+ * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's six.
  */
 enum SystemOperation implements CapabilityStatements.Listed {
   CREATE_PSEUDONYM(
@@ -32,6 +32,11 @@ enum SystemOperation implements CapabilityStatements.Listed {
       SystemOperation.MII + "GetPseudonym",
       MiiOperations::getPseudonym,
       Operation.PSEUDONYM_FIND),
+  PSEUDONYMIZE_MULTIPLE(
+      MiiOperations.PSEUDONYMIZE_MULTIPLE,
+      SystemOperation.MII + "PseudonymizeMultiple",
+      MiiOperations::pseudonymizeMultiple,
+      Operation.PSEUDONYM_CREATE),
   DE_PSEUDONYMIZE(
       MiiOperations.DE_PSEUDONYMIZE,
       SystemOperation.MII + "DePseudonymize",

@@ -26,6 +26,7 @@ final class FhirRoutes {
           "Fhir_ResolvePseudonym", "resolve-pseudonym",
           "Fhir_Pseudonymize", "pseudonymize",
           "Fhir_GetPseudonym", "get-pseudonym",
+          "Fhir_PseudonymizeMultiple", "pseudonymize-multiple",
           "Fhir_DePseudonymize", "de-pseudonymize",
           "Fhir_DeletePseudonym", "delete-pseudonym",
           "Fhir_AnonymizeOriginal", "anonymize-original");

@@ -71,11 +71,7 @@ class FhirBundlesIT {
   }
 
   private static long stored(String original) {
-    return TestPostgres.queryLong(
-        TestPostgres.database(),
-        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-        namespace,
-        original);
+    return TestPostgres.pseudonymCount(namespace, original);
   }
 
   /** The entries of a batch-response or transaction-response, after checking its type. */

@@ -26,6 +26,10 @@ public final class FhirJson {
         .put("valueIdentifier", new JsonObject().put("system", system).put("value", value));
   }
 
+  static JsonObject integer(String name, long value) {
+    return new JsonObject().put("name", name).put("valueInteger", value);
+  }
+
   static JsonObject bool(String name, boolean value) {
     return new JsonObject().put("name", name).put("valueBoolean", value);
   }

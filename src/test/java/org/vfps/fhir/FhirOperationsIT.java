@@ -223,9 +223,9 @@ class FhirOperationsIT {
         .isEqualTo(
             "The FHIR base /v1/fhir has no operation '$create-pseudonyms' (names are"
                 + " case-sensitive). Its operations: $create-pseudonym, $resolve-pseudonym,"
-                + " $pseudonymize, $get-pseudonym, $de-pseudonymize, $delete-pseudonym,"
-                + " $anonymize-original; a batch or transaction Bundle is POSTed to the base; GET"
-                + " /v1/fhir/metadata lists them.");
+                + " $pseudonymize, $get-pseudonym, $pseudonymize-multiple, $de-pseudonymize,"
+                + " $delete-pseudonym, $anonymize-original; a batch or transaction Bundle is POSTed"
+                + " to the base; GET /v1/fhir/metadata lists them.");
     assertThat(mii.getString("diagnostics"))
         .startsWith("The FHIR base /v1/fhir has no operation '$pseudonymise'");
     assertThat(resource.getString("diagnostics"))
@@ -330,6 +330,7 @@ class FhirOperationsIT {
             "resolve-pseudonym urn:vfps:OperationDefinition:resolve-pseudonym",
             "pseudonymize " + MII + "Pseudonymize",
             "get-pseudonym " + MII + "GetPseudonym",
+            "pseudonymize-multiple " + MII + "PseudonymizeMultiple",
             "de-pseudonymize " + MII + "DePseudonymize",
             "delete-pseudonym " + MII + "DeletePseudonym",
             "anonymize-original " + MII + "AnonymizeOriginal");

@@ -109,11 +109,7 @@ class GpasOperationsIT {
   }
 
   private static long stored(String original) {
-    return TestPostgres.queryLong(
-        TestPostgres.database(),
-        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-        domain,
-        original);
+    return TestPostgres.pseudonymCount(domain, original);
   }
 
   private static JsonObject issue(Response response, int status) {

@@ -124,13 +124,7 @@ class MiiOperationsIT {
     String pseudonym = identifierValue(first.getParameter("pseudonym"));
     assertThat(pseudonym).hasSize(54).isNotEqualTo(original);
     assertThat(identifierValue(second.getParameter("pseudonym"))).isEqualTo(pseudonym);
-    assertThat(
-            TestPostgres.queryLong(
-                TestPostgres.database(),
-                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-                namespace,
-                original))
-        .isEqualTo(1);
+    assertThat(TestPostgres.pseudonymCount(namespace, original)).isEqualTo(1);
   }
 
   @Test
@@ -213,13 +207,7 @@ class MiiOperationsIT {
     assertThat(issue.getJsonArray("expression"))
         .containsExactly("Parameters.parameter.where(name='original')");
     assertThat(TestPostgres.pseudonymCount(namespace)).isGreaterThanOrEqualTo(0);
-    assertThat(
-            TestPostgres.queryLong(
-                TestPostgres.database(),
-                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-                namespace,
-                original))
-        .isZero();
+    assertThat(TestPostgres.pseudonymCount(namespace, original)).isZero();
 
     Response created =
         post("pseudonymize", parameters(string("target", namespace), string("original", original)));

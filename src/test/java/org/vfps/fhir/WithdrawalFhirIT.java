@@ -83,11 +83,7 @@ class WithdrawalFhirIT {
   }
 
   private static long stored(String namespace, String original) {
-    return TestPostgres.queryLong(
-        TestPostgres.database(),
-        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = ?",
-        namespace,
-        original);
+    return TestPostgres.pseudonymCount(namespace, original);
   }
 
   private static Parameters mii(String context, String name, String value) {

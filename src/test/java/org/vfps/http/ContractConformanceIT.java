@@ -398,6 +398,22 @@ class ContractConformanceIT {
                   0),
               Sent.rejected(parameters("target", namespace, "original", ""), 0)));
       assertAllowedExactlyWhenAccepted(
+          "Fhir_PseudonymizeMultiple",
+          "/v1/fhir/$pseudonymize-multiple",
+          List.of(
+              Sent.accepted(parameters("context", context, "original", original, "count", 0)),
+              Sent.accepted(
+                  parameters("count", 1, "original", identifier("y"), "context", context)),
+              Sent.rejected(parameters("context", context, "original", original), 0),
+              Sent.rejected(parameters("context", context, "original", original, "count", -1), 0),
+              Sent.rejected(
+                  parameters("context", context, "original", original, "count", 10_001), 0),
+              Sent.rejected(parameters("context", context, "original", original, "count", "1"), 0),
+              Sent.rejected(
+                  parameters("context", context, "original", original, "count", 0, "count", 0), 0),
+              Sent.rejected(parameters("target", namespace, "original", original, "count", 0), 0),
+              Sent.rejected(parameters("original", original, "count", 0), 0)));
+      assertAllowedExactlyWhenAccepted(
           "Gpas_Pseudonymize",
           "/ttp-fhir/fhir/gpas/$pseudonymize",
           List.of(
@@ -419,16 +435,18 @@ class ContractConformanceIT {
 
   /**
    * A {@code Parameters} resource of name and value pairs: a value that is a {@link JsonObject} is
-   * a {@code valueIdentifier}, any other a {@code valueString}.
+   * a {@code valueIdentifier}, an {@link Integer} a {@code valueInteger}, any other a {@code
+   * valueString}.
    */
   private static JsonObject parameters(Object... namesAndValues) {
     List<JsonObject> parameters = new ArrayList<>();
     for (int i = 0; i < namesAndValues.length; i += 2) {
       Object value = namesAndValues[i + 1];
-      parameters.add(
-          new JsonObject()
-              .put("name", namesAndValues[i])
-              .put(value instanceof JsonObject ? "valueIdentifier" : "valueString", value));
+      String type =
+          value instanceof JsonObject
+              ? "valueIdentifier"
+              : value instanceof Integer ? "valueInteger" : "valueString";
+      parameters.add(new JsonObject().put("name", namesAndValues[i]).put(type, value));
     }
     return new JsonObject().put("resourceType", "Parameters").put("parameter", parameters);
   }

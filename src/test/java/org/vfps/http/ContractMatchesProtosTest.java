@@ -222,6 +222,7 @@ class ContractMatchesProtosTest {
             "/v1/fhir/$create-pseudonym",
             "/v1/fhir/$pseudonymize",
             "/v1/fhir/$get-pseudonym",
+            "/v1/fhir/$pseudonymize-multiple",
             "/v1/fhir/$de-pseudonymize",
             "/v1/fhir/$delete-pseudonym",
             "/v1/fhir/$anonymize-original",
