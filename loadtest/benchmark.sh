@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The benchmark kit's runner. In one run on one machine it measures
 #
-#   1. vfps with its caches off under ghz (gRPC Create of new values, then of known values) and,
-#      when wrk is installed, under wrk (REST and FHIR);
+#   1. vfps with its caches off under ghz (gRPC Create of new values, then of known values, then
+#      Get, the reverse lookup, of their pseudonyms) and, when wrk is installed, under wrk (REST and
+#      FHIR);
 #   2. vfps with both caches on under ghz (new values; known values, which the pseudonym cache
-#      answers without the database);
+#      answers without the database; Get of their pseudonyms, with the namespace from its cache);
 #   3. the framework's floor: a bare vertx-grpc server answering the same call with a canned reply
 #      of the same size (loadtest/FloorServer.java, the same JAVA_OPTS), under the same ghz load;
 #   4. PostgreSQL alone running the .NET service's single-row upsert under pgbench at the same
@@ -100,11 +101,11 @@ stop_service() {
   service_pid=""
 }
 
-# ghz_run NAME PORT ghz-arguments...: unmeasured (warm-up, seeding)
+# ghz_run NAME PORT ghz-arguments...: unmeasured (warm-up, seeding); CALL names the method (Create)
 ghz_run() {
   local name=$1 port=$2
   shift 2
-  ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+  ghz --insecure --protoset "$work/vfps.protoset" --call "vfps.api.v1.PseudonymService/${CALL:-Create}" \
     -c "$CONCURRENCY" -O json -o "$work/$name.json" "$@" "127.0.0.1:$port"
 }
 
@@ -113,7 +114,8 @@ ghz_measured() {
   local name=$1 port=$2
   shift 2
   measure "$name" --pid "$service_pid" -- ghz --insecure --protoset "$work/vfps.protoset" \
-    --call vfps.api.v1.PseudonymService/Create -c "$CONCURRENCY" -O json -o "$work/$name.json" \
+    --call "vfps.api.v1.PseudonymService/${CALL:-Create}" -c "$CONCURRENCY" -O json \
+    -o "$work/$name.json" \
     "$@" "127.0.0.1:$port"
 }
 
@@ -138,6 +140,23 @@ say "== ghz: gRPC Create, new values"
 ghz_measured grpc-new "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
 say "== ghz: gRPC Create, known values"
 ghz_measured grpc-known "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+# the known values' pseudonyms, from the REST API's batch create (which returns the stored ones)
+python3 - "$work/known.json" "$work/get.json" "$HTTP_PORT" <<'PY'
+import json, sys, urllib.request
+known = [entry["originalValue"] for entry in json.load(open(sys.argv[1]))]
+pseudonyms = []
+for start in range(0, len(known), 500):
+    body = json.dumps({"originalValues": known[start:start + 500]}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{sys.argv[3]}/v1/namespaces/bench/pseudonyms:batchCreate", body,
+        {"Content-Type": "application/json"})
+    reply = json.load(urllib.request.urlopen(request))
+    pseudonyms += [p["pseudonymValue"] for p in reply["pseudonyms"]]
+json.dump([{"namespace": "bench", "pseudonymValue": p} for p in pseudonyms], open(sys.argv[2], "w"))
+PY
+say "== ghz: gRPC Get (reverse lookup), the known values' pseudonyms"
+CALL=Get ghz_run warmup-get "$GRPC_PORT" -n "$KNOWN" -D "$work/get.json"
+CALL=Get ghz_measured grpc-get "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
 
 if command -v wrk >/dev/null && curl -fsS "http://127.0.0.1:$HTTP_PORT/livez" >/dev/null 2>&1; then
   duration=$(python3 -c "print(max(10, $REQUESTS // 5000))")
@@ -160,6 +179,9 @@ say "== ghz: gRPC Create, new values, caches on"
 ghz_measured grpc-new-cached "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
 say "== ghz: gRPC Create, known values from the pseudonym cache"
 ghz_measured grpc-known-cached "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+say "== ghz: gRPC Get (reverse lookup), the namespace from its cache"
+CALL=Get ghz_run warmup-get-cached "$GRPC_PORT" -n "$KNOWN" -D "$work/get.json"
+CALL=Get ghz_measured grpc-get-cached "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
 stop_service
 
 say "== the floor: a bare vertx-grpc server (loadtest/FloorServer.java, $JAVA_OPTS)"
