@@ -2,6 +2,7 @@ package org.vfps.pseudonym;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,10 @@ import org.vfps.namespace.GenerationMethod;
 class PseudonymGeneratorsTest {
 
   @ParameterizedTest
-  @EnumSource(value = GenerationMethod.class, mode = EnumSource.Mode.EXCLUDE, names = "VOPRF")
+  @EnumSource(
+      value = GenerationMethod.class,
+      mode = EnumSource.Mode.EXCLUDE,
+      names = {"VOPRF", "X_SECURE_RANDOM_ALPHABET"})
   void everyMethodButVoprfHasAGeneratorThatYieldsOutput(GenerationMethod method) {
     int length = method.fixedLength().orElse(32);
 
@@ -38,7 +42,10 @@ class PseudonymGeneratorsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = GenerationMethod.class, mode = EnumSource.Mode.EXCLUDE, names = "VOPRF")
+  @EnumSource(
+      value = GenerationMethod.class,
+      mode = EnumSource.Mode.EXCLUDE,
+      names = {"VOPRF", "X_SECURE_RANDOM_ALPHABET"})
   void coreLengthIsTheLengthOfWhatTheGeneratorMakes(GenerationMethod method) {
     PseudonymGenerator generator = PseudonymGenerators.forMethod(method);
     for (int length = 1; length <= 70; length++) {
@@ -55,6 +62,15 @@ class PseudonymGeneratorsTest {
     PseudonymGenerator voprf = PseudonymGenerators.forMethod(GenerationMethod.VOPRF);
 
     assertThatIllegalStateException().isThrownBy(() -> voprf.generate("test", 86));
+  }
+
+  @Test
+  void theAlphabetMethodHasNoGeneratorOfItsOwnButItsNamespacesFormat() {
+    assertThatThrownBy(
+            () ->
+                PseudonymGenerators.forMethod(GenerationMethod.X_SECURE_RANDOM_ALPHABET)
+                    .generate("value", 8))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
