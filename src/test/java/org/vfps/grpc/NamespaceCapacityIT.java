@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +36,8 @@ import org.vfps.server.VfpsServer;
 /**
  * A namespace's capacity through generated stubs and REST: Get says how many pseudonyms its
  * settings make and how many it holds, alphabet settings that make too few are refused with the
- * figure, and a small alphabet namespace is refused as full once it holds 90 % of its pseudonyms.
+ * figure, and a small alphabet namespace is refused as full once it holds 90 % of its pseudonyms,
+ * by every replica alike (each with its caches on).
  */
 class NamespaceCapacityIT {
 
@@ -46,9 +49,18 @@ class NamespaceCapacityIT {
   private static GrpcTestClient client;
   private static HttpTestClient http;
 
+  /** A replica of its own on the shared test database, with both caches on. */
+  private static VfpsServer cachingReplica() {
+    return TestService.start(
+        Map.of(
+            "ConnectionStrings__PostgreSQL", TestPostgres.uri(),
+            "Pseudonymization__Caching__Namespaces__IsEnabled", "true",
+            "Pseudonymization__Caching__Pseudonyms__IsEnabled", "true"));
+  }
+
   @BeforeAll
   static void start() {
-    server = resources.own(TestService.start());
+    server = resources.own(cachingReplica());
     client = resources.own(new GrpcTestClient(server.grpcPort()));
     http = resources.own(new HttpTestClient(server.httpPort()));
   }
@@ -71,6 +83,10 @@ class NamespaceCapacityIT {
   }
 
   private static NamespaceCapacity capacity(String namespace) {
+    return capacity(client, namespace);
+  }
+
+  private static NamespaceCapacity capacity(GrpcTestClient client, String namespace) {
     Namespace found =
         client
             .ok(
@@ -82,6 +98,11 @@ class NamespaceCapacityIT {
   }
 
   private static Reply<PseudonymServiceCreateResponse> create(String namespace, String value) {
+    return create(client, namespace, value);
+  }
+
+  private static Reply<PseudonymServiceCreateResponse> create(
+      GrpcTestClient client, String namespace, String value) {
     return client.call(
         PseudonymServiceGrpcClient.Create,
         PseudonymServiceCreateRequest.newBuilder()
@@ -214,33 +235,55 @@ class NamespaceCapacityIT {
   }
 
   @Test
-  void aSmallAlphabetNamespaceIsRefusedAsFullOnceItHoldsNinetyPercent() {
+  void aSmallAlphabetNamespaceIsRefusedAsFullOnceItHoldsNinetyPercentOnEveryReplica() {
     // 10,000 pseudonyms
     NamespaceServiceCreateRequest digits = alphabet(4, CheckDigit.CHECK_DIGIT_VERHOEFF).build();
     String namespace = digits.getName();
     client.ok(NamespaceServiceGrpcClient.Create, digits);
-    for (int from = 0; from < 8_500; from += 500) {
-      batchCreate(namespace, from, from + 500);
-    }
-    assertThat(capacity(namespace).getUsedPseudonyms()).isEqualTo(8_500);
+    try (VfpsServer otherReplica = cachingReplica();
+        GrpcTestClient other = new GrpcTestClient(otherReplica.grpcPort())) {
+      // the other replica caches the namespace while it is empty
+      assertThat(capacity(other, namespace).getUsedPseudonyms()).isZero();
+      for (int from = 0; from < 8_500; from += 500) {
+        batchCreate(namespace, from, from + 500);
+      }
+      assertThat(capacity(namespace).getUsedPseudonyms()).isEqualTo(8_500);
 
-    int next = 8_500;
-    Reply<PseudonymServiceCreateResponse> reply = create(namespace, "value-" + next);
-    while (reply.status() == GrpcStatus.OK) {
-      next++;
-      reply = create(namespace, "value-" + next);
-    }
+      int next = 8_500;
+      Reply<PseudonymServiceCreateResponse> reply = create(namespace, "value-" + next);
+      while (reply.status() == GrpcStatus.OK) {
+        reply = create(namespace, "value-" + ++next);
+      }
 
-    long used = TestPostgres.pseudonymCount(namespace);
-    assertThat(used).isBetween(9_000L, 10_000L);
-    assertThat(capacity(namespace).getUsedPseudonyms()).isEqualTo(used);
-    assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
-    assertThat(reply.message())
-        .startsWith("The namespace '" + namespace + "' is full: it holds ")
-        .contains(" of the 10,000 pseudonyms its settings make, and new values are refused from 90")
-        .contains("longer pseudonym length");
-    assertThat(reply.trailers().get("namespace")).isEqualTo(namespace);
-    // a value that has its pseudonym keeps getting it
-    assertThat(create(namespace, "value-0").status()).isEqualTo(GrpcStatus.OK);
+      long used = TestPostgres.pseudonymCount(namespace);
+      assertThat(used).isBetween(9_000L, 10_000L);
+      assertThat(capacity(namespace).getUsedPseudonyms()).isEqualTo(used);
+      assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(reply.message())
+          .isEqualTo(
+              "The namespace '"
+                  + namespace
+                  + "' is full: it holds "
+                  + String.format(Locale.ROOT, "%,d", used)
+                  + " of the 10,000 pseudonyms its settings make, and new values are refused"
+                  + " from 90 % on. Create a namespace with a longer pseudonym length for further"
+                  + " values.");
+      assertThat(reply.trailers().get("namespace")).isEqualTo(namespace);
+      // a value that has its pseudonym keeps getting it
+      assertThat(create(namespace, "value-0").status()).isEqualTo(GrpcStatus.OK);
+
+      // the other replica counts in the same database, whatever its caches hold
+      assertThat(capacity(other, namespace).getUsedPseudonyms()).isEqualTo(used);
+      Reply<PseudonymServiceCreateResponse> elsewhere = create(other, namespace, "other-0");
+      for (int i = 1; elsewhere.status() == GrpcStatus.OK; i++) {
+        elsewhere = create(other, namespace, "other-" + i);
+      }
+      assertThat(elsewhere.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(elsewhere.message())
+          .contains(
+              "it holds "
+                  + String.format(Locale.ROOT, "%,d", TestPostgres.pseudonymCount(namespace))
+                  + " of the 10,000");
+    }
   }
 }
