@@ -104,6 +104,49 @@ class FullNamespaceIT {
     }
   }
 
+  @Test
+  void moreSequenceNumbersThanAFullNamespaceHasLeftAreResourceExhausted() {
+    try (VfpsServer server = TestService.start();
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      String namespace = "full-" + UUID.randomUUID();
+      client.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(namespace)
+              .setPseudonymGenerationMethod(
+                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
+              .setPseudonymLength(2)
+              .setAllowsMultiplePseudonyms(true)
+              .build());
+      assertThat(
+              client
+                  .ok(
+                      PseudonymServiceGrpcClient.Create,
+                      PseudonymServiceCreateRequest.newBuilder()
+                          .setNamespace(namespace)
+                          .setOriginalValue("many")
+                          .setCount(240)
+                          .build())
+                  .getPseudonymsList())
+          .hasSize(240);
+
+      // 20 more than the 16 left
+      Reply<PseudonymServiceCreateResponse> reply =
+          client.call(
+              PseudonymServiceGrpcClient.Create,
+              PseudonymServiceCreateRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .setOriginalValue("more")
+                  .setCount(20)
+                  .build());
+
+      assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(reply.message())
+          .contains(
+              "it holds " + TestPostgres.pseudonymCount(namespace) + " of the 256 pseudonyms");
+    }
+  }
+
   private static Reply<PseudonymServiceCreateResponse> create(
       GrpcTestClient client, String namespace, String value) {
     return client.call(
