@@ -36,15 +36,7 @@ class FullNamespaceIT {
     try (VfpsServer server = TestService.start();
         GrpcTestClient client = new GrpcTestClient(server.grpcPort());
         HttpTestClient http = new HttpTestClient(server.httpPort())) {
-      String namespace = "full-" + UUID.randomUUID();
-      client.ok(
-          NamespaceServiceGrpcClient.Create,
-          NamespaceServiceCreateRequest.newBuilder()
-              .setName(namespace)
-              .setPseudonymGenerationMethod(
-                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
-              .setPseudonymLength(2)
-              .build());
+      String namespace = hexOfLengthTwo(client, false);
 
       Set<String> handedOut = new HashSet<>();
       Reply<PseudonymServiceCreateResponse> reply = create(client, namespace, "value-0");
@@ -108,16 +100,7 @@ class FullNamespaceIT {
   void moreSequenceNumbersThanAFullNamespaceHasLeftAreResourceExhausted() {
     try (VfpsServer server = TestService.start();
         GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
-      String namespace = "full-" + UUID.randomUUID();
-      client.ok(
-          NamespaceServiceGrpcClient.Create,
-          NamespaceServiceCreateRequest.newBuilder()
-              .setName(namespace)
-              .setPseudonymGenerationMethod(
-                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
-              .setPseudonymLength(2)
-              .setAllowsMultiplePseudonyms(true)
-              .build());
+      String namespace = hexOfLengthTwo(client, true);
       assertThat(
               client
                   .ok(
@@ -145,6 +128,21 @@ class FullNamespaceIT {
           .contains(
               "it holds " + TestPostgres.pseudonymCount(namespace) + " of the 256 pseudonyms");
     }
+  }
+
+  /** A new namespace of hex pseudonyms of length 2: 256 of them. */
+  private static String hexOfLengthTwo(GrpcTestClient client, boolean multiplePseudonyms) {
+    String namespace = "full-" + UUID.randomUUID();
+    client.ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder()
+            .setName(namespace)
+            .setPseudonymGenerationMethod(
+                PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
+            .setPseudonymLength(2)
+            .setAllowsMultiplePseudonyms(multiplePseudonyms)
+            .build());
+    return namespace;
   }
 
   private static Reply<PseudonymServiceCreateResponse> create(
