@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the registry in Prometheus text format on {@code GET /metrics} over HTTP/1.1 (any other
- * path is 404), untraced, and keeps {@code vfps_pseudonyms} current: counted at start and then
- * periodically, a deleted namespace's series removed as soon as its deletion event arrives. Deploy
- * one instance.
+ * path is 404), untraced, and keeps {@code vfps_pseudonyms} and {@code
+ * vfps_namespace_capacity_used_ratio} current: counted at start and then periodically, a deleted
+ * namespace's series removed as soon as its deletion event arrives. Deploy one instance.
  */
 public final class MetricsVerticle extends VerticleBase {
 
@@ -27,6 +27,7 @@ public final class MetricsVerticle extends VerticleBase {
   private final int port;
   private final ServiceMeters meters;
   private final Supplier<Future<Map<String, Long>>> pseudonymCounts;
+  private final Supplier<Future<Map<String, Double>>> distinctPseudonyms;
   private final Duration countInterval;
   private final String namespaceDeletedAddress;
   private final Supplier<Future<List<TokenExpiryGauges.Expiry>>> tokenExpiries;
@@ -39,6 +40,7 @@ public final class MetricsVerticle extends VerticleBase {
    * @param port the listener's port, 1-65535 (the service does not deploy this verticle for 0)
    * @param meters the registry to serve and the gauges to keep
    * @param pseudonymCounts counts the pseudonyms per namespace
+   * @param distinctPseudonyms reads the distinct pseudonyms each namespace's settings make
    * @param countInterval the time between counts
    * @param namespaceDeletedAddress the event bus address of namespace deletions, whose body is the
    *     namespace name
@@ -49,12 +51,14 @@ public final class MetricsVerticle extends VerticleBase {
       int port,
       ServiceMeters meters,
       Supplier<Future<Map<String, Long>>> pseudonymCounts,
+      Supplier<Future<Map<String, Double>>> distinctPseudonyms,
       Duration countInterval,
       String namespaceDeletedAddress,
       Supplier<Future<List<TokenExpiryGauges.Expiry>>> tokenExpiries) {
     this.port = port;
     this.meters = meters;
     this.pseudonymCounts = pseudonymCounts;
+    this.distinctPseudonyms = distinctPseudonyms;
     this.countInterval = countInterval;
     this.namespaceDeletedAddress = namespaceDeletedAddress;
     this.tokenExpiries = tokenExpiries;
@@ -108,9 +112,10 @@ public final class MetricsVerticle extends VerticleBase {
     if (!gauges.countStarted()) {
       return;
     }
-    pseudonymCounts
-        .get()
-        .onSuccess(gauges::counted)
+    Future<Map<String, Long>> counts = pseudonymCounts.get();
+    Future<Map<String, Double>> distinct = distinctPseudonyms.get();
+    Future.all(counts, distinct)
+        .onSuccess(both -> gauges.counted(counts.result(), distinct.result()))
         .onFailure(
             failure -> {
               gauges.countFailed();

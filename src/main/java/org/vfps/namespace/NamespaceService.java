@@ -60,10 +60,13 @@ public final class NamespaceService {
    * {@code INVALID_ARGUMENT} (unknown method) or {@code FAILED_PRECONDITION} (a method that makes
    * no new pseudonyms here, see {@link GenerationSupport}), {@code INVALID_ARGUMENT} (multiple
    * pseudonyms with VOPRF), {@code OUT_OF_RANGE} (not the method's fixed length, or above {@link
-   * TextLimits#MAX_PSEUDONYM_LENGTH}), {@code INVALID_ARGUMENT} (a regex RE2/J refuses, a parent
-   * validation mode without a parent, the namespace as its own parent), {@code NOT_FOUND} (the
-   * parent, named by the {@code namespace} metadata) and {@code ALREADY_EXISTS}. Oversized or
-   * NUL-containing text is {@code INVALID_ARGUMENT} beside the check of its field.
+   * TextLimits#MAX_PSEUDONYM_LENGTH}), {@code INVALID_ARGUMENT} (an alphabet method's format
+   * refused) or {@code OUT_OF_RANGE} (its settings make fewer than {@link
+   * NamespaceCapacity#MINIMUM_DISTINCT_PSEUDONYMS} pseudonyms), {@code INVALID_ARGUMENT} (a regex
+   * RE2/J refuses, a parent validation mode without a parent, the namespace as its own parent),
+   * {@code NOT_FOUND} (the parent, named by the {@code namespace} metadata) and {@code
+   * ALREADY_EXISTS}. Oversized or NUL-containing text is {@code INVALID_ARGUMENT} beside the check
+   * of its field.
    */
   public Future<Namespace> create(Caller caller, NamespaceDraft draft) {
     Operation operation = Operation.NAMESPACE_CREATE;
@@ -412,15 +415,36 @@ public final class NamespaceService {
           "The group size must not be larger than " + TextLimits.MAX_PSEUDONYM_LENGTH + ".",
           metadata);
     }
+    AlphabetFormat alphabetFormat;
     try {
-      return AlphabetFormat.of(
-          format.alphabet(),
-          checkDigit,
-          (int) format.groupSize(),
-          format.groupDelimiter(),
-          (int) draft.pseudonymLength());
+      alphabetFormat =
+          AlphabetFormat.of(
+              format.alphabet(),
+              checkDigit,
+              (int) format.groupSize(),
+              format.groupDelimiter(),
+              (int) draft.pseudonymLength());
     } catch (IllegalArgumentException refused) {
       throw new ServiceException(ErrorCode.INVALID_ARGUMENT, refused.getMessage(), metadata);
     }
+    double distinct = alphabetFormat.distinctPseudonyms();
+    if (distinct < NamespaceCapacity.MINIMUM_DISTINCT_PSEUDONYMS) {
+      throw new ServiceException(
+          ErrorCode.OUT_OF_RANGE,
+          "These settings make only "
+              + NamespaceCapacity.figure(distinct)
+              + " distinct pseudonyms ("
+              + alphabetFormat.alphabet().size()
+              + " characters, "
+              + draft.pseudonymLength()
+              + " drawn); at least "
+              + NamespaceCapacity.figure(NamespaceCapacity.MINIMUM_DISTINCT_PSEUDONYMS)
+              + " are needed, since a namespace refuses new values once it holds "
+              + Math.round(NamespaceCapacity.FULL_SHARE * 100)
+              + " % of them. Draw more characters (a longer pseudonym length) or use a larger"
+              + " alphabet.",
+          metadata);
+    }
+    return alphabetFormat;
   }
 }

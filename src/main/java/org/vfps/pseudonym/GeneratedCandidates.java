@@ -37,7 +37,7 @@ final class GeneratedCandidates {
     }
     PseudonymGenerator generator = generators.apply(namespace.generationMethod());
     int length = (int) namespace.pseudonymLength();
-    double distinct = PseudonymGenerators.distinctCores(namespace.generationMethod(), length);
+    double distinct = PseudonymGenerators.distinctPseudonyms(namespace);
     return originalValue ->
         new Candidates() {
           @Override
@@ -56,7 +56,7 @@ final class GeneratedCandidates {
 
   /** The candidates of an alphabet namespace: prefix + a core its format draws + suffix. */
   private static Function<String, Candidates> ofFormat(Namespace namespace, AlphabetFormat format) {
-    double distinct = format.distinctPseudonyms();
+    double distinct = PseudonymGenerators.distinctPseudonyms(namespace);
     Candidates candidates =
         new Candidates() {
           @Override

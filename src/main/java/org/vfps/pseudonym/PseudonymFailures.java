@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.NamespaceCapacity;
 
 /**
  * The failures of pseudonym operations that more than one place raises: the pieces of {@link
@@ -15,17 +16,22 @@ public final class PseudonymFailures {
   private PseudonymFailures() {}
 
   /**
-   * The failure of a create in a namespace that has no free pseudonym left: every pseudonym its
-   * generation method and length allow is taken, or so nearly every one that free ones are not
-   * found.
+   * The failure of a create of a new value in a namespace that is {@linkplain
+   * NamespaceCapacity#full() full} (or so nearly full that no free pseudonym was found), saying
+   * what it holds of what its settings make.
    */
-  public static ServiceException namespaceFull(String namespace) {
+  public static ServiceException namespaceFull(String namespace, NamespaceCapacity capacity) {
     return new ServiceException(
         ErrorCode.RESOURCE_EXHAUSTED,
         "The namespace '"
             + namespace
-            + "' is full: (nearly) every pseudonym its generation method and length allow is"
-            + " taken. Create a namespace with a longer pseudonym length for further values.",
+            + "' is full: it holds "
+            + NamespaceCapacity.figure(capacity.usedPseudonyms())
+            + " of the "
+            + NamespaceCapacity.figure(capacity.distinctPseudonyms())
+            + " pseudonyms its settings make, and new values are refused from "
+            + Math.round(NamespaceCapacity.FULL_SHARE * 100)
+            + " % on. Create a namespace with a longer pseudonym length for further values.",
         Map.of("namespace", namespace));
   }
 

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import org.vfps.namespace.GenerationMethod;
+import org.vfps.namespace.Namespace;
 
 /** Looks up the shared generator of each {@link GenerationMethod}. */
 public final class PseudonymGenerators {
@@ -62,6 +63,19 @@ public final class PseudonymGenerators {
       // the alphabet is the namespace's: see AlphabetFormat.distinctPseudonyms
       case X_SECURE_RANDOM_ALPHABET -> Double.POSITIVE_INFINITY;
     };
+  }
+
+  /**
+   * How many distinct pseudonyms the namespace's settings make (prefix and suffix add none): its
+   * format's {@link org.vfps.alphabet.AlphabetFormat#distinctPseudonyms()} for the alphabet method,
+   * {@link #distinctCores} of its method and length for every other. The one rule that the
+   * collision policy, the capacity that {@code NamespaceService.Get} shows and the capacity gauge
+   * share.
+   */
+  public static double distinctPseudonyms(Namespace namespace) {
+    return namespace.alphabetFormat() != null
+        ? namespace.alphabetFormat().distinctPseudonyms()
+        : distinctCores(namespace.generationMethod(), (int) namespace.pseudonymLength());
   }
 
   /**

@@ -12,6 +12,8 @@ import org.vfps.access.Operation;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.GenerationSupport;
+import org.vfps.namespace.Namespace;
+import org.vfps.namespace.NamespaceCapacity;
 import org.vfps.namespace.NamespaceService;
 import org.vfps.namespace.TextLimits;
 
@@ -36,6 +38,7 @@ public final class PseudonymService {
   /** The largest page served; larger requests are served this many. */
   public static final int MAX_PAGE_SIZE = PseudonymListing.MAX_PAGE_SIZE;
 
+  private final PseudonymRepository repository;
   private final OriginalValueRules rules;
   private final PseudonymCreation creation;
   private final PseudonymLookups lookups;
@@ -68,6 +71,7 @@ public final class PseudonymService {
     Objects.requireNonNull(generation, "generation");
     Objects.requireNonNull(withdrawals, "withdrawals");
     Objects.requireNonNull(keyed, "keyed");
+    this.repository = repository;
     this.rules = new OriginalValueRules(repository, maxBatchSize);
     Spellings spellings = new Spellings(repository, keyed, generation);
     this.creation =
@@ -83,6 +87,19 @@ public final class PseudonymService {
     this.listing = new PseudonymListing(namespaces, repository, access, pageTokens);
     this.withdrawals =
         new Withdrawals(namespaces, repository, access, rules, spellings, lookups, withdrawals);
+  }
+
+  /**
+   * The capacity of a namespace whose caller was allowed to read it ({@link NamespaceService#get}):
+   * the pseudonyms its settings make, and those it holds, counted in the database now (a scan of
+   * the namespace's rows: about 0.15 s per million pseudonyms), so that every replica says the
+   * same. Fails as the database does.
+   */
+  public Future<NamespaceCapacity> capacity(Namespace namespace) {
+    return repository
+        .count(namespace.name())
+        .map(
+            used -> new NamespaceCapacity(PseudonymGenerators.distinctPseudonyms(namespace), used));
   }
 
   /** The most values one batch call may hold. */

@@ -69,14 +69,15 @@ public final class ApiMethods {
       AccessAdmin accessAdmin,
       CsvJobService csvJobs) {
     return List.of(
-        namespaceService(namespaces),
+        namespaceService(namespaces, pseudonyms),
         pseudonymService(pseudonyms),
         withdrawalService(pseudonyms),
         accessService(accessAdmin),
         csvJobService(csvJobs));
   }
 
-  private static ApiService namespaceService(NamespaceService namespaces) {
+  private static ApiService namespaceService(
+      NamespaceService namespaces, PseudonymService pseudonyms) {
     return new ApiService(
         NamespaceServiceGrpcService.SERVICE_NAME,
         NamespaceServiceGrpcService.SERVICE_DESCRIPTOR,
@@ -100,11 +101,15 @@ public final class ApiMethods {
                 (caller, request) ->
                     namespaces
                         .get(caller, request.getName())
-                        .map(
+                        .compose(
                             found ->
-                                NamespaceServiceGetResponse.newBuilder()
-                                    .setNamespace(ProtoMapping.toProto(found))
-                                    .build())),
+                                pseudonyms
+                                    .capacity(found)
+                                    .map(
+                                        capacity ->
+                                            NamespaceServiceGetResponse.newBuilder()
+                                                .setNamespace(ProtoMapping.toProto(found, capacity))
+                                                .build()))),
             new PagedListMethod(
                 NamespaceServiceGrpcService.GetAll,
                 Operation.NAMESPACE_GET_ALL,

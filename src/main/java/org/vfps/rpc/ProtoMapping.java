@@ -14,6 +14,7 @@ import org.vfps.api.v1.PseudonymServiceBatchGetResponse;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceListResponse;
 import org.vfps.api.v1.PseudonymServiceResolveResponse;
+import org.vfps.api.x.formats.v1.NamespaceCapacity;
 import org.vfps.api.x.formats.v1.PseudonymFormat;
 import org.vfps.namespace.AlphabetFormatDraft;
 import org.vfps.namespace.NamespaceDraft;
@@ -89,6 +90,17 @@ public final class ProtoMapping {
       builder.setXFormat(toProto(namespace.alphabetFormat()));
     }
     return builder.build();
+  }
+
+  /** The namespace as Get answers it: with what its settings make and what it holds. */
+  public static Namespace toProto(
+      org.vfps.namespace.Namespace namespace, org.vfps.namespace.NamespaceCapacity capacity) {
+    return toProto(namespace).toBuilder()
+        .setXCapacity(
+            NamespaceCapacity.newBuilder()
+                .setDistinctPseudonyms(capacity.distinctPseudonyms())
+                .setUsedPseudonyms(capacity.usedPseudonyms()))
+        .build();
   }
 
   /** The namespaces of a ListChildren reply. */

@@ -228,6 +228,7 @@ sealed interface MeterHooks {
               config.server().metricsPort(),
               meters,
               database::pseudonymCounts,
+              database::distinctPseudonyms,
               config.metrics().pseudonymCountInterval(),
               NamespaceEvents.DELETED_ADDRESS,
               config.authorization().accessTokens().enabled()

@@ -2,15 +2,18 @@ package org.vfps.storage;
 
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.NamespaceCapacity;
 import org.vfps.pseudonym.PseudonymFailures;
 
 /**
  * The collision policy of one value's candidates with other values' pseudonyms, and the collisions
  * seen so far. Whether the namespace is full is asked only on this path: after {@value
- * #COUNT_AFTER_COLLISIONS} collisions in a row, the namespace's pseudonyms are counted once, and
- * the fuller it is, the more candidates are tried ({@link #candidateLimit}). A run of collisions in
- * a namespace that is not even half full means the candidates are not random: a deterministic
- * method, or a bug, which is {@code INTERNAL}. Used by one upsert at a time.
+ * #COUNT_AFTER_COLLISIONS} collisions in a row, the namespace's pseudonyms are counted once in the
+ * database (so every replica judges by the same figure); a namespace that is {@linkplain
+ * NamespaceCapacity#full() full} is refused at once, and in one that is not, the fuller it is, the
+ * more candidates are tried ({@link #candidateLimit}). A run of collisions in a namespace that is
+ * not even half full means the candidates are not random: a deterministic method, or a bug, which
+ * is {@code INTERNAL}. Used by one upsert at a time.
  */
 final class Collisions {
 
@@ -22,8 +25,7 @@ final class Collisions {
 
   private int seen;
   private int limit = COUNT_AFTER_COLLISIONS;
-  private boolean counted;
-  private boolean atLeastHalfFull;
+  private NamespaceCapacity capacity;
 
   /** Notes one more collision. */
   void seenAnother() {
@@ -32,7 +34,7 @@ final class Collisions {
 
   /** Whether the namespace was counted for this value already. */
   boolean counted() {
-    return counted;
+    return capacity != null;
   }
 
   /** Whether another candidate may be tried now. */
@@ -42,15 +44,17 @@ final class Collisions {
 
   /** The namespace holds {@code count} of {@code distinct} possible pseudonyms. */
   void counted(long count, double distinct) {
-    counted = true;
-    limit = candidateLimit(count, distinct);
-    atLeastHalfFull = count >= distinct / 2;
+    capacity = new NamespaceCapacity(distinct, count);
+    limit = capacity.full() ? 0 : candidateLimit(count, distinct);
   }
 
-  /** The failure once no more candidates are tried: a full namespace, or {@code INTERNAL}. */
+  /**
+   * The failure once no more candidates are tried: a full namespace (or one at least half full
+   * whose free pseudonyms were not found), or {@code INTERNAL}.
+   */
   ServiceException exhausted(String namespace, Throwable lastFailure) {
-    return atLeastHalfFull
-        ? PseudonymFailures.namespaceFull(namespace)
+    return capacity.usedPseudonyms() >= capacity.distinctPseudonyms() / 2
+        ? PseudonymFailures.namespaceFull(namespace, capacity)
         : PseudonymRows.upsertFailed(namespace, PgFailures.loggable(lastFailure));
   }
 

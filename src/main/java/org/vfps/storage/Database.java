@@ -13,12 +13,15 @@ import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.vfps.access.EndedSessions;
 import org.vfps.admission.Admission;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
+import org.vfps.pseudonym.PseudonymGenerators;
 import org.vfps.pseudonym.PseudonymRepository;
 
 /**
@@ -31,6 +34,9 @@ public final class Database implements AutoCloseable {
 
   /** How long {@link #healthy()} waits for PostgreSQL: short of the probes' 2 s budget. */
   public static final Duration HEALTH_CHECK_TIMEOUT = Duration.ofMillis(1500);
+
+  /** Namespaces read per page by {@link #distinctPseudonyms}. */
+  private static final int NAMESPACE_PAGE = 500;
 
   private static final String PAGE_TOKEN_KEY = "page_token_key";
   private static final String UI_SESSION_KEY = "ui_session_key";
@@ -133,6 +139,31 @@ public final class Database implements AutoCloseable {
    */
   public Future<Map<String, Long>> pseudonymCounts() {
     return pseudonyms.countByNamespace();
+  }
+
+  /**
+   * The distinct pseudonyms each namespace's settings make ({@link
+   * PseudonymGenerators#distinctPseudonyms}), for the {@code vfps_namespace_capacity_used_ratio}
+   * gauge; the namespaces are read a page of {@value #NAMESPACE_PAGE} at a time.
+   */
+  public Future<Map<String, Double>> distinctPseudonyms() {
+    return distinctPseudonymsAfter("", new HashMap<>());
+  }
+
+  private Future<Map<String, Double>> distinctPseudonymsAfter(
+      String after, Map<String, Double> found) {
+    return namespaces()
+        .findPage(after, NAMESPACE_PAGE)
+        .compose(
+            page -> {
+              page.forEach(
+                  namespace ->
+                      found.put(
+                          namespace.name(), PseudonymGenerators.distinctPseudonyms(namespace)));
+              return page.size() < NAMESPACE_PAGE
+                  ? Future.succeededFuture(Collections.unmodifiableMap(found))
+                  : distinctPseudonymsAfter(page.getLast().name(), found);
+            });
   }
 
   /**

@@ -184,7 +184,8 @@ public final class PgPseudonymRepository implements PseudonymRepository {
    * sequence numbers missing below {@code count} in one statement and reads again. Candidates that
    * met a concurrent call's rows or another value's pseudonym are skipped by the statement and
    * replaced in the next round, at most {@value #GROW_ROUNDS} rounds: each of them is a fresh draw
-   * among many, so that more mean a bug, {@code INTERNAL}.
+   * among many, so that more mean a full namespace ({@code RESOURCE_EXHAUSTED}, as {@link
+   * Collisions} judges it from a count) or else a bug, {@code INTERNAL}.
    */
   @Override
   public Future<List<Pseudonym>> growTo(
@@ -205,10 +206,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               if (stored.size() >= count) {
                 return Future.succeededFuture(stored);
               }
-              if (round >= GROW_ROUNDS) {
-                return Future.failedFuture(PseudonymRows.upsertFailed(namespace.name(), null));
-              }
               Candidates next = candidates != null ? candidates : supplier.get();
+              if (round >= GROW_ROUNDS) {
+                Collisions collisions = new Collisions();
+                return count(namespace.name())
+                    .compose(
+                        taken -> {
+                          collisions.counted(taken, next.distinct());
+                          return Future.failedFuture(collisions.exhausted(namespace.name(), null));
+                        });
+              }
               Set<Long> taken = new HashSet<>();
               Set<String> values = new HashSet<>();
               for (Pseudonym pseudonym : stored) {

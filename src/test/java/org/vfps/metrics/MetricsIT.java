@@ -29,6 +29,7 @@ import org.vfps.TestService;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceDeleteRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
+import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceCreateResponse;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
@@ -314,6 +315,32 @@ class MetricsIT {
       await("a count with three pseudonyms")
           .atMost(Duration.ofSeconds(10))
           .until(() -> scrape(counting).value("vfps_pseudonyms", series), count -> count == 3);
+    }
+  }
+
+  @Test
+  void aNamespaceThatDrawsAtRandomShowsHowMuchOfItsCapacityItUses() {
+    try (VfpsServer counting = startWithMetrics("00:00:01");
+        GrpcTestClient countingClient = new GrpcTestClient(counting.grpcPort())) {
+      // hex of length 4: 65,536 pseudonyms
+      String namespace = "metrics-" + UUID.randomUUID();
+      countingClient.ok(
+          NamespaceServiceGrpcClient.Create,
+          NamespaceServiceCreateRequest.newBuilder()
+              .setName(namespace)
+              .setPseudonymGenerationMethod(
+                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
+              .setPseudonymLength(4)
+              .build());
+      Map<String, String> series = Map.of("namespace", namespace);
+      createPseudonym(countingClient, namespace, "a");
+      createPseudonym(countingClient, namespace, "b");
+
+      await("a count with two pseudonyms")
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> scrape(counting).value("vfps_namespace_capacity_used_ratio", series),
+              ratio -> ratio == 2 / 65_536.0);
     }
   }
 

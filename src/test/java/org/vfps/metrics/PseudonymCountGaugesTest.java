@@ -19,7 +19,7 @@ class PseudonymCountGaugesTest {
 
   private void count(Map<String, Long> counts) {
     assertThat(gauges.countStarted()).isTrue();
-    gauges.counted(counts);
+    gauges.counted(counts, Map.of());
   }
 
   @Test
@@ -59,7 +59,7 @@ class PseudonymCountGaugesTest {
     assertThat(gauges.countStarted()).isTrue();
 
     gauges.deleted("a");
-    gauges.counted(Map.of("a", 3L, "b", 2L));
+    gauges.counted(Map.of("a", 3L, "b", 2L), Map.of());
 
     assertThat(gauges.namespaces()).containsExactly("b");
   }
@@ -82,5 +82,24 @@ class PseudonymCountGaugesTest {
     gauges.countFailed();
 
     assertThat(value("a")).isEqualTo(3);
+  }
+
+  @Test
+  void aNamespaceThatDrawsAtRandomAlsoHasItsUsedRatio() {
+    assertThat(gauges.countStarted()).isTrue();
+    gauges.counted(
+        Map.of("digits", 2_500L, "hashed", 7L), Map.of("digits", 10_000.0, "hashed", 1.0));
+
+    Scrape scrape = Scrape.parse(registry.scrape());
+    String ratio = "vfps_namespace_capacity_used_ratio";
+    assertThat(scrape.value(ratio, Map.of("namespace", "digits"))).isEqualTo(0.25);
+    // a method that derives the pseudonym: its capacity is that of the values
+    assertThat(scrape.series(ratio, Map.of("namespace", "hashed"))).isEmpty();
+    assertThat(value("hashed")).isEqualTo(7);
+
+    gauges.deleted("digits");
+
+    assertThat(Scrape.parse(registry.scrape()).series(ratio, Map.of("namespace", "digits")))
+        .isEmpty();
   }
 }

@@ -23,8 +23,8 @@ import org.vfps.api.v1.PseudonymServiceGrpcClient;
 import org.vfps.server.VfpsServer;
 
 /**
- * A namespace whose pseudonym space runs out hands out nearly all of it, then answers {@code
- * RESOURCE_EXHAUSTED} naming itself, on every edge.
+ * A namespace whose pseudonym space runs out hands out 90 % of it, then answers {@code
+ * RESOURCE_EXHAUSTED} naming itself and its figures, on every edge.
  */
 class FullNamespaceIT {
 
@@ -32,19 +32,11 @@ class FullNamespaceIT {
   private static final int SPACE = 256;
 
   @Test
-  void aSmallNamespaceIsFilledAlmostToTheLastPseudonymThenAnswersResourceExhausted() {
+  void aSmallNamespaceIsFilledToNinetyPercentThenAnswersResourceExhausted() {
     try (VfpsServer server = TestService.start();
         GrpcTestClient client = new GrpcTestClient(server.grpcPort());
         HttpTestClient http = new HttpTestClient(server.httpPort())) {
-      String namespace = "full-" + UUID.randomUUID();
-      client.ok(
-          NamespaceServiceGrpcClient.Create,
-          NamespaceServiceCreateRequest.newBuilder()
-              .setName(namespace)
-              .setPseudonymGenerationMethod(
-                  PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
-              .setPseudonymLength(2)
-              .build());
+      String namespace = hexOfLengthTwo(client, false);
 
       Set<String> handedOut = new HashSet<>();
       Reply<PseudonymServiceCreateResponse> reply = create(client, namespace, "value-0");
@@ -53,13 +45,18 @@ class FullNamespaceIT {
         reply = create(client, namespace, "value-" + handedOut.size());
       }
 
-      assertThat(handedOut).hasSizeGreaterThanOrEqualTo(240);
+      // 90 % of 256 is 230.4: the namespace is full from 231 on
+      assertThat(handedOut).hasSizeGreaterThanOrEqualTo(231);
       assertThat(TestPostgres.pseudonymCount(namespace)).isEqualTo(handedOut.size());
       assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
-      assertThat(reply.message()).contains(namespace).contains("longer pseudonym length");
+      assertThat(reply.message())
+          .contains(namespace)
+          .contains("it holds " + handedOut.size() + " of the 256 pseudonyms")
+          .contains("longer pseudonym length");
       assertThat(reply.trailers().get("namespace")).isEqualTo(namespace);
 
-      // fill it to the last pseudonym: then a new value fails as well, and an old one still works
+      // a Create still finds a free pseudonym now and then in its first candidates: filled to the
+      // last one, a new value fails as well, and an old one still works
       for (int i = handedOut.size(); TestPostgres.pseudonymCount(namespace) < SPACE; i++) {
         create(client, namespace, "more-" + i);
       }
@@ -97,6 +94,55 @@ class FullNamespaceIT {
       assertThat(fhir.json().getString("resourceType")).isEqualTo("OperationOutcome");
       assertThat(fhir.body()).contains(namespace);
     }
+  }
+
+  @Test
+  void moreSequenceNumbersThanAFullNamespaceHasLeftAreResourceExhausted() {
+    try (VfpsServer server = TestService.start();
+        GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+      String namespace = hexOfLengthTwo(client, true);
+      assertThat(
+              client
+                  .ok(
+                      PseudonymServiceGrpcClient.Create,
+                      PseudonymServiceCreateRequest.newBuilder()
+                          .setNamespace(namespace)
+                          .setOriginalValue("many")
+                          .setCount(240)
+                          .build())
+                  .getPseudonymsList())
+          .hasSize(240);
+
+      // 20 more than the 16 left
+      Reply<PseudonymServiceCreateResponse> reply =
+          client.call(
+              PseudonymServiceGrpcClient.Create,
+              PseudonymServiceCreateRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .setOriginalValue("more")
+                  .setCount(20)
+                  .build());
+
+      assertThat(reply.status()).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(reply.message())
+          .contains(
+              "it holds " + TestPostgres.pseudonymCount(namespace) + " of the 256 pseudonyms");
+    }
+  }
+
+  /** A new namespace of hex pseudonyms of length 2: 256 of them. */
+  private static String hexOfLengthTwo(GrpcTestClient client, boolean multiplePseudonyms) {
+    String namespace = "full-" + UUID.randomUUID();
+    client.ok(
+        NamespaceServiceGrpcClient.Create,
+        NamespaceServiceCreateRequest.newBuilder()
+            .setName(namespace)
+            .setPseudonymGenerationMethod(
+                PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_HEX_ENCODED)
+            .setPseudonymLength(2)
+            .setAllowsMultiplePseudonyms(multiplePseudonyms)
+            .build());
+    return namespace;
   }
 
   private static Reply<PseudonymServiceCreateResponse> create(
