@@ -166,6 +166,41 @@ class GpasExportImportIT {
     assertThat(storedFor(grouped, "patient-8") + storedFor(grouped, "patient-9")).isZero();
   }
 
+  /** gPAS's earlier CSV files start with a spreadsheet's separator line, which is no header. */
+  @Test
+  void aFirstLineSepIsSkippedAndCopiedAndOneNamingAnotherDelimiterIsRefusedAtStart()
+      throws Exception {
+    String damm = namespace("gpas-sep", 8, "P-", gpasDammOverNumbers());
+    JsonObject request =
+        CsvJobClient.request(
+            "IMPORT",
+            Map.of("delimiter", ";"),
+            CsvJobClient.mapping("Original value", "Pseudonym", damm));
+
+    JsonObject done =
+        run(request, "sep=;\r\nOriginal value;Pseudonym\r\npatient-1;P-123456787\r\n");
+
+    assertThat(CsvJobClient.download(done))
+        .isEqualTo(
+            "sep=;\r\nOriginal value;Pseudonym;status\r\npatient-1;P-123456787;Imported\r\n");
+    assertThat(originalOf(damm, "P-123456787")).isEqualTo("patient-1");
+
+    JsonObject job = jobs.create(request);
+    assertThat(
+            CsvJobClient.upload(
+                job,
+                "sep=,\nOriginal value,Pseudonym\npatient-2,P-876543216\n"
+                    .getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(200);
+    HttpTestClient.Response refused = jobs.start(job.getString("id"));
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.json().getString("message"))
+        .isEqualTo(
+            "The file's first line 'sep=,' names another delimiter than the job's ';': create the"
+                + " job with the file's delimiter.");
+    assertThat(storedFor(damm, "patient-2")).isZero();
+  }
+
   @Test
   void aNamespaceOfGpassDammHandsOutPseudonymsGpassDammValidates() {
     String damm = namespace("gpas-new", 8, "P-", gpasDammOverNumbers());
