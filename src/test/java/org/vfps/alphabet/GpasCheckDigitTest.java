@@ -32,44 +32,34 @@ class GpasCheckDigitTest {
 
   @ParameterizedTest
   @CsvSource({
-    "0, 0",
-    "1, 3",
-    "9, 2",
-    "572, 1",
-    "236, 3",
-    "12345, 6",
-    "00000000, 0",
-    "12345678, 7",
-    "87654321, 6",
-    "99999999, 9",
-    "2024081512, 2"
+    "X_GPAS_DAMM, 0, 0",
+    "X_GPAS_DAMM, 1, 3",
+    "X_GPAS_DAMM, 9, 2",
+    "X_GPAS_DAMM, 572, 1",
+    "X_GPAS_DAMM, 236, 3",
+    "X_GPAS_DAMM, 12345, 6",
+    "X_GPAS_DAMM, 00000000, 0",
+    "X_GPAS_DAMM, 12345678, 7",
+    "X_GPAS_DAMM, 87654321, 6",
+    "X_GPAS_DAMM, 99999999, 9",
+    "X_GPAS_DAMM, 2024081512, 2",
+    "X_GPAS_VERHOEFF, 0, 0",
+    "X_GPAS_VERHOEFF, 1, 1",
+    "X_GPAS_VERHOEFF, 9, 9",
+    "X_GPAS_VERHOEFF, 572, 6",
+    "X_GPAS_VERHOEFF, 236, 0",
+    "X_GPAS_VERHOEFF, 12345, 5",
+    "X_GPAS_VERHOEFF, 00000000, 4",
+    "X_GPAS_VERHOEFF, 12345678, 4",
+    "X_GPAS_VERHOEFF, 87654321, 1",
+    "X_GPAS_VERHOEFF, 99999999, 4",
+    "X_GPAS_VERHOEFF, 2024081512, 1"
   })
-  void gpasDammGivesGpassCheckDigit(String drawn, char expected) {
-    CheckDigit damm = CheckDigitKind.X_GPAS_DAMM.over(DIGITS).orElseThrow();
+  void givesGpassCheckDigitOverTheTenDigits(CheckDigitKind kind, String drawn, char expected) {
+    CheckDigit check = kind.over(DIGITS).orElseThrow();
 
-    assertThat(damm.compute(drawn)).isEqualTo(expected);
-    assertThat(damm.isValid(drawn + expected)).isTrue();
-  }
-
-  @ParameterizedTest
-  @CsvSource({
-    "0, 0",
-    "1, 1",
-    "9, 9",
-    "572, 6",
-    "236, 0",
-    "12345, 5",
-    "00000000, 4",
-    "12345678, 4",
-    "87654321, 1",
-    "99999999, 4",
-    "2024081512, 1"
-  })
-  void gpasVerhoeffGivesGpassCheckDigit(String drawn, char expected) {
-    CheckDigit verhoeff = CheckDigitKind.X_GPAS_VERHOEFF.over(DIGITS).orElseThrow();
-
-    assertThat(verhoeff.compute(drawn)).isEqualTo(expected);
-    assertThat(verhoeff.isValid(drawn + expected)).isTrue();
+    assertThat(check.compute(drawn)).isEqualTo(expected);
+    assertThat(check.isValid(drawn + expected)).isTrue();
   }
 
   @ParameterizedTest

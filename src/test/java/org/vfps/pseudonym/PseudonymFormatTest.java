@@ -33,6 +33,24 @@ class PseudonymFormatTest {
         Instant.EPOCH);
   }
 
+  /** A namespace of the alphabet method, three drawn characters, the prefix P and suffix S. */
+  private static Namespace alphabetNamespace(AlphabetFormat format) {
+    return new Namespace(
+        "ns",
+        null,
+        GenerationMethod.X_SECURE_RANDOM_ALPHABET,
+        3,
+        "P",
+        "S",
+        OriginalValueRegex.NONE,
+        false,
+        null,
+        ParentValidationMode.UNSPECIFIED,
+        format,
+        Instant.EPOCH,
+        Instant.EPOCH);
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = GenerationMethod.class,
@@ -101,21 +119,7 @@ class PseudonymFormatTest {
   void anAlphabetNamespaceStoresItsCanonicalFormAndLooksUpAnyTypedForm() {
     // Damm over the ten digits: 572 has the check digit 4; groups of two with "-"
     AlphabetFormat format = AlphabetFormat.of("0123456789", CheckDigitKind.DAMM, 2, "-", 3);
-    Namespace namespace =
-        new Namespace(
-            "ns",
-            null,
-            GenerationMethod.X_SECURE_RANDOM_ALPHABET,
-            3,
-            "P",
-            "S",
-            OriginalValueRegex.NONE,
-            false,
-            null,
-            ParentValidationMode.UNSPECIFIED,
-            format,
-            Instant.EPOCH,
-            Instant.EPOCH);
+    Namespace namespace = alphabetNamespace(format);
 
     assertThat(PseudonymFormat.fits(namespace, "P57-24S")).isTrue();
     assertThat(PseudonymFormat.fits(namespace, "P5724S")).as("not as written").isFalse();
@@ -135,20 +139,7 @@ class PseudonymFormatTest {
   void anImportStoresTheCanonicalFormAndSaysWhyAPseudonymDoesNotFit() {
     // gPAS's Damm over the ten digits: 572 has the check digit 1; groups of two with "-"
     Namespace namespace =
-        new Namespace(
-            "ns",
-            null,
-            GenerationMethod.X_SECURE_RANDOM_ALPHABET,
-            3,
-            "P",
-            "S",
-            OriginalValueRegex.NONE,
-            false,
-            null,
-            ParentValidationMode.UNSPECIFIED,
-            AlphabetFormat.of("0123456789", CheckDigitKind.X_GPAS_DAMM, 2, "-", 3),
-            Instant.EPOCH,
-            Instant.EPOCH);
+        alphabetNamespace(AlphabetFormat.of("0123456789", CheckDigitKind.X_GPAS_DAMM, 2, "-", 3));
 
     assertThat(PseudonymFormat.toImport(namespace, "P57-21S"))
         .isEqualTo(new PseudonymFormat.Imported("P57-21S", null));
