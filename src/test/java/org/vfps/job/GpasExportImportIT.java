@@ -3,6 +3,7 @@ package org.vfps.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.GrpcStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -229,6 +230,29 @@ class GpasExportImportIT {
       assertThat(value).matches("P-[0-9]{9}");
       assertThat(gpasDamm.isValid(value.substring(2))).as(value).isTrue();
     }
+  }
+
+  @Test
+  void gpassDammOverAnAlphabetOfOtherThanTenCharactersIsRefusedSayingSo() {
+    GrpcTestClient.Reply<?> refused =
+        grpc.call(
+            NamespaceServiceGrpcClient.Create,
+            NamespaceServiceCreateRequest.newBuilder()
+                .setName("gpas-nine-" + UUID.randomUUID())
+                .setPseudonymGenerationMethod(
+                    PseudonymGenerationMethod.PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET)
+                .setPseudonymLength(8)
+                .setXFormat(
+                    PseudonymFormat.newBuilder()
+                        .setAlphabet(AlphabetPreset.NUMBERS_WITHOUT_ZERO.symbols())
+                        .setCheckDigit(CheckDigit.CHECK_DIGIT_X_GPAS_VERHOEFF))
+                .build());
+
+    assertThat(refused.status()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+    assertThat(refused.message())
+        .isEqualTo(
+            "CHECK_DIGIT_X_GPAS_VERHOEFF works on alphabets of ten characters only; this one has"
+                + " 9.");
   }
 
   private static JsonObject run(JsonObject request, String file) {
