@@ -16,10 +16,23 @@ public enum CheckDigitKind {
   /** {@code CHECK_DIGIT_DAMM}: Damm, for the alphabet {@code 0123456789} only. */
   DAMM(2),
   /** {@code CHECK_DIGIT_VERHOEFF}: Verhoeff, for the alphabet {@code 0123456789} only. */
-  VERHOEFF(3);
+  VERHOEFF(3),
+  /**
+   * {@code CHECK_DIGIT_X_GPAS_DAMM}: gPAS's variant of Damm ({@code GpasDamm}), for any alphabet of
+   * ten characters, as gPAS allows.
+   */
+  X_GPAS_DAMM(1000),
+  /**
+   * {@code CHECK_DIGIT_X_GPAS_VERHOEFF}: gPAS's variant of Verhoeff ({@code GpasVerhoeff}), for any
+   * alphabet of ten characters, as gPAS allows.
+   */
+  X_GPAS_VERHOEFF(1001);
+
+  /** The size of the alphabets gPAS's Damm and Verhoeff work on. */
+  private static final int GPAS_ALPHABET_SIZE = 10;
 
   private static final String PROTO_PREFIX = "CHECK_DIGIT_";
-  private static final CheckDigitKind[] BY_NUMBER = values();
+  private static final CheckDigitKind[] ALL = values();
 
   private final int number;
 
@@ -40,7 +53,8 @@ public enum CheckDigitKind {
   /**
    * The check digit of this kind over {@code alphabet}, or empty for {@link #UNSPECIFIED}.
    *
-   * @throws IllegalArgumentException for Damm or Verhoeff over any alphabet but {@code 0123456789}
+   * @throws IllegalArgumentException for Damm or Verhoeff over any alphabet but {@code 0123456789},
+   *     or for gPAS's variants over an alphabet of other than ten characters
    */
   public Optional<CheckDigit> over(Alphabet alphabet) {
     if ((this == DAMM || this == VERHOEFF) && !alphabet.isDecimalDigits()) {
@@ -50,26 +64,38 @@ public enum CheckDigitKind {
               + alphabet.symbols()
               + ".");
     }
+    if ((this == X_GPAS_DAMM || this == X_GPAS_VERHOEFF) && alphabet.size() != GPAS_ALPHABET_SIZE) {
+      throw new IllegalArgumentException(
+          protoName()
+              + " works on alphabets of ten characters only; this one has "
+              + alphabet.size()
+              + ".");
+    }
     return switch (this) {
       case UNSPECIFIED -> Optional.empty();
       case LUHN_MOD_N -> Optional.of(new LuhnModN(alphabet));
       case DAMM -> Optional.of(new Damm(alphabet));
       case VERHOEFF -> Optional.of(new Verhoeff(alphabet));
+      case X_GPAS_DAMM -> Optional.of(new GpasDamm(alphabet));
+      case X_GPAS_VERHOEFF -> Optional.of(new GpasVerhoeff(alphabet));
     };
   }
 
   /** The kind with this number, or empty for a number no kind has. */
   public static Optional<CheckDigitKind> fromNumber(int number) {
-    return number >= 0 && number < BY_NUMBER.length
-        ? Optional.of(BY_NUMBER[number])
-        : Optional.empty();
+    for (CheckDigitKind kind : ALL) {
+      if (kind.number == number) {
+        return Optional.of(kind);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Parses the proto name with or without its {@code CHECK_DIGIT_} prefix, case-insensitively. */
   public static Optional<CheckDigitKind> parse(String text) {
     String upper = text.trim().toUpperCase(Locale.ROOT);
     String bare = upper.startsWith(PROTO_PREFIX) ? upper.substring(PROTO_PREFIX.length()) : upper;
-    for (CheckDigitKind kind : BY_NUMBER) {
+    for (CheckDigitKind kind : ALL) {
       if (kind.name().equals(bare)) {
         return Optional.of(kind);
       }

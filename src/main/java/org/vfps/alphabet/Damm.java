@@ -8,8 +8,8 @@ package org.vfps.alphabet;
  */
 record Damm(Alphabet alphabet) implements CheckDigit {
 
-  /** The quasigroup's operation: {@code NEXT[interim][digit]}. */
-  private static final int[][] NEXT = {
+  /** The quasigroup's operation: {@code NEXT[interim][digit]}; gPAS's variant walks it too. */
+  static final int[][] NEXT = {
     {0, 3, 1, 7, 5, 9, 8, 6, 4, 2},
     {7, 0, 9, 2, 1, 5, 4, 8, 6, 3},
     {4, 2, 0, 6, 8, 7, 1, 3, 5, 9},

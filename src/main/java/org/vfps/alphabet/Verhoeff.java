@@ -10,7 +10,7 @@ package org.vfps.alphabet;
 record Verhoeff(Alphabet alphabet) implements CheckDigit {
 
   /** The group's multiplication, {@code MULTIPLY[a][b]}: rotations 0-4, reflections 5-9. */
-  private static final int[][] MULTIPLY = {
+  static final int[][] MULTIPLY = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
     {1, 2, 3, 4, 0, 6, 7, 8, 9, 5},
     {2, 3, 4, 0, 1, 7, 8, 9, 5, 6},
@@ -26,10 +26,10 @@ record Verhoeff(Alphabet alphabet) implements CheckDigit {
   /** The permutation applied once per position; its eighth power is the identity. */
   private static final int[] STEP = {1, 5, 7, 6, 2, 8, 3, 0, 9, 4};
 
-  private static final int PERIOD = 8;
+  static final int PERIOD = 8;
 
-  /** {@code PERMUTE[k]} is {@link #STEP} applied k times. */
-  private static final int[][] PERMUTE = powersOfStep();
+  /** {@code PERMUTE[k]} is {@link #STEP} applied k times; gPAS's variant uses them too. */
+  static final int[][] PERMUTE = powersOfStep();
 
   /** The inverse of each element of the group. */
   private static final int[] INVERSE = {0, 4, 3, 2, 1, 5, 6, 7, 8, 9};

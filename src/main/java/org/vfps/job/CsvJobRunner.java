@@ -16,6 +16,7 @@ import org.vfps.config.CsvProcessingConfig;
 import org.vfps.csv.CsvFormatException;
 import org.vfps.csv.CsvReader;
 import org.vfps.csv.CsvRecord;
+import org.vfps.csv.CsvWriter;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.objectstore.ObjectStore;
@@ -204,10 +205,15 @@ final class CsvJobRunner {
     if (size.isEmpty() || size.getAsLong() != job.counters().totalBytes()) {
       throw new JobFailure("The uploaded file changed or disappeared after the job started.");
     }
+    CsvRecord separatorLine = null;
     CsvRecord first;
     try (InputStream input = store.read(job.inputKey(), 0);
         CsvReader reader = new CsvReader(input, 0, job.delimiter(), MAX_RECORD_BYTES)) {
       first = reader.next();
+      if (first != null && SeparatorLine.isFirst(first, job.delimiter())) {
+        separatorLine = first;
+        first = reader.next();
+      }
     }
     if (first == null) {
       throw new JobFailure("The file is empty.");
@@ -217,11 +223,14 @@ final class CsvJobRunner {
     long offset = state.offset;
     StringBuilder text = new StringBuilder();
     if (state.nothingWritten()) {
+      if (separatorLine != null) {
+        CsvWriter.appendRaw(text, separatorLine.raw(), state.lineBreak);
+      }
       if (job.hasHeaderRow()) {
         state.write(text, layout.header());
         offset = first.endOffset();
       } else {
-        offset = 0;
+        offset = first.startOffset();
       }
     }
     boolean importing = job.direction() == JobDirection.IMPORT;

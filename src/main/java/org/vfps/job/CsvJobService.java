@@ -198,7 +198,7 @@ public final class CsvJobService {
    * Whether a job may separate fields by {@code delimiter}: a tab, or one printable ASCII character
    * other than the quote (which quotes fields), a letter or a digit (which values are made of).
    */
-  private static boolean isDelimiter(String delimiter) {
+  static boolean isDelimiter(String delimiter) {
     if (delimiter.length() != 1) {
       return false;
     }
@@ -339,10 +339,13 @@ public final class CsvJobService {
         CsvReader reader =
             new CsvReader(input, 0, job.delimiter(), CsvJobRunner.MAX_RECORD_BYTES)) {
       CsvRecord first = reader.next();
-      if (first == null) {
-        throw failAwaiting(caller, job, ErrorCode.INVALID_ARGUMENT, "The file is empty.");
-      }
       try {
+        if (first != null && SeparatorLine.isFirst(first, job.delimiter())) {
+          first = reader.next();
+        }
+        if (first == null) {
+          throw new ServiceException(ErrorCode.INVALID_ARGUMENT, "The file is empty.");
+        }
         CsvLayout.resolve(job, first.fields());
       } catch (ServiceException e) {
         throw failAwaiting(caller, job, e.code(), e.getMessage());

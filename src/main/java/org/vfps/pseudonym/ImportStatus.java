@@ -20,9 +20,20 @@ public enum ImportStatus {
   INVALID_ORIGINAL_VALUE("InvalidOriginalValue"),
   /**
    * The pseudonym does not fit the namespace's format ({@link PseudonymFormat}): its prefix,
-   * suffix, and the length and alphabet of its generation method. Ours; the .NET vfps stores it.
+   * suffix, and the length and alphabet of its generation method (for an alphabet namespace: its
+   * length or its groups; see the next two for the rest). Ours; the .NET vfps stores it.
    */
   INVALID_PSEUDONYM_VALUE("InvalidPseudonymValue"),
+  /**
+   * The pseudonym of an alphabet namespace has a character that is neither of the alphabet nor of
+   * the group delimiter. Ours.
+   */
+  PSEUDONYM_OUTSIDE_ALPHABET("PseudonymOutsideAlphabet"),
+  /**
+   * The pseudonym of an alphabet namespace has the format's shape, but its check digit does not
+   * match the characters before it: it was mistyped, or made with another check digit. Ours.
+   */
+  PSEUDONYM_CHECK_DIGIT_MISMATCH("PseudonymCheckDigitMismatch"),
   /** The namespace requires the original value as a pseudonym of its parent, which lacks it. */
   PARENT_VALUE_MISSING("ParentValueMissing"),
   /** The row's namespace does not exist. */

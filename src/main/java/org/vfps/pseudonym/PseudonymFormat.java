@@ -16,22 +16,64 @@ public final class PseudonymFormat {
 
   private PseudonymFormat() {}
 
-  /** Whether {@code pseudonym} has the format of the namespace's pseudonyms. */
+  /**
+   * Whether {@code pseudonym} has the format of the namespace's pseudonyms exactly as its generator
+   * writes it (for an alphabet namespace: with its group delimiters).
+   */
   public static boolean fits(Namespace namespace, String pseudonym) {
+    return pseudonym.equals(toImport(namespace, pseudonym).stored());
+  }
+
+  /**
+   * A pseudonym made elsewhere as the namespace stores it, or why it cannot be stored.
+   *
+   * @param stored the pseudonym as its namespace's generator writes it; null when refused
+   * @param refusal null when stored
+   */
+  record Imported(String stored, ImportStatus refusal) {}
+
+  /**
+   * What an import makes of {@code pseudonym}: a pseudonym of the namespace's format is stored as
+   * its generator writes it, so one of an alphabet namespace given without its group delimiters is
+   * stored with them (and a lookup of either form finds it). Refused are: one without the prefix
+   * and suffix, or with a core the method could not make ({@link
+   * ImportStatus#INVALID_PSEUDONYM_VALUE}); of an alphabet namespace, one with a character that is
+   * neither of its alphabet nor of its group delimiter ({@link
+   * ImportStatus#PSEUDONYM_OUTSIDE_ALPHABET}) and one whose check digit does not match the
+   * characters before it ({@link ImportStatus#PSEUDONYM_CHECK_DIGIT_MISMATCH}).
+   */
+  static Imported toImport(Namespace namespace, String pseudonym) {
     String prefix = namespace.pseudonymPrefix();
     String suffix = namespace.pseudonymSuffix();
     if (pseudonym.length() < prefix.length() + suffix.length()
         || !pseudonym.startsWith(prefix)
         || !pseudonym.endsWith(suffix)) {
-      return false;
+      return new Imported(null, ImportStatus.INVALID_PSEUDONYM_VALUE);
     }
     String core = pseudonym.substring(prefix.length(), pseudonym.length() - suffix.length());
     AlphabetFormat format = namespace.alphabetFormat();
-    if (format != null) {
-      // stored as its generator writes it, so that a lookup of the canonical form finds it
-      return format.canonical(core).filter(core::equals).isPresent();
+    if (format == null) {
+      return fitsCore(namespace.generationMethod(), namespace.pseudonymLength(), core)
+          ? new Imported(pseudonym, null)
+          : new Imported(null, ImportStatus.INVALID_PSEUDONYM_VALUE);
     }
-    return fitsCore(namespace.generationMethod(), namespace.pseudonymLength(), core);
+    return switch (format.verdict(core)) {
+      // stored as its generator writes it, so that a lookup of the canonical form finds it
+      case FITS -> new Imported(prefix + format.canonical(core).orElseThrow() + suffix, null);
+      case CHECK_DIGIT_MISMATCH -> new Imported(null, ImportStatus.PSEUDONYM_CHECK_DIGIT_MISMATCH);
+      case MALFORMED ->
+          new Imported(
+              null,
+              outsideAlphabet(format, core)
+                  ? ImportStatus.PSEUDONYM_OUTSIDE_ALPHABET
+                  : ImportStatus.INVALID_PSEUDONYM_VALUE);
+    };
+  }
+
+  /** Whether {@code core} has a character that is neither of the alphabet nor of a delimiter. */
+  private static boolean outsideAlphabet(AlphabetFormat format, String core) {
+    String delimiter = format.grouping().delimiter();
+    return !format.alphabet().spells(delimiter.isEmpty() ? core : core.replace(delimiter, ""));
   }
 
   /**

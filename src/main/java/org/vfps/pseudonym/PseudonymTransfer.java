@@ -35,12 +35,14 @@ public final class PseudonymTransfer {
   /**
    * Imports the pairs into the namespace, overwriting nothing, and says what became of each, in
    * order: {@link ImportStatus#INVALID_ORIGINAL_VALUE} for a value Create would refuse, {@link
-   * ImportStatus#INVALID_PSEUDONYM_VALUE} for a pseudonym that does not fit the namespace's {@link
-   * PseudonymFormat format}, {@link ImportStatus#PARENT_VALUE_MISSING} for a value the namespace's
-   * parent lacks under {@link ParentValidationMode#ENSURE_EXISTS}, else what {@link
-   * PseudonymRepository#importPairs} says. A pair refused is not stored. Fails with {@code
-   * PERMISSION_DENIED} without write access, then {@code NOT_FOUND} for an unknown namespace; the
-   * future completes after the imported rows are committed.
+   * ImportStatus#INVALID_PSEUDONYM_VALUE}, {@link ImportStatus#PSEUDONYM_OUTSIDE_ALPHABET} or
+   * {@link ImportStatus#PSEUDONYM_CHECK_DIGIT_MISMATCH} for a pseudonym that does not fit the
+   * namespace's {@link PseudonymFormat format} (a pseudonym that fits is stored as the namespace's
+   * generator writes it: with its group delimiters), {@link ImportStatus#PARENT_VALUE_MISSING} for
+   * a value the namespace's parent lacks under {@link ParentValidationMode#ENSURE_EXISTS}, else
+   * what {@link PseudonymRepository#importPairs} says. A pair refused is not stored. Fails with
+   * {@code PERMISSION_DENIED} without write access, then {@code NOT_FOUND} for an unknown
+   * namespace; the future completes after the imported rows are committed.
    */
   public Future<List<ImportStatus>> importPairs(
       Caller caller, String namespaceName, List<ImportedPair> pairs) {
@@ -52,17 +54,24 @@ public final class PseudonymTransfer {
 
   private Future<List<ImportStatus>> importValid(Namespace namespace, List<ImportedPair> pairs) {
     ImportStatus[] statuses = new ImportStatus[pairs.size()];
+    ImportedPair[] storable = new ImportedPair[pairs.size()];
     Set<String> originals = new LinkedHashSet<>();
     for (int i = 0; i < pairs.size(); i++) {
       ImportedPair pair = pairs.get(i);
       if (!PseudonymService.isStorable(pair.originalValue())
           || !namespace.matches(pair.originalValue())) {
         statuses[i] = ImportStatus.INVALID_ORIGINAL_VALUE;
-      } else if (!storablePseudonym(pair.pseudonymValue())
-          || !PseudonymFormat.fits(namespace, pair.pseudonymValue())) {
+      } else if (!storablePseudonym(pair.pseudonymValue())) {
         statuses[i] = ImportStatus.INVALID_PSEUDONYM_VALUE;
       } else {
-        originals.add(pair.originalValue());
+        PseudonymFormat.Imported imported =
+            PseudonymFormat.toImport(namespace, pair.pseudonymValue());
+        if (imported.refusal() != null) {
+          statuses[i] = imported.refusal();
+        } else {
+          storable[i] = new ImportedPair(pair.originalValue(), imported.stored());
+          originals.add(pair.originalValue());
+        }
       }
     }
     Future<Set<String>> inParent =
@@ -77,7 +86,7 @@ public final class PseudonymTransfer {
             if (statuses[i] == null && !present.contains(pairs.get(i).originalValue())) {
               statuses[i] = ImportStatus.PARENT_VALUE_MISSING;
             } else if (statuses[i] == null) {
-              stored.add(pairs.get(i));
+              stored.add(storable[i]);
             }
           }
           Future<List<ImportStatus>> imported =

@@ -182,7 +182,9 @@ class CheckDigitTest {
             "CHECK_DIGIT_UNSPECIFIED",
             "CHECK_DIGIT_LUHN_MOD_N",
             "CHECK_DIGIT_DAMM",
-            "CHECK_DIGIT_VERHOEFF");
+            "CHECK_DIGIT_VERHOEFF",
+            "CHECK_DIGIT_X_GPAS_DAMM",
+            "CHECK_DIGIT_X_GPAS_VERHOEFF");
     for (CheckDigitKind kind : CheckDigitKind.values()) {
       assertThat(CheckDigitKind.fromNumber(kind.number())).contains(kind);
       assertThat(CheckDigitKind.parse(kind.protoName())).contains(kind);
@@ -192,6 +194,8 @@ class CheckDigitTest {
       }
     }
     assertThat(CheckDigitKind.fromNumber(4)).isEmpty();
+    assertThat(CheckDigitKind.fromNumber(1000)).contains(CheckDigitKind.X_GPAS_DAMM);
+    assertThat(CheckDigitKind.fromNumber(1002)).isEmpty();
     assertThat(CheckDigitKind.fromNumber(-1)).isEmpty();
     assertThat(CheckDigitKind.parse("MOD_97")).isEmpty();
   }

@@ -28,6 +28,8 @@ public final class Stdnum {
             case LUHN_MOD_N -> "luhn";
             case DAMM -> "damm";
             case VERHOEFF -> "verhoeff";
+            case X_GPAS_DAMM -> "gpas_damm";
+            case X_GPAS_VERHOEFF -> "gpas_verhoeff";
             case UNSPECIFIED -> throw new IllegalArgumentException("no check digit to validate");
           };
       return script + "\t" + alphabet + "\t" + value;

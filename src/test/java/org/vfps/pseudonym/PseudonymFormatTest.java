@@ -33,6 +33,24 @@ class PseudonymFormatTest {
         Instant.EPOCH);
   }
 
+  /** A namespace of the alphabet method, three drawn characters, the prefix P and suffix S. */
+  private static Namespace alphabetNamespace(AlphabetFormat format) {
+    return new Namespace(
+        "ns",
+        null,
+        GenerationMethod.X_SECURE_RANDOM_ALPHABET,
+        3,
+        "P",
+        "S",
+        OriginalValueRegex.NONE,
+        false,
+        null,
+        ParentValidationMode.UNSPECIFIED,
+        format,
+        Instant.EPOCH,
+        Instant.EPOCH);
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = GenerationMethod.class,
@@ -101,21 +119,7 @@ class PseudonymFormatTest {
   void anAlphabetNamespaceStoresItsCanonicalFormAndLooksUpAnyTypedForm() {
     // Damm over the ten digits: 572 has the check digit 4; groups of two with "-"
     AlphabetFormat format = AlphabetFormat.of("0123456789", CheckDigitKind.DAMM, 2, "-", 3);
-    Namespace namespace =
-        new Namespace(
-            "ns",
-            null,
-            GenerationMethod.X_SECURE_RANDOM_ALPHABET,
-            3,
-            "P",
-            "S",
-            OriginalValueRegex.NONE,
-            false,
-            null,
-            ParentValidationMode.UNSPECIFIED,
-            format,
-            Instant.EPOCH,
-            Instant.EPOCH);
+    Namespace namespace = alphabetNamespace(format);
 
     assertThat(PseudonymFormat.fits(namespace, "P57-24S")).isTrue();
     assertThat(PseudonymFormat.fits(namespace, "P5724S")).as("not as written").isFalse();
@@ -129,6 +133,44 @@ class PseudonymFormatTest {
     // not of the format's shape: looked up as it is, and not found
     assertThat(PseudonymFormat.lookupForm(namespace, "P57-2S")).contains("P57-2S");
     assertThat(PseudonymFormat.lookupForm(namespace, "X57-24S")).contains("X57-24S");
+  }
+
+  @Test
+  void anImportStoresTheCanonicalFormAndSaysWhyAPseudonymDoesNotFit() {
+    // gPAS's Damm over the ten digits: 572 has the check digit 1; groups of two with "-"
+    Namespace namespace =
+        alphabetNamespace(AlphabetFormat.of("0123456789", CheckDigitKind.X_GPAS_DAMM, 2, "-", 3));
+
+    assertThat(PseudonymFormat.toImport(namespace, "P57-21S"))
+        .isEqualTo(new PseudonymFormat.Imported("P57-21S", null));
+    assertThat(PseudonymFormat.toImport(namespace, "P5721S"))
+        .as("without its delimiters")
+        .isEqualTo(new PseudonymFormat.Imported("P57-21S", null));
+    assertThat(PseudonymFormat.toImport(namespace, "P57-24S").refusal())
+        .as("the standard Damm's check digit")
+        .isEqualTo(ImportStatus.PSEUDONYM_CHECK_DIGIT_MISMATCH);
+    assertThat(PseudonymFormat.toImport(namespace, "P57-2AS").refusal())
+        .isEqualTo(ImportStatus.PSEUDONYM_OUTSIDE_ALPHABET);
+    assertThat(PseudonymFormat.toImport(namespace, "P57_21S").refusal())
+        .as("another delimiter")
+        .isEqualTo(ImportStatus.PSEUDONYM_OUTSIDE_ALPHABET);
+    for (String malformed : new String[] {"P57-2S", "P572-1S", "P57--21S", "57-21", "P57-21"}) {
+      assertThat(PseudonymFormat.toImport(namespace, malformed).refusal())
+          .as(malformed)
+          .isEqualTo(ImportStatus.INVALID_PSEUDONYM_VALUE);
+    }
+    assertThat(PseudonymFormat.fits(namespace, "P57-21S")).isTrue();
+    assertThat(PseudonymFormat.fits(namespace, "P5721S")).isFalse();
+  }
+
+  @Test
+  void anImportOfAnotherMethodStoresThePseudonymAsItIs() {
+    Namespace namespace = namespace(GenerationMethod.FULL_RANDOM_HEX_ENCODED, 4, "legacy-", "");
+
+    assertThat(PseudonymFormat.toImport(namespace, "legacy-00af"))
+        .isEqualTo(new PseudonymFormat.Imported("legacy-00af", null));
+    assertThat(PseudonymFormat.toImport(namespace, "legacy-00AF"))
+        .isEqualTo(new PseudonymFormat.Imported(null, ImportStatus.INVALID_PSEUDONYM_VALUE));
   }
 
   private static boolean fits(GenerationMethod method, long length, String core) {
