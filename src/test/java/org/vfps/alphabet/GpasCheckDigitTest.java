@@ -2,7 +2,6 @@ package org.vfps.alphabet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -135,7 +134,7 @@ class GpasCheckDigitTest {
       value = CheckDigitKind.class,
       names = {"X_GPAS_DAMM", "X_GPAS_VERHOEFF"})
   void valuesOfTheVariantsValidateInStdnum(CheckDigitKind kind) throws Exception {
-    assumeTrue(Stdnum.installed(), "needs python3-stdnum for /usr/bin/python3");
+    Stdnum.assumeInstalled();
     CheckDigit check = kind.over(DIGITS).orElseThrow();
     Random random = new Random(1000 + kind.number());
     List<Stdnum.Query> valid = new ArrayList<>();
