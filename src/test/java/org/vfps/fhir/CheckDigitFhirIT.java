@@ -11,7 +11,6 @@ import ca.uhn.fhir.context.FhirContext;
 import ca.uhn.fhir.parser.IParser;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +27,7 @@ import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.AlphabetNamespaces;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -45,8 +45,6 @@ import org.vfps.server.VfpsServer;
  */
 class CheckDigitFhirIT {
 
-  private static final String MISTYPED =
-      "The pseudonym's check digit does not match: it was mistyped.";
   private static final String FHIR_JSON = "application/fhir+json; charset=utf-8";
   private static final String GPAS = "/ttp-fhir/fhir/gpas/";
   private static final IParser PARSER = FhirContext.forR4Cached().newJsonParser();
@@ -65,41 +63,12 @@ class CheckDigitFhirIT {
     VfpsServer server = resources.own(TestService.start());
     http = resources.own(new HttpTestClient(server.httpPort()));
     namespace = "check-digit-fhir-" + UUID.randomUUID();
-    Response created =
-        http.postJson(
-            "/v1/namespaces",
-            new JsonObject()
-                .put("name", namespace)
-                .put(
-                    "pseudonymGenerationMethod",
-                    "PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET")
-                .put("pseudonymLength", 10)
-                .put(
-                    "xFormat",
-                    new JsonObject()
-                        .put("alphabet", "0123456789")
-                        .put("checkDigit", "CHECK_DIGIT_DAMM")
-                        .put("groupSize", 4)
-                        .put("groupDelimiter", "-"))
-                .encode());
-    assertThat(created.status()).as(created.body()).isEqualTo(200);
-    JsonArray pseudonyms =
-        http.postJson(
-                "/v1/namespaces/" + namespace + "/pseudonyms:batchCreate",
-                new JsonObject()
-                    .put("originalValues", new JsonArray().add("anna").add("ben"))
-                    .encode())
-            .json()
-            .getJsonArray("pseudonyms");
-    anna = pseudonyms.getJsonObject(0).getString("pseudonymValue");
-    ben = pseudonyms.getJsonObject(1).getString("pseudonymValue");
+    List<String> pseudonyms =
+        AlphabetNamespaces.createWithPseudonyms(
+            http, namespace, 10, "CHECK_DIGIT_DAMM", 4, "-", "anna", "ben");
+    anna = pseudonyms.get(0);
+    ben = pseudonyms.get(1);
     assertThat(anna).matches("\\d{4}-\\d{4}-\\d{3}");
-  }
-
-  /** The pseudonym with its last character, the Damm check digit, changed. */
-  private static String mistyped(String pseudonym) {
-    char check = pseudonym.charAt(pseudonym.length() - 1);
-    return pseudonym.substring(0, pseudonym.length() - 1) + (char) ('0' + (check - '0' + 1) % 10);
   }
 
   private static Response post(String path, JsonObject body) {
@@ -117,7 +86,7 @@ class CheckDigitFhirIT {
   private static void assertMistyped(OperationOutcome outcome) {
     assertThat(outcome.getIssue()).hasSize(1);
     assertThat(outcome.getIssueFirstRep().getCode()).isEqualTo(IssueType.PROCESSING);
-    assertThat(outcome.getIssueFirstRep().getDiagnostics()).isEqualTo(MISTYPED);
+    assertThat(outcome.getIssueFirstRep().getDiagnostics()).isEqualTo(AlphabetNamespaces.MISTYPED);
   }
 
   private static JsonObject mii2026(String pseudonym) {
@@ -139,7 +108,7 @@ class CheckDigitFhirIT {
   void miiDePseudonymizeFindsAPseudonymWithOrWithoutDelimitersAndRefusesAMistypedOne() {
     Response grouped = post("/v1/fhir/$de-pseudonymize", mii2026(anna));
     Response ungrouped = post("/v1/fhir/$de-pseudonymize", mii2026(anna.replace("-", "")));
-    Response typo = post("/v1/fhir/$de-pseudonymize", mii2026(mistyped(anna)));
+    Response typo = post("/v1/fhir/$de-pseudonymize", mii2026(AlphabetNamespaces.mistyped(anna)));
     Response version11 =
         post(
             "/v1/fhir/$de-pseudonymize",
@@ -147,7 +116,9 @@ class CheckDigitFhirIT {
     Response version11Typo =
         post(
             "/v1/fhir/$de-pseudonymize",
-            parameters(string("target", namespace), string("pseudonym", mistyped(ben))));
+            parameters(
+                string("target", namespace),
+                string("pseudonym", AlphabetNamespaces.mistyped(ben))));
 
     assertThat(originalOf2026(parsed(grouped, 200, Parameters.class))).isEqualTo("anna");
     assertThat(originalOf2026(parsed(ungrouped, 200, Parameters.class))).isEqualTo("anna");
@@ -174,7 +145,7 @@ class CheckDigitFhirIT {
                     "batch",
                     List.of(
                         entry("$de-pseudonymize", mii2026(anna.replace("-", ""))),
-                        entry("$de-pseudonymize", mii2026(mistyped(anna))),
+                        entry("$de-pseudonymize", mii2026(AlphabetNamespaces.mistyped(anna))),
                         entry("$de-pseudonymize", mii2026(ben))))),
             200,
             Bundle.class);
@@ -199,7 +170,7 @@ class CheckDigitFhirIT {
                     "transaction",
                     List.of(
                         entry("$de-pseudonymize", mii2026(anna)),
-                        entry("$de-pseudonymize", mii2026(mistyped(ben)))))),
+                        entry("$de-pseudonymize", mii2026(AlphabetNamespaces.mistyped(ben)))))),
             400,
             OperationOutcome.class);
     Bundle fine =
@@ -215,7 +186,7 @@ class CheckDigitFhirIT {
             Bundle.class);
 
     assertThat(outcome.getIssueFirstRep().getDiagnostics())
-        .isEqualTo("Bundle.entry[1]: " + MISTYPED);
+        .isEqualTo("Bundle.entry[1]: " + AlphabetNamespaces.MISTYPED);
     assertThat(fine.getEntry())
         .extracting(e -> originalOf2026((Parameters) e.getResource()))
         .containsExactly("anna", "ben");
@@ -231,7 +202,7 @@ class CheckDigitFhirIT {
                 parameters(
                     string("target", namespace),
                     string("pseudonym", anna),
-                    string("pseudonym", mistyped(anna)),
+                    string("pseudonym", AlphabetNamespaces.mistyped(anna)),
                     string("pseudonym", ben.replace("-", "")),
                     string("pseudonym", "0000"))),
             200,
@@ -242,7 +213,7 @@ class CheckDigitFhirIT {
         .extracting(ParametersParameterComponent::getName)
         .containsExactly("original", "error", "original", "error");
     assertThat(part(answers.get(0), "original")).isEqualTo("anna");
-    assertThat(part(answers.get(1), "pseudonym")).isEqualTo(mistyped(anna));
+    assertThat(part(answers.get(1), "pseudonym")).isEqualTo(AlphabetNamespaces.mistyped(anna));
     assertThat(errorCode(answers.get(1))).isEqualTo("invalid");
     assertThat(part(answers.get(2), "original")).isEqualTo("ben");
     assertThat(part(answers.get(2), "pseudonym")).isEqualTo(ben.replace("-", ""));
@@ -277,11 +248,13 @@ class CheckDigitFhirIT {
                 + "$de-pseudonymize?domain="
                 + namespace
                 + "&pseudonym="
-                + URLEncoder.encode(mistyped(anna), StandardCharsets.UTF_8));
+                + URLEncoder.encode(AlphabetNamespaces.mistyped(anna), StandardCharsets.UTF_8));
     Response posted =
         post(
             GPAS + "$de-pseudonymize",
-            parameters(string("target", namespace), string("pseudonym", mistyped(ben))));
+            parameters(
+                string("target", namespace),
+                string("pseudonym", AlphabetNamespaces.mistyped(ben))));
 
     assertThat(
             parsed(found, 200, Parameters.class).getParameterFirstRep().getValue().primitiveValue())

@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.AlphabetNamespaces;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.HttpTestClient.Response;
@@ -25,8 +26,6 @@ import org.vfps.server.VfpsServer;
  */
 class AlphabetRestIT {
 
-  static final String MISTYPED = "The pseudonym's check digit does not match: it was mistyped.";
-
   @RegisterExtension static final ClassResources resources = new ClassResources();
 
   @RegisterExtension final LogCapture logs = LogCapture.of("org.vfps");
@@ -37,12 +36,6 @@ class AlphabetRestIT {
   static void start() {
     VfpsServer server = resources.own(TestService.start());
     http = resources.own(new HttpTestClient(server.httpPort()));
-  }
-
-  /** The pseudonym with its last character, the check digit of a decimal format, changed. */
-  static String mistyped(String pseudonym) {
-    char check = pseudonym.charAt(pseudonym.length() - 1);
-    return pseudonym.substring(0, pseudonym.length() - 1) + (char) ('0' + (check - '0' + 1) % 10);
   }
 
   private static Response batch(
@@ -126,40 +119,25 @@ class AlphabetRestIT {
   @Test
   void getAndBatchGetFindAPseudonymWithOrWithoutDelimitersAndRefuseAMistypedOne() {
     String name = "alphabet-rest-" + UUID.randomUUID();
-    Response created =
-        http.postJson(
-            "/v1/namespaces",
-            new JsonObject()
-                .put("name", name)
-                .put(
-                    "pseudonymGenerationMethod",
-                    "PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET")
-                .put("pseudonymLength", 11)
-                .put("pseudonymPrefix", "S")
-                .put(
-                    "xFormat",
-                    new JsonObject()
-                        .put("alphabet", "0123456789")
-                        .put("checkDigit", "CHECK_DIGIT_DAMM")
-                        .put("groupSize", 4)
-                        .put("groupDelimiter", "-"))
-                .encode());
-    assertThat(created.status()).as(created.body()).isEqualTo(200);
-    JsonArray pseudonyms =
-        batch(name, "batchCreate", "originalValues", List.of("anna", "ben"))
-            .json()
-            .getJsonArray("pseudonyms");
-    String anna = pseudonyms.getJsonObject(0).getString("pseudonymValue");
-    String ben = pseudonyms.getJsonObject(1).getString("pseudonymValue");
-    assertThat(anna).matches("S\\d{4}-\\d{4}-\\d{4}");
+    List<String> pseudonyms =
+        AlphabetNamespaces.createWithPseudonyms(
+            http, name, 11, "CHECK_DIGIT_DAMM", 4, "-", "anna", "ben");
+    String anna = pseudonyms.get(0);
+    String ben = pseudonyms.get(1);
+    assertThat(anna).matches("\\d{4}-\\d{4}-\\d{4}");
 
     Response grouped = http.get("/v1/namespaces/" + name + "/pseudonyms/" + anna);
     Response ungrouped =
         http.get("/v1/namespaces/" + name + "/pseudonyms/" + anna.replace("-", ""));
-    Response typo = http.get("/v1/namespaces/" + name + "/pseudonyms/" + mistyped(anna));
+    Response typo =
+        http.get("/v1/namespaces/" + name + "/pseudonyms/" + AlphabetNamespaces.mistyped(anna));
     Response both = batch(name, "batchGet", "pseudonymValues", List.of(ben.replace("-", ""), anna));
     Response batchTypo =
-        batch(name, "batchGet", "pseudonymValues", List.of(anna, mistyped(ben), "S0"));
+        batch(
+            name,
+            "batchGet",
+            "pseudonymValues",
+            List.of(anna, AlphabetNamespaces.mistyped(ben), "S0"));
 
     assertThat(grouped.json().getJsonObject("pseudonym").getString("originalValue"))
         .isEqualTo("anna");
@@ -167,7 +145,10 @@ class AlphabetRestIT {
     assertThat(ungrouped.json().getJsonObject("pseudonym").getString("pseudonymValue"))
         .isEqualTo(anna);
     JsonObject mistypedBody =
-        new JsonObject().put("code", 3).put("message", MISTYPED).put("details", new JsonArray());
+        new JsonObject()
+            .put("code", 3)
+            .put("message", AlphabetNamespaces.MISTYPED)
+            .put("details", new JsonArray());
     assertThat(typo.status()).isEqualTo(400);
     assertThat(typo.json()).isEqualTo(mistypedBody);
     assertThat(both.status()).as(both.body()).isEqualTo(200);
