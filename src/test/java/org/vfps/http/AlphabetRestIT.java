@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,44 @@ class AlphabetRestIT {
                 .getJsonObject("namespace")
                 .getJsonObject("xFormat"))
         .isEqualTo(format);
+  }
+
+  @Test
+  void theMethodWithoutAFormatAndAFormatWithAnotherMethodAreRefused() {
+    JsonObject alphabet =
+        new JsonObject()
+            .put(
+                "pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET")
+            .put("pseudonymLength", 12);
+    Map<JsonObject, String> refused =
+        Map.of(
+            alphabet.copy(),
+            "The 'XSecureRandomAlphabet' pseudonym generation method needs a pseudonym format"
+                + " (x_format) with its alphabet.",
+            alphabet.copy().putNull("xFormat"),
+            "The 'XSecureRandomAlphabet' pseudonym generation method needs a pseudonym format"
+                + " (x_format) with its alphabet.",
+            alphabet
+                .copy()
+                .put("pseudonymGenerationMethod", 5)
+                .put("x_format", new JsonObject().put("alphabet", "0123456789")),
+            "A pseudonym format (x_format) belongs to the 'XSecureRandomAlphabet' pseudonym"
+                + " generation method only.");
+    refused.forEach(
+        (body, message) -> {
+          Response response =
+              http.postJson(
+                  "/v1/namespaces",
+                  body.copy().put("name", "alphabet-rest-" + UUID.randomUUID()).encode());
+          assertThat(response.status()).as(body.encode()).isEqualTo(400);
+          assertThat(response.json())
+              .isEqualTo(
+                  new JsonObject()
+                      .put("code", 3)
+                      .put("message", message)
+                      .put("details", new JsonArray()));
+        });
+    assertThat(logs.atLeast(Level.WARN)).isEmpty();
   }
 
   @Test
