@@ -14,6 +14,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.hl7.fhir.r4.model.Bundle;
@@ -160,30 +161,22 @@ class CheckDigitFhirIT {
     assertNothingLoggedAsAnError();
   }
 
+  /** A transaction of one MII {@code $de-pseudonymize} per pseudonym. */
+  private static Response transaction(String... pseudonyms) {
+    return post(
+        "/v1/fhir",
+        bundle(
+            "transaction",
+            Arrays.stream(pseudonyms)
+                .map(pseudonym -> entry("$de-pseudonymize", mii2026(pseudonym)))
+                .toList()));
+  }
+
   @Test
   void aTransactionWithAMistypedEntryFailsAsAWhole() {
     OperationOutcome outcome =
-        parsed(
-            post(
-                "/v1/fhir",
-                bundle(
-                    "transaction",
-                    List.of(
-                        entry("$de-pseudonymize", mii2026(anna)),
-                        entry("$de-pseudonymize", mii2026(AlphabetNamespaces.mistyped(ben)))))),
-            400,
-            OperationOutcome.class);
-    Bundle fine =
-        parsed(
-            post(
-                "/v1/fhir",
-                bundle(
-                    "transaction",
-                    List.of(
-                        entry("$de-pseudonymize", mii2026(anna)),
-                        entry("$de-pseudonymize", mii2026(ben.replace("-", "")))))),
-            200,
-            Bundle.class);
+        parsed(transaction(anna, AlphabetNamespaces.mistyped(ben)), 400, OperationOutcome.class);
+    Bundle fine = parsed(transaction(anna, ben.replace("-", "")), 200, Bundle.class);
 
     assertThat(outcome.getIssueFirstRep().getDiagnostics())
         .isEqualTo("Bundle.entry[1]: " + AlphabetNamespaces.MISTYPED);
