@@ -330,10 +330,13 @@ export function pseudonymizer(batchCreate) {
 }
 
 /**
- * The lookup for revealing: BatchGet, pseudonym → original value. An unknown pseudonym (404) is
- * left out of the map: the one the error names is dropped and the rest asked again; when the
- * error names none of them (and the namespace still exists), the batch is split in halves until
- * the unknown ones are alone.
+ * The lookup for revealing: BatchGet, value as asked → original value (a pseudonym typed without
+ * its group delimiters is found, and kept under the value the file holds). An unknown pseudonym
+ * (404) is left out of the map: the one the error names is dropped and the rest asked again; when
+ * the error names none of them (and the namespace still exists), the batch is split in halves
+ * until the unknown ones are alone. A mistyped pseudonym (400: its check digit does not match,
+ * which BatchGet refuses for the whole batch without naming it) is left out the same way, by
+ * halves, as a reveal job leaves it.
  */
 export function revealer(batchGet, namespaceExists) {
   return async (namespace, values, signal) => {
@@ -341,10 +344,17 @@ export function revealer(batchGet, namespaceExists) {
     let namespaceChecked = false;
     const ask = async (batch) => {
       try {
-        for (const pseudonym of await batchGet(namespace, batch, signal)) {
-          results.set(pseudonym.pseudonymValue, pseudonym.originalValue);
-        }
+        const found = await batchGet(namespace, batch, signal);
+        found.forEach((pseudonym, i) => results.set(batch[i], pseudonym.originalValue));
       } catch (e) {
+        if (e.code === INVALID_ARGUMENT) {
+          if (batch.length > 1) {
+            const half = batch.length >> 1;
+            await ask(batch.slice(0, half));
+            await ask(batch.slice(half));
+          }
+          return;
+        }
         if (!e.notFound) {
           throw e;
         }
@@ -375,6 +385,9 @@ export function revealer(batchGet, namespaceExists) {
     return results;
   };
 }
+
+/** The gRPC code of a value BatchGet refuses on its own (a mistyped pseudonym). */
+const INVALID_ARGUMENT = 3;
 
 /** The index of the value a NOT_FOUND message names; -1 when none. */
 function namedValue(message, values) {

@@ -6,9 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -149,29 +148,24 @@ public final class Access {
   /**
    * Writes the reverse lookups of {@code pseudonyms} to the audit trail when {@code outcome}, their
    * results in that order, completes, a line per pseudonym or one for the call (see {@link
-   * Audit#lookups}): {@code OK} for a pseudonym found, {@code WITHDRAWN} for one whose original
-   * value {@code withdrawn} says was withdrawn, {@code NOT_FOUND} for one missing, the failure's
-   * code for each when the lookups failed. Returns {@code outcome}.
+   * Audit#lookups}): each result's outcome as {@code outcomeOf} names it ({@value Audit#OK} for a
+   * pseudonym found, {@code WITHDRAWN}, {@code NOT_FOUND}, or the code of a value refused on its
+   * own, such as {@code INVALID_ARGUMENT}), the failure's code for each when the lookups failed.
+   * Returns {@code outcome}.
    */
-  public <T> Future<List<Optional<T>>> auditedLookups(
+  public <T> Future<List<T>> auditedLookups(
       Caller caller,
       Operation operation,
       String namespace,
       List<String> pseudonyms,
-      Future<List<Optional<T>>> outcome,
-      Predicate<T> withdrawn) {
+      Future<List<T>> outcome,
+      Function<T, String> outcomeOf) {
     return outcome.andThen(
         done -> {
           String failed = done.succeeded() ? null : Audit.outcome(done.cause());
           List<String> outcomes = new ArrayList<>(pseudonyms.size());
           for (int i = 0; i < pseudonyms.size(); i++) {
-            outcomes.add(
-                failed != null
-                    ? failed
-                    : done.result()
-                        .get(i)
-                        .map(found -> withdrawn.test(found) ? ErrorCode.WITHDRAWN.name() : Audit.OK)
-                        .orElse(ErrorCode.NOT_FOUND.name()));
+            outcomes.add(failed != null ? failed : outcomeOf.apply(done.result().get(i)));
           }
           audit.lookups(caller, operation, namespace, pseudonyms, outcomes, failed);
         });

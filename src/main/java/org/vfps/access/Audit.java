@@ -59,12 +59,14 @@ public final class Audit {
    * The reverse lookups of one call: a line per pseudonym with its outcome, or one line for the
    * call ({@code batchReads}). The call's line has the outcome {@value #OK} when the call was
    * answered, else the failure's code (then every pseudonym's outcome), and counts the pseudonyms
-   * ({@code count}) and their outcomes ({@code found}, {@code withdrawn}, {@code not_found}); with
-   * {@link AuditBatchReads#PER_CALL_WITH_PSEUDONYMS} it also lists them in request order ({@code
+   * ({@code count}) and their outcomes ({@code found}, {@code withdrawn}, {@code not_found}, {@code
+   * invalid} for a value refused on its own, such as a mistyped pseudonym); with {@link
+   * AuditBatchReads#PER_CALL_WITH_PSEUDONYMS} it also lists them in request order ({@code
    * pseudonyms}, comma-separated, a comma in a pseudonym escaped as <code>&#92;u002c</code>).
    *
    * @param outcomes each pseudonym's outcome, in the order of {@code pseudonyms}: {@value #OK},
-   *     {@code WITHDRAWN}, {@code NOT_FOUND}, or the failure's code for each when the call failed
+   *     {@code WITHDRAWN}, {@code NOT_FOUND}, {@code INVALID_ARGUMENT}, or the failure's code for
+   *     each when the call failed
    * @param failure the call's failure's code, null when it was answered
    */
   void lookups(
@@ -91,7 +93,8 @@ public final class Audit {
     if (failure == null) {
       line.addKeyValue("found", count(outcomes, OK))
           .addKeyValue("withdrawn", count(outcomes, "WITHDRAWN"))
-          .addKeyValue("not_found", count(outcomes, "NOT_FOUND"));
+          .addKeyValue("not_found", count(outcomes, "NOT_FOUND"))
+          .addKeyValue("invalid", count(outcomes, "INVALID_ARGUMENT"));
     }
     if (batchReads == AuditBatchReads.PER_CALL_WITH_PSEUDONYMS) {
       StringBuilder listed = new StringBuilder();

@@ -16,6 +16,7 @@ import org.vfps.access.Caller;
 import org.vfps.log.EdgeWarnings;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.ReverseLookup;
 import org.vfps.pseudonym.Withdrawal;
 
 /**
@@ -28,9 +29,10 @@ import org.vfps.pseudonym.Withdrawal;
  * {@code target}, {@code original} and {@code pseudonym} as identifiers of the system {@value
  * #SYSTEM}, or {@code error} with the value and an {@code error-code} from {@code
  * http://hl7.org/fhir/issue-type} ({@code not-found}, {@code invalid} for a value that fails on its
- * own: blank, too long, refused by the domain's validation regex), inside a 200; the other values
- * are made. {@code $pseudonymize} creates nothing. The values of one call go to the domain as one
- * batch: one permission check, the multi-row statements of the batch calls.
+ * own: blank, too long, refused by the domain's validation regex, or a pseudonym whose check digit
+ * does not match), inside a 200; the other values are made. {@code $pseudonymize} creates nothing.
+ * The values of one call go to the domain as one batch: one permission check, the multi-row
+ * statements of the batch calls.
  *
  * <p>{@code $deletePseudonyms} and {@code $anonymizeOriginals} take {@code target} and 1..* {@code
  * original} and answer one {@code successStatus} per value (see {@link #withdraw}) inside a 200. A
@@ -130,6 +132,14 @@ final class GpasOperations {
           .orElse(new Result(null, IssueType.NOTFOUND));
     }
 
+    /**
+     * A batch lookup's result: a value refused on its own (a mistyped pseudonym, whose check digit
+     * does not match) is {@code invalid}, as a value gPAS could never have made.
+     */
+    static Result ofLookup(ReverseLookup lookup) {
+      return lookup.refusal() != null ? INVALID : of(lookup.found());
+    }
+
     static final Result INVALID = new Result(null, IssueType.INVALID);
   }
 
@@ -167,7 +177,7 @@ final class GpasOperations {
           case REVERSE_LOOKUP ->
               pseudonyms
                   .lookupAll(caller, domain, values)
-                  .map(found -> found.stream().map(Result::of).toList());
+                  .map(found -> found.stream().map(Result::ofLookup).toList());
           case RESOLVE, FIND_ALL, ADD ->
               throw new IllegalStateException(
                   "the gPAS dialect has no " + operation.kind() + " operation");

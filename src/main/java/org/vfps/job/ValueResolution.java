@@ -15,6 +15,7 @@ import org.vfps.csv.CsvRecord;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymService;
+import org.vfps.pseudonym.ReverseLookup;
 
 /**
  * What the values of a chunk of a pseudonymize or de-pseudonymize job become: each distinct value
@@ -101,7 +102,9 @@ final class ValueResolution {
         parts.add(
             calls.submit(
                 () ->
-                    pseudonyms.lookupAll(creator, namespace, part).map(ValueResolution::revealed)));
+                    pseudonyms
+                        .lookupAll(creator, namespace, part)
+                        .map(found -> revealed(part, found))));
       } else if (state.job.pseudonymizeMode() == PseudonymizeMode.CREATE_IF_MISSING) {
         long rowBefore = RowNumbers.before(state.job, rowsBefore);
         parts.add(
@@ -133,13 +136,19 @@ final class ValueResolution {
             });
   }
 
-  /** The original value of each pseudonym found and not withdrawn, by pseudonym. */
-  private static Map<String, String> revealed(List<Optional<Pseudonym>> found) {
+  /**
+   * The original value of each pseudonym found and not withdrawn, by the value as the file holds it
+   * (which may lack the pseudonym's group delimiters); a mistyped one (refused) has none.
+   */
+  private static Map<String, String> revealed(List<String> values, List<ReverseLookup> found) {
     Map<String, String> revealed = new HashMap<>();
-    for (Optional<Pseudonym> pseudonym : found) {
-      pseudonym
+    for (int i = 0; i < values.size(); i++) {
+      int index = i;
+      found
+          .get(i)
+          .found()
           .filter(known -> !known.withdrawn())
-          .ifPresent(known -> revealed.put(known.pseudonymValue(), known.originalValue()));
+          .ifPresent(known -> revealed.put(values.get(index), known.originalValue()));
     }
     return revealed;
   }

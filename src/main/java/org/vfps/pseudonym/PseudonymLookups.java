@@ -96,8 +96,20 @@ final class PseudonymLookups {
   }
 
   /** See {@link PseudonymService#lookupAll}. */
-  Future<List<Optional<Pseudonym>>> lookupAll(
+  Future<List<ReverseLookup>> lookupAll(
       Caller caller, String namespaceName, List<String> pseudonymValues) {
+    return auditedBatch(caller, namespaceName, pseudonymValues, false);
+  }
+
+  /**
+   * The reverse lookups of a batch ({@link Operation#PSEUDONYM_BATCH_GET}): the permission and the
+   * batch's size checked, then the values looked up, each one's outcome written to the audit trail.
+   *
+   * @param refusalFailsCall whether a value refused on its own (a mistyped pseudonym) fails the
+   *     whole call before any value is looked up, rather than being answered as refused
+   */
+  private Future<List<ReverseLookup>> auditedBatch(
+      Caller caller, String namespaceName, List<String> pseudonymValues, boolean refusalFailsCall) {
     Operation operation = Operation.PSEUDONYM_BATCH_GET;
     return access
         .check(caller, operation, namespaceName)
@@ -109,17 +121,18 @@ final class PseudonymLookups {
                   operation,
                   namespaceName,
                   pseudonymValues,
-                  findAllByValue(namespaceName, pseudonymValues),
-                  Pseudonym::withdrawn);
+                  findAllByValue(namespaceName, pseudonymValues, refusalFailsCall),
+                  ReverseLookup::auditOutcome);
             });
   }
 
   /** See {@link PseudonymService#getAll}. */
   Future<List<Pseudonym>> getAll(
       Caller caller, String namespaceName, List<String> pseudonymValues) {
-    return lookupAll(caller, namespaceName, pseudonymValues)
+    return auditedBatch(caller, namespaceName, pseudonymValues, true)
         .map(
-            found -> {
+            results -> {
+              List<Optional<Pseudonym>> found = results.stream().map(ReverseLookup::found).toList();
               List<Pseudonym> pseudonyms = new ArrayList<>(found.size());
               for (int i = 0; i < found.size(); i++) {
                 int index = i;
@@ -182,25 +195,6 @@ final class PseudonymLookups {
     return PseudonymFormat.lookupForm(namespace, pseudonymValue)
         .orElseThrow(
             () -> PseudonymFailures.checkDigitMismatch(namespace.name(), pseudonymValue, Map.of()));
-  }
-
-  /** {@link #lookupForm} of each value; a mistyped one fails with its index in the metadata. */
-  private static List<String> lookupForms(Namespace namespace, List<String> pseudonymValues) {
-    if (namespace.alphabetFormat() == null) {
-      return pseudonymValues;
-    }
-    List<String> forms = new ArrayList<>(pseudonymValues.size());
-    for (int i = 0; i < pseudonymValues.size(); i++) {
-      String value = pseudonymValues.get(i);
-      int index = i;
-      forms.add(
-          PseudonymFormat.lookupForm(namespace, value)
-              .orElseThrow(
-                  () ->
-                      PseudonymFailures.checkDigitMismatch(
-                          namespace.name(), value, Map.of("index", Integer.toString(index)))));
-    }
-    return forms;
   }
 
   /** See {@link PseudonymService#lookup}. */
@@ -275,19 +269,52 @@ final class PseudonymLookups {
   }
 
   /**
-   * The pseudonyms of the values in request order; values that could not have been stored are not
-   * sent to the database.
+   * What each value finds, in request order: a value refused on its own (a mistyped pseudonym) is
+   * answered by its refusal, or fails the call when {@code refusalFailsCall}; the others are looked
+   * up in the form their namespace stores them ({@link PseudonymFormat#lookupForm}), and values
+   * that could not have been stored are not sent to the database.
    */
-  private Future<List<Optional<Pseudonym>>> findAllByValue(
-      String namespaceName, List<String> pseudonymValues) {
+  private Future<List<ReverseLookup>> findAllByValue(
+      String namespaceName, List<String> pseudonymValues, boolean refusalFailsCall) {
     return namespaces
         .resolve(namespaceName)
         .compose(
-            namespace ->
-                findEach(
-                    lookupForms(namespace, pseudonymValues),
-                    value -> TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES),
-                    distinct -> repository.findAllByValue(namespace.name(), distinct)));
+            namespace -> {
+              List<String> forms = new ArrayList<>(pseudonymValues.size());
+              ServiceException[] refusals = new ServiceException[pseudonymValues.size()];
+              for (int i = 0; i < pseudonymValues.size(); i++) {
+                String value = pseudonymValues.get(i);
+                if (value == null || namespace.alphabetFormat() == null) {
+                  forms.add(value);
+                  continue;
+                }
+                Optional<String> form = PseudonymFormat.lookupForm(namespace, value);
+                if (form.isPresent()) {
+                  forms.add(form.get());
+                  continue;
+                }
+                refusals[i] =
+                    PseudonymFailures.checkDigitMismatch(
+                        namespace.name(), value, Map.of("index", Integer.toString(i)));
+                if (refusalFailsCall) {
+                  return Future.failedFuture(refusals[i]);
+                }
+                // never looked up
+                forms.add(null);
+              }
+              return findEach(
+                      forms,
+                      value -> TextLimits.fits(value, TextLimits.MAX_ORIGINAL_VALUE_BYTES),
+                      distinct -> repository.findAllByValue(namespace.name(), distinct))
+                  .map(
+                      found -> {
+                        List<ReverseLookup> results = new ArrayList<>(found.size());
+                        for (int i = 0; i < found.size(); i++) {
+                          results.add(new ReverseLookup(found.get(i).orElse(null), refusals[i]));
+                        }
+                        return Collections.unmodifiableList(results);
+                      });
+            });
   }
 
   /** See {@link PseudonymService#findAll}. */

@@ -217,21 +217,26 @@ public final class PseudonymService {
 
   /**
    * The original values of many pseudonyms of one namespace (reverse lookups), in request order:
-   * empty for a value that is no pseudonym of the namespace. Written to the audit trail, one line
-   * per value. Fails with {@code PERMISSION_DENIED} if the caller may not look values up in the
+   * each value's {@link ReverseLookup}, with no pseudonym for a value that is no pseudonym of the
+   * namespace, and a refusal ({@code INVALID_ARGUMENT}, "The pseudonym's check digit does not
+   * match: it was mistyped.", with the value's {@code index}) for a value of the namespace's
+   * alphabet format whose check digit does not match, which is not looked up. A value of that
+   * format is found with or without its group delimiters. Written to the audit trail, one line per
+   * value. Fails with {@code PERMISSION_DENIED} if the caller may not look values up in the
    * namespace, then with {@code INVALID_ARGUMENT} for more than {@link #maxBatchSize()} values,
    * then with {@code NOT_FOUND} if the namespace does not exist.
    */
-  public Future<List<Optional<Pseudonym>>> lookupAll(
+  public Future<List<ReverseLookup>> lookupAll(
       Caller caller, String namespaceName, List<String> pseudonymValues) {
     return lookups.lookupAll(caller, namespaceName, pseudonymValues);
   }
 
   /**
    * As {@link #lookupAll}, but every value must be a pseudonym of the namespace whose original
-   * value was not withdrawn: fails with {@code NOT_FOUND} naming the first one that is not a
-   * pseudonym, or with {@code WITHDRAWN} naming the first withdrawn one (message, {@code pseudonym}
-   * and {@code index} metadata), whichever comes first.
+   * value was not withdrawn: fails with the refusal of the first mistyped value before any value is
+   * looked up, then with {@code NOT_FOUND} naming the first one that is not a pseudonym, or with
+   * {@code WITHDRAWN} naming the first withdrawn one (message, {@code pseudonym} and {@code index}
+   * metadata), whichever comes first.
    */
   public Future<List<Pseudonym>> getAll(
       Caller caller, String namespaceName, List<String> pseudonymValues) {
@@ -242,7 +247,9 @@ public final class PseudonymService {
    * The pseudonym with that value, with its original value (the reverse lookup). Fails with {@code
    * PERMISSION_DENIED} if the caller may not look values up in the namespace, then with {@code
    * NOT_FOUND} if the namespace or the value does not exist, or with {@code WITHDRAWN} if its
-   * original value was withdrawn. Written to the audit trail.
+   * original value was withdrawn; a value of the namespace's alphabet format whose check digit does
+   * not match fails with {@code INVALID_ARGUMENT} before it is looked up. Written to the audit
+   * trail.
    */
   public Future<Pseudonym> get(Caller caller, String namespaceName, String pseudonymValue) {
     return lookups.get(caller, namespaceName, pseudonymValue);
@@ -252,7 +259,8 @@ public final class PseudonymService {
    * The reverse lookup of {@link #get}, for edges that tell an unknown namespace from an unknown
    * pseudonym: empty when the value is no pseudonym of the namespace. Fails with {@code
    * PERMISSION_DENIED} as {@link #get} does, then with {@code NOT_FOUND} if the namespace does not
-   * exist. Written to the audit trail as {@link #get} is (an unknown value as {@code NOT_FOUND}).
+   * exist, or with {@code INVALID_ARGUMENT} for a mistyped value as {@link #get}. Written to the
+   * audit trail as {@link #get} is (an unknown value as {@code NOT_FOUND}).
    */
   public Future<Optional<Pseudonym>> lookup(
       Caller caller, String namespaceName, String pseudonymValue) {

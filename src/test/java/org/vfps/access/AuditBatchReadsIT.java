@@ -126,7 +126,8 @@ class AuditBatchReadsIT {
                 "count", "3",
                 "found", "2",
                 "withdrawn", "0",
-                "not_found", "1"));
+                "not_found", "1",
+                "invalid", "0"));
     for (ILoggingEvent event : audit.atLeast(Level.TRACE)) {
       for (String pseudonym : lookup.asked()) {
         assertThat(event.getKeyValuePairs().toString()).doesNotContain(pseudonym);

@@ -306,6 +306,79 @@ class ContractConformanceIT {
   }
 
   @Test
+  void anAlphabetNamespaceBodyIsAllowedExactlyWhenAccepted() {
+    String name = "alphabet-body-" + SUFFIX + "-";
+    JsonObject damm =
+        new JsonObject()
+            .put("alphabet", "0123456789")
+            .put("checkDigit", "CHECK_DIGIT_DAMM")
+            .put("groupSize", 4)
+            .put("groupDelimiter", "-");
+    List<Sent> bodies =
+        List.of(
+            Sent.accepted(alphabetNamespace(name + 1).put("xFormat", damm)),
+            Sent.accepted(
+                new JsonObject()
+                    .put("name", name + 2)
+                    .put("pseudonym_generation_method", 1000)
+                    .put("pseudonym_length", 12)
+                    .put(
+                        "x_format",
+                        new JsonObject()
+                            .put("alphabet", "ACDEFGHJKLMNPQRTUVWXYZ0123456789")
+                            .put("check_digit", 1)
+                            .put("group_size", 3)
+                            .put("group_delimiter", "."))),
+            Sent.accepted(
+                alphabetNamespace(name + 3)
+                    .put(
+                        "xFormat",
+                        new JsonObject()
+                            .put("alphabet", "0123456789ABCDEF")
+                            .putNull("checkDigit"))),
+            Sent.accepted(
+                new JsonObject()
+                    .put("name", name + 5)
+                    .put("pseudonymLength", 16)
+                    .putNull("xFormat")),
+            Sent.rejected(
+                alphabetNamespace(name + 4).put("xFormat", damm).put("x_format", damm), 3),
+            Sent.rejected(
+                alphabetNamespace(name + 4).put("xFormat", damm.copy().put("group_size", 4)), 3),
+            Sent.rejected(
+                alphabetNamespace(name + 4).put("xFormat", new JsonObject().put("alphabet", "0")),
+                3),
+            Sent.rejected(
+                alphabetNamespace(name + 4)
+                    .put("xFormat", damm.copy().put("alphabet", "0123456789ABCDEF")),
+                3),
+            Sent.rejected(
+                alphabetNamespace(name + 4).put("xFormat", damm.copy().put("checkDigit", "LUHN")),
+                3),
+            Sent.rejected(
+                alphabetNamespace(name + 4).put("xFormat", damm.copy().put("groupSize", 1025)), 3),
+            Sent.rejected(
+                alphabetNamespace(name + 4)
+                    .put("xFormat", damm.copy().put("groupDelimiter", "-".repeat(9))),
+                3));
+    try {
+      assertAllowedExactlyWhenAccepted("NamespaceService_Create", "/v1/namespaces", bodies);
+    } finally {
+      for (int created : List.of(1, 2, 3, 5)) {
+        http.delete("/v1/namespaces/" + name + created);
+      }
+    }
+  }
+
+  /** A create request of an alphabet namespace of 12 drawn characters, without its format. */
+  private static JsonObject alphabetNamespace(String name) {
+    return new JsonObject()
+        .put("name", name)
+        .put("pseudonymGenerationMethod", "PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET")
+        .put("pseudonymLength", 12);
+  }
+
+  @Test
   void pseudonymBodiesAreAllowedExactlyWhenAccepted() {
     String namespace = "pseudonym-bodies-" + SUFFIX;
     createNamespace(namespace);

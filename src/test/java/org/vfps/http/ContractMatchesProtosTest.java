@@ -32,6 +32,9 @@ import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceGrpcService;
 import org.vfps.api.x.access.v1.AccessServiceGrpcService;
 import org.vfps.api.x.csvjobs.v1.CsvJobServiceGrpcService;
+import org.vfps.api.x.formats.v1.CheckDigit;
+import org.vfps.api.x.formats.v1.NamespaceCapacity;
+import org.vfps.api.x.formats.v1.PseudonymFormat;
 import org.vfps.api.x.withdrawal.v1.WithdrawalServiceGrpcService;
 
 /**
@@ -126,7 +129,10 @@ class ContractMatchesProtosTest {
   void theEnumSchemasNameEveryValueOfTheirProtoEnumAndNoOther() throws IOException {
     JsonObject schemas = contract().getJsonObject("components").getJsonObject("schemas");
     for (EnumDescriptor protoEnum :
-        List.of(PseudonymGenerationMethod.getDescriptor(), ParentValidationMode.getDescriptor())) {
+        List.of(
+            PseudonymGenerationMethod.getDescriptor(),
+            ParentValidationMode.getDescriptor(),
+            CheckDigit.getDescriptor())) {
       List<String> names =
           protoEnum.getValues().stream().map(EnumValueDescriptor::getName).toList();
       List<Object> numbers =
@@ -161,6 +167,13 @@ class ContractMatchesProtosTest {
     assertThat(create)
         .containsExactlyInAnyOrderElementsOf(
             jsonNames(NamespaceServiceCreateRequest.getDescriptor(), true));
+    assertThat(schemas.getJsonObject("PseudonymFormat").getJsonObject("properties").fieldNames())
+        .containsExactlyInAnyOrderElementsOf(jsonNames(PseudonymFormat.getDescriptor(), false));
+    assertThat(
+            schemas.getJsonObject("PseudonymFormatInput").getJsonObject("properties").fieldNames())
+        .containsExactlyInAnyOrderElementsOf(jsonNames(PseudonymFormat.getDescriptor(), true));
+    assertThat(schemas.getJsonObject("NamespaceCapacity").getJsonObject("properties").fieldNames())
+        .containsExactlyInAnyOrderElementsOf(jsonNames(NamespaceCapacity.getDescriptor(), false));
   }
 
   /** The JSON names of the message's fields, and their proto names too if asked. */

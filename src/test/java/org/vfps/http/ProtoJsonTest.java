@@ -12,6 +12,7 @@ import org.vfps.api.v1.NamespaceServiceDeleteResponse;
 import org.vfps.api.v1.Pseudonym;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceListResponse;
+import org.vfps.api.x.formats.v1.NamespaceCapacity;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 
@@ -45,6 +46,20 @@ class ProtoJsonTest {
                 + "\"meta\":{\"createdAt\":\"2025-11-30T02:29:04.079371Z\","
                 + "\"lastUpdatedAt\":\"2025-11-30T02:29:04Z\"},"
                 + "\"namespace\":\"test\",\"pseudonymValue\":\"p\",\"sequenceNumber\":3}]}");
+  }
+
+  @Test
+  void writesANamespaceCapacityAsTheContractDescribesIt() {
+    assertThat(
+            ProtoJson.write(
+                NamespaceCapacity.newBuilder()
+                    .setDistinctPseudonyms(Double.POSITIVE_INFINITY)
+                    .setUsedPseudonyms(12)
+                    .build()))
+        .isEqualTo(
+            new JsonObject().put("distinctPseudonyms", "Infinity").put("usedPseudonyms", 12));
+    assertThat(ProtoJson.write(NamespaceCapacity.newBuilder().setDistinctPseudonyms(1e10).build()))
+        .isEqualTo(new JsonObject().put("distinctPseudonyms", 1e10).put("usedPseudonyms", 0));
   }
 
   @Test

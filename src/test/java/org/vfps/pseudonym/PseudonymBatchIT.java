@@ -249,7 +249,10 @@ class PseudonymBatchIT {
     List<String> asked = List.of(two, "nope", one, two, "x".repeat(5000));
     audit.list.clear();
 
-    List<Optional<Pseudonym>> found = service.lookupAll(CALLER, namespace, asked).await();
+    List<Optional<Pseudonym>> found =
+        service.lookupAll(CALLER, namespace, asked).await().stream()
+            .map(ReverseLookup::found)
+            .toList();
 
     assertThat(found)
         .containsExactly(

@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.vfps.access.Access;
 import org.vfps.access.Audit;
 import org.vfps.access.Caller;
+import org.vfps.alphabet.CheckDigitKind;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
+import org.vfps.namespace.AlphabetFormatDraft;
 import org.vfps.namespace.GenerationMethod;
 import org.vfps.namespace.GenerationSupport;
 import org.vfps.namespace.InMemoryNamespaces;
@@ -276,6 +278,48 @@ class PseudonymServiceTest {
   }
 
   @Test
+  void aMistypedPseudonymIsAnsweredOnItsOwnByLookupAllAndFailsGetAllBeforeAnyLookup() {
+    namespaces
+        .create(
+            caller,
+            new NamespaceDraft(
+                "alphabet",
+                null,
+                GenerationMethod.X_SECURE_RANDOM_ALPHABET.number(),
+                9,
+                "",
+                "",
+                null,
+                false,
+                null,
+                ParentValidationMode.UNSPECIFIED.number(),
+                new AlphabetFormatDraft("0123456789", CheckDigitKind.DAMM.number(), 5, "-")))
+        .await();
+    Pseudonym a = service.create(caller, "alphabet", "a").await();
+    String value = a.pseudonymValue();
+    char check = value.charAt(value.length() - 1);
+    String mistyped =
+        value.substring(0, value.length() - 1) + (char) ('0' + (check - '0' + 1) % 10);
+    int before = repository.lookups();
+
+    ServiceException refused =
+        failure(service.getAll(caller, "alphabet", List.of(value, mistyped)));
+    assertThat(repository.lookups()).isEqualTo(before);
+    List<ReverseLookup> each =
+        service.lookupAll(caller, "alphabet", List.of(value.replace("-", ""), mistyped)).await();
+
+    assertThat(value).matches("\\d{5}-\\d{5}");
+    assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(refused.getMessage())
+        .isEqualTo("The pseudonym's check digit does not match: it was mistyped.");
+    assertThat(refused.metadata()).containsEntry("index", "1").containsEntry("pseudonym", mistyped);
+    assertThat(each.get(0)).isEqualTo(new ReverseLookup(a, null));
+    assertThat(each.get(1).found()).isEmpty();
+    assertThat(each.get(1).refusal().getMessage()).isEqualTo(refused.getMessage());
+    assertThat(each.get(1).refusal().metadata()).containsEntry("index", "1");
+  }
+
+  @Test
   void lookupsAnswerByPseudonymAndByOriginalValueWithoutCreating() {
     namespace("patients");
     Pseudonym a = service.create(caller, "patients", "a").await();
@@ -284,7 +328,7 @@ class PseudonymServiceTest {
     assertThat(service.lookup(caller, "patients", "unknown").await()).isEmpty();
     assertThat(
             service.lookupAll(caller, "patients", List.of("unknown", a.pseudonymValue())).await())
-        .containsExactly(Optional.empty(), Optional.of(a));
+        .containsExactly(new ReverseLookup(null, null), new ReverseLookup(a, null));
     assertThat(service.find(caller, "patients", "a").await()).contains(a);
     assertThat(service.findAll(caller, "patients", List.of("b", "a", "b")).await())
         .containsExactly(Optional.empty(), Optional.of(a), Optional.empty());
