@@ -19,8 +19,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.Select;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestService;
@@ -64,19 +62,19 @@ class AlphabetNamespacePagesIT {
 
   @Test
   void theExampleFollowsTheSettingsWithTheServicesCheckDigit() {
-    openNamespaces();
+    browser.openNamespaces();
     assertThat(browser.find("#format-fields").isDisplayed()).isFalse();
 
-    select("#method").selectByValue(ALPHABET_METHOD);
+    browser.select("#method").selectByValue(ALPHABET_METHOD);
     assertThat(browser.visible("#format-fields").getText()).contains("Pseudonym format");
-    assertThat(select("#method").getFirstSelectedOption().getText())
+    assertThat(browser.select("#method").getFirstSelectedOption().getText())
         .isEqualTo("Alphabet with check digit");
     // gPAS's first set and the strongest check digit for it, no groups
-    assertThat(select("#alphabet-preset").getFirstSelectedOption().getText())
+    assertThat(browser.select("#alphabet-preset").getFirstSelectedOption().getText())
         .isEqualTo("Numbers (0123456789)");
     assertThat(browser.find("#alphabet").getDomProperty("value")).isEqualTo(DIGITS);
     assertThat(selected("#check-digit")).isEqualTo("CHECK_DIGIT_DAMM");
-    type("#length", "9");
+    browser.type("#length", "9");
     String damm = example();
     assertThat(damm).matches("[0-9]{10}");
     assertFits(damm, DIGITS, CheckDigitKind.DAMM, 0, "", 9);
@@ -85,22 +83,22 @@ class AlphabetNamespacePagesIT {
         .contains("Damm check digit of the 9 drawn");
 
     // the same drawn characters under each check digit, each with its own
-    select("#check-digit").selectByValue("CHECK_DIGIT_VERHOEFF");
+    browser.select("#check-digit").selectByValue("CHECK_DIGIT_VERHOEFF");
     String verhoeff = example();
     assertThat(verhoeff).startsWith(damm.substring(0, 9)).hasSize(10);
     assertFits(verhoeff, DIGITS, CheckDigitKind.VERHOEFF, 0, "", 9);
-    select("#check-digit").selectByValue("CHECK_DIGIT_LUHN_MOD_N");
+    browser.select("#check-digit").selectByValue("CHECK_DIGIT_LUHN_MOD_N");
     assertFits(example(), DIGITS, CheckDigitKind.LUHN_MOD_N, 0, "", 9);
-    select("#check-digit").selectByValue("CHECK_DIGIT_UNSPECIFIED");
+    browser.select("#check-digit").selectByValue("CHECK_DIGIT_UNSPECIFIED");
     assertThat(example()).isEqualTo(damm.substring(0, 9));
-    select("#check-digit").selectByValue("CHECK_DIGIT_DAMM");
+    browser.select("#check-digit").selectByValue("CHECK_DIGIT_DAMM");
 
     // groups, prefix and suffix go around it; the Length hint counts what they add
     assertThat(browser.find("#group-delimiter").isEnabled()).isFalse();
-    type("#group-size", "3");
+    browser.type("#group-size", "3");
     assertThat(browser.find("#group-delimiter").isEnabled()).isTrue();
-    type("#prefix", "p-");
-    type("#suffix", "/x");
+    browser.type("#prefix", "p-");
+    browser.type("#suffix", "/x");
     String grouped = example();
     assertThat(grouped).matches("p-[0-9]{3}-[0-9]{3}-[0-9]{3}-[0-9]/x");
     assertFits(core(grouped, "p-", "/x"), DIGITS, CheckDigitKind.DAMM, 3, "-", 9);
@@ -109,7 +107,7 @@ class AlphabetNamespacePagesIT {
         .contains("a length of 9 makes 13 characters between prefix and suffix");
 
     // another of gPAS's sets: Damm and Verhoeff step aside for Luhn mod N
-    select("#alphabet-preset").selectByValue("SYMBOL_31");
+    browser.select("#alphabet-preset").selectByValue("SYMBOL_31");
     assertThat(browser.find("#alphabet").getDomProperty("value"))
         .isEqualTo(AlphabetPreset.SYMBOL_31.symbols());
     assertThat(browser.find("#check-digit option[value='CHECK_DIGIT_DAMM']").isEnabled()).isFalse();
@@ -128,22 +126,22 @@ class AlphabetNamespacePagesIT {
     assertThat(browser.find("#format-capacity").getText()).contains("31^9 ≈ 26.4 trillion");
 
     // a custom alphabet, and settings the service would refuse, said at once
-    type("#alphabet", "ABC");
+    browser.type("#alphabet", "ABC");
     assertThat(selected("#alphabet-preset")).isEqualTo("CUSTOM");
     assertThat(browser.find("#format-capacity").getText()).contains("3^9 = 19,683");
     assertFits(core(example(), "p-", "/x"), "ABC", CheckDigitKind.LUHN_MOD_N, 3, "-", 9);
-    type("#group-delimiter", "A");
+    browser.type("#group-delimiter", "A");
     assertThat(browser.visible("#format-problem").getText())
         .contains("The group delimiter has 'A', which is in the alphabet");
     assertThat(example()).isEqualTo("–");
-    type("#group-delimiter", " ");
+    browser.type("#group-delimiter", " ");
     assertThat(browser.find("#format-problem").isDisplayed()).isFalse();
     assertThat(example()).matches("p-[ABC]{3} [ABC]{3} [ABC]{3} [ABC]/x");
-    type("#alphabet", "ABCA");
+    browser.type("#alphabet", "ABCA");
     assertThat(browser.visible("#format-problem").getText()).contains("'A' twice");
 
     // back to the ten digits: all four are offered again
-    select("#alphabet-preset").selectByValue("NUMBERS");
+    browser.select("#alphabet-preset").selectByValue("NUMBERS");
     assertThat(browser.find("#check-digit option[value='CHECK_DIGIT_DAMM']").isEnabled()).isTrue();
     assertThat(browser.find("#format-problem").isDisplayed()).isFalse();
   }
@@ -151,14 +149,14 @@ class AlphabetNamespacePagesIT {
   @Test
   void createsAnAlphabetNamespaceWhosePseudonymsCarryTheirCheckDigit() {
     String name = uniqueName("alphabet");
-    openNamespaces();
+    browser.openNamespaces();
     browser.find("#name").sendKeys(name);
-    select("#method").selectByValue(ALPHABET_METHOD);
-    type("#length", "9");
-    type("#prefix", "p-");
-    type("#group-size", "3");
-    type("#group-delimiter", "-");
-    select("#check-digit").selectByValue("CHECK_DIGIT_VERHOEFF");
+    browser.select("#method").selectByValue(ALPHABET_METHOD);
+    browser.type("#length", "9");
+    browser.type("#prefix", "p-");
+    browser.type("#group-size", "3");
+    browser.type("#group-delimiter", "-");
+    browser.select("#check-digit").selectByValue("CHECK_DIGIT_VERHOEFF");
     browser.click("#create-namespace button[type=submit]");
 
     assertThat(browser.textContaining("#create-message", "created")).contains("'" + name + "'");
@@ -175,7 +173,7 @@ class AlphabetNamespacePagesIT {
     assertThat(browser.textContaining("tr[data-namespace='" + name + "']", "Alphabet"))
         .contains("Alphabet with check digit");
 
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     assertThat(browser.textContaining("#fact-alphabet", DIGITS)).contains("(Numbers)");
     assertThat(browser.find("#fact-check-digit").getText()).isEqualTo("Verhoeff");
     assertThat(browser.find("#fact-groups").getText()).isEqualTo("3 characters each, delimiter -");
@@ -191,7 +189,7 @@ class AlphabetNamespacePagesIT {
     assertThat(browser.visible("#lookupResult code").getText()).isEqualTo("patient 1");
     // one digit mistyped: the service's refusal, as it words it
     String mistyped = "p-" + changedFirstDigit(characters);
-    type("#lookupValue", mistyped);
+    browser.type("#lookupValue", mistyped);
     browser.find("#lookupValue").sendKeys(Keys.ENTER);
     assertThat(browser.textContaining("#lookup-message", "mistyped"))
         .isEqualTo("The pseudonym's check digit does not match: it was mistyped.");
@@ -205,7 +203,7 @@ class AlphabetNamespacePagesIT {
         "/v1/namespaces/" + encode(name) + "/pseudonyms",
         new JsonObject().put("originalValue", "patient 2").encode());
     JsonObject capacity = namespace(name).getJsonObject("xCapacity");
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     browser.textContaining("#fact-check-digit", "Damm");
     if (capacity == null) {
       // a service that does not count its capacity: the page shows none
@@ -230,7 +228,7 @@ class AlphabetNamespacePagesIT {
                         .encode())
                 .status())
         .isEqualTo(200);
-    browser.open(namespacePath(other));
+    browser.open(Browser.namespacePath(other));
     browser.textContaining("#fact-multiple", "One");
     assertThat(browser.findAll("#fact-alphabet, #fact-check-digit, #fact-groups")).isEmpty();
   }
@@ -238,11 +236,11 @@ class AlphabetNamespacePagesIT {
   @Test
   void aFormatTheServiceRefusesIsShownWithItsMessage() {
     String name = uniqueName("refused");
-    openNamespaces();
+    browser.openNamespaces();
     browser.find("#name").sendKeys(name);
-    select("#method").selectByValue(ALPHABET_METHOD);
-    select("#alphabet-preset").selectByValue("CUSTOM");
-    type("#alphabet", "AAB");
+    browser.select("#method").selectByValue(ALPHABET_METHOD);
+    browser.select("#alphabet-preset").selectByValue("CUSTOM");
+    browser.type("#alphabet", "AAB");
     browser.click("#create-namespace button[type=submit]");
 
     assertThat(browser.textContaining("#create-message", "twice"))
@@ -253,7 +251,7 @@ class AlphabetNamespacePagesIT {
 
   @Test
   void thePagesCheckDigitsAreTheServices() {
-    openNamespaces();
+    browser.openNamespaces();
     @SuppressWarnings("unchecked")
     Map<String, Object> page =
         (Map<String, Object>)
@@ -307,7 +305,7 @@ class AlphabetNamespacePagesIT {
 
   @Test
   void theCapacityIsWrittenReadablyAndRight() {
-    openNamespaces();
+    browser.openNamespaces();
     @SuppressWarnings("unchecked")
     List<String> written =
         (List<String>)
@@ -366,17 +364,17 @@ class AlphabetNamespacePagesIT {
     List<String> problems = new ArrayList<>();
     for (String scheme : List.of("light", "dark")) {
       browser.colorScheme(scheme);
-      openNamespaces();
-      select("#method").selectByValue(ALPHABET_METHOD);
-      type("#group-size", "4");
-      type("#prefix", "p-");
+      browser.openNamespaces();
+      browser.select("#method").selectByValue(ALPHABET_METHOD);
+      browser.type("#group-size", "4");
+      browser.type("#prefix", "p-");
       browser.textContaining("#format-capacity", "Capacity");
       problems.addAll(browser.problems("format-" + scheme));
-      type("#alphabet", "AAB");
+      browser.type("#alphabet", "AAB");
       browser.visible("#format-problem");
       problems.addAll(browser.problems("format-problem-" + scheme));
 
-      browser.open(namespacePath(name));
+      browser.open(Browser.namespacePath(name));
       browser.textContaining("#fact-check-digit", "Damm");
       problems.addAll(browser.problems("namespace-" + scheme));
     }
@@ -460,30 +458,7 @@ class AlphabetNamespacePagesIT {
     return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private static String namespacePath(String name) {
-    return "/ui/namespaces/" + encode(name) + "/pseudonyms";
-  }
-
-  private static void openNamespaces() {
-    browser.open("/ui/namespaces");
-    browser.visible("#create-namespace");
-    browser.until(d -> !browser.findAll("#namespaces, .table-area .empty").isEmpty());
-  }
-
-  private static Select select(String css) {
-    return new Select(browser.find(css));
-  }
-
   private static String selected(String css) {
-    return select(css).getFirstSelectedOption().getAttribute("value");
-  }
-
-  /** Replaces the field's text as a user would, so that every change fires its input event. */
-  private static void type(String css, String text) {
-    WebElement input = browser.find(css);
-    input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
-    if (!text.isEmpty()) {
-      input.sendKeys(text);
-    }
+    return browser.select(css).getFirstSelectedOption().getAttribute("value");
   }
 }
