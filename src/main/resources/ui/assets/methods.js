@@ -26,6 +26,8 @@ export const METHODS = [
     lengthNote: "The VOPRF server's key id and a dot go before them, unless Voprf__IncludeKeyIdInPseudonym is false.",
     unavailable: 'VOPRF (needs a VOPRF server: Voprf__Address)',
   },
+  // an extension of vfps: the characters, check digit and groups are the namespace's xFormat
+  {name: 'PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET', label: 'Alphabet with check digit', alphabet: true},
 ];
 
 /**
@@ -73,13 +75,21 @@ export function coreCharacters(method, length) {
   }
 }
 
-/** The Length field's hint for the method and length: what the length counts, and the result. */
-export function lengthHint(method, length) {
+/**
+ * The Length field's hint for the method and length: what the length counts, and the result. For
+ * the alphabet method, `written` is how many characters the format writes for the length (check
+ * digit and delimiters included), or null while the format's settings make none.
+ */
+export function lengthHint(method, length, written = null) {
   if (method.fixedLength) {
     return [`This method always makes ${method.fixedLength} characters.`, method.lengthNote].filter(Boolean).join(' ');
   }
   if (!Number.isInteger(length) || length < 1) {
     return 'A whole number from 1 to 1024.';
+  }
+  if (method.alphabet) {
+    const rule = 'Characters drawn from the alphabet; the check digit and the group delimiters come on top';
+    return written === null ? `${rule}.` : `${rule}: a length of ${length} makes ${written} characters between prefix and suffix.`;
   }
   const characters = coreCharacters(method, length);
   if (method.name === 'PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED') {

@@ -1,4 +1,5 @@
-// One namespace: its settings, parent and children; pseudonymize a value (with a count, in a
+// One namespace: its settings (an alphabet namespace's format among them, and the capacity where
+// the service gives it), parent and children; pseudonymize a value (with a count, in a
 // namespace that allows several pseudonyms per value), look a pseudonym's original value up or an
 // original value's pseudonyms, and page through the pseudonyms, 25 at a time, with each original
 // value behind a "Reveal" button; withdraw a person's consent for an original value. For admins,
@@ -7,7 +8,8 @@
 
 import * as api from '../api.js';
 import {can, denial} from '../session.js';
-import {methodLabel} from '../methods.js';
+import {METHODS, methodLabel} from '../methods.js';
+import {checkDigitLabel, presetOf, readableCount} from '../alphabet.js';
 import {configureAccess} from '../grants.js';
 import {WAYS, consequences, withdrawalDenial} from '../withdrawal.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, formatTime, guarded, copyButton, confirmPanel, onSubmit} from '../dom.js';
@@ -48,6 +50,8 @@ export async function render(page, context) {
       fact('Length', String(namespace.pseudonymLength)),
       fact('Prefix', namespace.pseudonymPrefix ? h('code', {}, namespace.pseudonymPrefix) : '–'),
       fact('Suffix', namespace.pseudonymSuffix ? h('code', {}, namespace.pseudonymSuffix) : '–'),
+      formatFacts(namespace.xFormat),
+      capacityFact(namespace),
       fact('Created', formatTime(namespace.meta?.createdAt)),
       fact('Pseudonyms per value', multiple ? 'Several' : 'One', 'multiple'),
       fact(
@@ -93,6 +97,45 @@ async function showChildren(dd, name, context) {
 
 function fact(term, description, id) {
   return h('div', {}, h('dt', {}, term), h('dd', {id: id ? `fact-${id}` : false}, description));
+}
+
+/** The alphabet method's format: alphabet, check digit and groups; nothing for other methods. */
+function formatFacts(format) {
+  if (!format) {
+    return null;
+  }
+  const preset = presetOf(format.alphabet);
+  const groupSize = Number(format.groupSize ?? 0);
+  return [
+    fact('Alphabet', [h('code', {}, format.alphabet), preset ? ` (${preset.label})` : ' (custom)'], 'alphabet'),
+    fact('Check digit', checkDigitLabel(format.checkDigit ?? 'CHECK_DIGIT_UNSPECIFIED'), 'check-digit'),
+    fact('Groups', groupSize > 0 ? [`${groupSize} characters each, delimiter `, h('code', {}, format.groupDelimiter)] : 'None', 'groups'),
+  ];
+}
+
+/**
+ * How many pseudonyms the namespace holds of how many its settings can make, when the service
+ * says (xCapacity); nothing when it does not. The figure is "Infinity" beyond a double's range.
+ */
+function capacityFact(namespace) {
+  const capacity = namespace.xCapacity;
+  if (!capacity) {
+    return null;
+  }
+  const used = Number(capacity.usedPseudonyms ?? 0);
+  const distinct = Number(capacity.distinctPseudonyms ?? 0);
+  const derived = METHODS.find((m) => m.name === namespace.pseudonymGenerationMethod)?.derived;
+  let text;
+  if (derived) {
+    text = `${formatNumber(used)} used; derived from the original values, one pseudonym per value`;
+  } else if (!Number.isFinite(distinct)) {
+    text = `${formatNumber(used)} used, of more than 10^308`;
+  } else {
+    const share = distinct > 0 ? used / distinct : 0;
+    const percent = share >= 0.001 ? ` (${(share * 100).toFixed(1)} %)` : '';
+    text = `${formatNumber(used)} used of ${readableCount(Math.log10(distinct))}${percent}`;
+  }
+  return fact('Capacity', text, 'capacity');
 }
 
 /**

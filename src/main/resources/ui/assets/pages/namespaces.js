@@ -5,6 +5,7 @@ import * as api from '../api.js';
 import {can, denial} from '../session.js';
 import {DEFAULT_LENGTH, lengthHint, methodLabel, offeredMethods} from '../methods.js';
 import {regexTester} from '../regex-tester.js';
+import {formatFields} from '../format-fields.js';
 import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded, onSubmit} from '../dom.js';
 
 /** How many pseudonym counts are asked for at once (each counts one namespace's rows). */
@@ -82,9 +83,16 @@ function createSection(context, reload, listMessage) {
   method.setAttribute('aria-describedby', 'sha256-warning');
   const showLengthHint = () => {
     const chosen = methods.find((m) => m.name === method.value);
-    lengthHintText.textContent = chosen ? lengthHint(chosen, Number(length.value)) : '';
+    const written = chosen?.alphabet ? format.writtenLength(Number(length.value)) : null;
+    lengthHintText.textContent = chosen ? lengthHint(chosen, Number(length.value), written) : '';
   };
-  length.addEventListener('input', showLengthHint);
+  // the alphabet method's format, with its example of the form's length, prefix and suffix
+  const format = formatFields(() => ({length: Number(length.value), prefix: prefix.value, suffix: suffix.value}), showLengthHint);
+  const alphabetChosen = () => Boolean(methods.find((m) => m.name === method.value)?.alphabet);
+  const showExample = () => (alphabetChosen() ? format.redraw() : showLengthHint());
+  length.addEventListener('input', showExample);
+  prefix.addEventListener('input', showExample);
+  suffix.addEventListener('input', showExample);
   const parentModeField = field('Parent check', parentMode, 'Choose a parent first.');
   const parentModeHint = parentModeField.querySelector('.hint');
   const regexField = field(
@@ -105,6 +113,7 @@ function createSection(context, reload, listMessage) {
       length.value = String(DEFAULT_LENGTH);
     }
     length.dataset.locked = fixed ? 'true' : '';
+    format.show(alphabetChosen());
     showLengthHint();
     sha256Warning.hidden = method.value !== 'PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED';
     // a pseudonym derived from the value is the only one the value can have
@@ -150,6 +159,7 @@ function createSection(context, reload, listMessage) {
     lengthField,
     field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
     field('Suffix', suffix),
+    format.element,
     h(
       'div',
       {class: 'field'},
@@ -193,6 +203,9 @@ function createSection(context, reload, listMessage) {
       draft.parentName = parent.value;
       draft.parentValidationMode = parentMode.value;
     }
+    if (alphabetChosen()) {
+      draft.xFormat = format.value();
+    }
     try {
       const created = await api.createNamespace(draft);
       showMessage(message, 'success', `Namespace '${created.name}' created.`);
@@ -203,6 +216,7 @@ function createSection(context, reload, listMessage) {
       parent.value = '';
       lockParentMode();
       tester.reset();
+      showExample();
       clearMessage(listMessage);
       await reload();
       name.focus();

@@ -7,6 +7,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -35,6 +37,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -200,6 +203,34 @@ final class Browser implements AutoCloseable {
   /** Forgets every cookie: the next page starts signed out. */
   void clearCookies() {
     driver.executeCdpCommand("Network.clearBrowserCookies", Map.of());
+  }
+
+  /** The address of a namespace's page in the UI. */
+  static String namespacePath(String name) {
+    return "/ui/namespaces/"
+        + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20")
+        + "/pseudonyms";
+  }
+
+  /** Opens the namespaces page and waits for its create form and its table (or its empty note). */
+  void openNamespaces() {
+    open("/ui/namespaces");
+    visible("#create-namespace");
+    until(d -> !findAll("#namespaces, .table-area .empty").isEmpty());
+  }
+
+  /** The select element, to choose an option as a user would. */
+  Select select(String css) {
+    return new Select(find(css));
+  }
+
+  /** Replaces the field's text as a user would, so that every change fires its input event. */
+  void type(String css, String text) {
+    WebElement input = find(css);
+    input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+    if (!text.isEmpty()) {
+      input.sendKeys(text);
+    }
   }
 
   WebElement find(String css) {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.Select;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
@@ -110,40 +109,17 @@ class NamespaceOptionsPagesIT {
     return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private static String namespacePath(String name) {
-    return "/ui/namespaces/" + encode(name) + "/pseudonyms";
-  }
-
-  private static void openNamespaces() {
-    browser.open("/ui/namespaces");
-    browser.visible("#create-namespace");
-    browser.until(d -> !browser.findAll("#namespaces, .table-area .empty").isEmpty());
-  }
-
-  private static Select select(String css) {
-    return new Select(browser.find(css));
-  }
-
-  /** Replaces the field's text as a user would, so that every change fires its input event. */
-  private static void type(String css, String text) {
-    WebElement input = browser.find(css);
-    input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
-    if (!text.isEmpty()) {
-      input.sendKeys(text);
-    }
-  }
-
   @Test
   void createsANamespaceWithARegexSeveralPseudonymsAndAParent() {
     String parent = createNamespace(uniqueName("parent"));
     String name = uniqueName("child");
-    openNamespaces();
+    browser.openNamespaces();
     browser.until(d -> !browser.findAll("#parent option[value='" + parent + "']").isEmpty());
 
     browser.find("#name").sendKeys(name);
     browser.find("#allows-multiple").click();
-    select("#parent").selectByValue(parent);
-    select("#parent-mode").selectByValue("PARENT_VALIDATION_MODE_ENSURE_EXISTS");
+    browser.select("#parent").selectByValue(parent);
+    browser.select("#parent-mode").selectByValue("PARENT_VALIDATION_MODE_ENSURE_EXISTS");
     browser.find("#regex").sendKeys("^p-");
     browser.click("#create-namespace button[type=submit]");
 
@@ -158,7 +134,7 @@ class NamespaceOptionsPagesIT {
     assertThat(stored.containsKey("description")).isFalse();
     // the form is ready for the next one, and offers the new namespace as a parent
     assertThat(browser.find("#allows-multiple").isSelected()).isFalse();
-    assertThat(select("#parent").getFirstSelectedOption().getAttribute("value")).isEmpty();
+    assertThat(browser.select("#parent").getFirstSelectedOption().getAttribute("value")).isEmpty();
     assertThat(browser.find("#parent-mode").isEnabled()).isFalse();
     browser.until(d -> !browser.findAll("#parent option[value='" + name + "']").isEmpty());
   }
@@ -166,15 +142,15 @@ class NamespaceOptionsPagesIT {
   @Test
   void theParentCheckIsOnlyOfferedWithAParent() {
     String parent = createNamespace(uniqueName("parent"));
-    openNamespaces();
+    browser.openNamespaces();
     browser.until(d -> !browser.findAll("#parent option[value='" + parent + "']").isEmpty());
     assertThat(browser.find("#parent-mode").isEnabled()).isFalse();
 
-    select("#parent").selectByValue(parent);
+    browser.select("#parent").selectByValue(parent);
     assertThat(browser.find("#parent-mode").isEnabled()).isTrue();
-    select("#parent-mode").selectByValue("PARENT_VALIDATION_MODE_ENSURE_EXISTS");
+    browser.select("#parent-mode").selectByValue("PARENT_VALIDATION_MODE_ENSURE_EXISTS");
 
-    select("#parent").selectByValue("");
+    browser.select("#parent").selectByValue("");
     assertThat(browser.find("#parent-mode").isEnabled()).isFalse();
     assertThat(browser.find("#parent-mode").getAttribute("value"))
         .isEqualTo("PARENT_VALIDATION_MODE_UNSPECIFIED");
@@ -182,7 +158,7 @@ class NamespaceOptionsPagesIT {
 
   @Test
   void offersBase32AndNoUsableVoprfAndOneSha256PseudonymPerValue() {
-    openNamespaces();
+    browser.openNamespaces();
 
     assertThat(
             browser
@@ -194,10 +170,12 @@ class NamespaceOptionsPagesIT {
     assertThat(voprf.isEnabled()).isFalse();
     assertThat(voprf.getText()).contains("VOPRF server", "Voprf__Address");
 
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
+    browser.select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
     assertThat(browser.find("#allows-multiple").isEnabled()).isFalse();
     assertThat(browser.find("#allows-multiple-hint").getText()).contains("exactly one");
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED");
+    browser
+        .select("#method")
+        .selectByValue("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE32_ENCODED");
     assertThat(browser.find("#allows-multiple").isEnabled()).isTrue();
 
     String name = uniqueName("base32");
@@ -212,7 +190,7 @@ class NamespaceOptionsPagesIT {
 
   @Test
   void theLengthHintSaysWhatTheServiceMakesForEveryMethodAndLength() {
-    openNamespaces();
+    browser.openNamespaces();
     // the page's rule against the service's, for every method and many lengths
     @SuppressWarnings("unchecked")
     Map<String, List<Number>> pageRule =
@@ -246,14 +224,16 @@ class NamespaceOptionsPagesIT {
     // the hint the form shows, against a pseudonym the service makes with the same settings
     Pattern makes = Pattern.compile("makes (\\d+)");
     for (GenerationMethod method : GenerationMethod.values()) {
-      if (method == GenerationMethod.UNSPECIFIED || method == GenerationMethod.VOPRF) {
-        continue;
+      if (method == GenerationMethod.UNSPECIFIED
+          || method == GenerationMethod.VOPRF
+          || method == GenerationMethod.X_SECURE_RANDOM_ALPHABET) {
+        continue; // the alphabet method's hint counts its format: AlphabetNamespacePagesIT
       }
       String name = "PSEUDONYM_GENERATION_METHOD_" + method.name();
       for (int length : List.of(1, 16, 17, 31)) {
-        select("#method").selectByValue(name);
+        browser.select("#method").selectByValue(name);
         if (method.fixedLength().isEmpty()) {
-          type("#length", Integer.toString(length));
+          browser.type("#length", Integer.toString(length));
         }
         int asked = Integer.parseInt(browser.find("#length").getDomProperty("value"));
         Matcher hint = makes.matcher(browser.find("#length-hint").getText());
@@ -269,29 +249,33 @@ class NamespaceOptionsPagesIT {
             .hasSize(Integer.parseInt(hint.group(1)));
       }
     }
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED");
-    type("#length", "16");
+    browser
+        .select("#method")
+        .selectByValue("PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED");
+    browser.type("#length", "16");
     assertThat(browser.find("#length-hint").getText())
         .contains("a length of 16 makes 32 characters");
   }
 
   @Test
   void choosingSha256ShowsThatItsPseudonymsCanBeReversedByGuessing() {
-    openNamespaces();
+    browser.openNamespaces();
     assertThat(browser.find("#sha256-warning").isDisplayed()).isFalse();
 
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
+    browser.select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_SHA256_HEX_ENCODED");
     assertThat(browser.visible("#sha256-warning").getText())
         .contains("can be reversed by guessing", "hash likely values");
     assertThat(browser.find("#method").getAttribute("aria-describedby")).contains("sha256-warning");
 
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE62_ENCODED");
+    browser
+        .select("#method")
+        .selectByValue("PSEUDONYM_GENERATION_METHOD_FULL_RANDOM_BASE62_ENCODED");
     assertThat(browser.find("#sha256-warning").isDisplayed()).isFalse();
   }
 
   @Test
   void timesAreShownInUtcWithTheZoneWritten() {
-    openNamespaces();
+    browser.openNamespaces();
     Object formatted =
         browser.asyncScript(
             """
@@ -302,7 +286,7 @@ class NamespaceOptionsPagesIT {
     assertThat(formatted).isEqualTo("2026-12-06 18:04:05 UTC");
 
     String name = createNamespace(uniqueName("utc"));
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     assertThat(browser.textContaining("main", " UTC"))
         .containsPattern("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
   }
@@ -333,7 +317,7 @@ class NamespaceOptionsPagesIT {
     assertThat(voprf.isEnabled()).isTrue();
     assertThat(voprf.getText()).isEqualTo("VOPRF (86 characters)");
 
-    select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_VOPRF");
+    browser.select("#method").selectByValue("PSEUDONYM_GENERATION_METHOD_VOPRF");
     WebElement length = browser.find("#length");
     assertThat(length.getAttribute("value")).isEqualTo("86");
     assertThat(length.getAttribute("readonly")).isNotNull();
@@ -353,7 +337,7 @@ class NamespaceOptionsPagesIT {
         .contains("VOPRF");
 
     // the server derives the pseudonym; its key id goes in front
-    browser.go(origin + namespacePath(name));
+    browser.go(origin + Browser.namespacePath(name));
     browser.visible("#originalValue").sendKeys("patient 9", Keys.ENTER);
     String pseudonym = browser.visible("#pseudonymizeResult code").getText();
     assertThat(pseudonym).startsWith(voprfServer.keyId() + ".");
@@ -362,7 +346,7 @@ class NamespaceOptionsPagesIT {
 
   @Test
   void theTesterMarksEachSampleAsItIsTyped() {
-    openNamespaces();
+    browser.openNamespaces();
     assertThat(browser.find("#regex-samples-hint").getText()).contains("RE2", "counts");
 
     browser.find("#regex").sendKeys("^MRN-[0-9]{4}$");
@@ -374,17 +358,17 @@ class NamespaceOptionsPagesIT {
         .containsExactly("✓ passes MRN-1234", "✗ fails mrn-1234", "✗ fails MRN-12345");
 
     // matched anywhere, as RE2 matches: without anchors a part of the value suffices
-    type("#regex", "[0-9]{4}");
+    browser.type("#regex", "[0-9]{4}");
     assertThat(browser.textContaining("#regex-summary", "3 of 3")).contains("would pass");
 
-    type("#regex", "");
+    browser.type("#regex", "");
     browser.textContaining("#regex-summary", "No pattern");
     assertThat(results()).allMatch(result -> result.startsWith("✓ passes"));
   }
 
   @Test
   void theTesterSaysWhatTheBrowserCannotJudge() {
-    openNamespaces();
+    browser.openNamespaces();
     browser.find("#regex-samples").sendKeys("abc");
 
     // RE2's inline flags, which the browser's RegExp does not read
@@ -394,22 +378,22 @@ class NamespaceOptionsPagesIT {
     assertThat(browser.findAll("#regex-results li")).isEmpty();
 
     // a lookahead: the browser has it, RE2 does not
-    type("#regex", "^(?=a)");
+    browser.type("#regex", "^(?=a)");
     browser.textContaining("#regex-summary", "1 of 1");
     assertThat(browser.visible("#regex-dialect").getText()).contains("RE2 does not have");
 
     // exponential backtracking in the browser: the tester gives up and the page goes on
-    type("#regex-samples", "a".repeat(40) + "!");
-    type("#regex", "^(a+)+$");
+    browser.type("#regex-samples", "a".repeat(40) + "!");
+    browser.type("#regex", "^(a+)+$");
     browser.textContaining("#regex-summary", "gave up");
-    type("#regex", "^a+!$");
+    browser.type("#regex", "^a+!$");
     assertThat(browser.textContaining("#regex-summary", "1 of 1")).contains("would pass");
   }
 
   @Test
   void aPatternRe2RefusesIsShownAtTheField() {
     String name = uniqueName("refused");
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.find("#name").sendKeys(name);
     browser.find("#regex").sendKeys("(a)\\1");
@@ -431,11 +415,11 @@ class NamespaceOptionsPagesIT {
   @Test
   void theCountFormShowsEveryPseudonymWithItsSequenceNumber() {
     String name = createNamespace(uniqueName("several"), severalPseudonyms());
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     assertThat(browser.textContaining("#fact-multiple", "Several")).isEqualTo("Several");
 
     browser.visible("#originalValue").sendKeys("patient 7");
-    type("#count", "3");
+    browser.type("#count", "3");
     browser.click("#pseudonymize button[type=submit]");
 
     browser.textContaining("#pseudonymizeResult", "3 pseudonyms");
@@ -450,7 +434,7 @@ class NamespaceOptionsPagesIT {
         .extracting(WebElement::getText)
         .containsExactlyInAnyOrder("0", "1", "2");
 
-    type("#count", "0");
+    browser.type("#count", "0");
     browser.click("#pseudonymize button[type=submit]");
     browser.textContaining("#pseudonymize-message", "from 1 to 10000");
   }
@@ -458,7 +442,7 @@ class NamespaceOptionsPagesIT {
   @Test
   void aNamespaceOfOnePseudonymPerValueOffersNoCount() {
     String name = createNamespace(uniqueName("single"));
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     browser.visible("#originalValue").sendKeys("patient 8", Keys.ENTER);
 
     browser.visible("#pseudonymizeResult code");
@@ -472,27 +456,27 @@ class NamespaceOptionsPagesIT {
   void resolveFindsAValuesPseudonymsAndCreatesNone() {
     String single = createNamespace(uniqueName("resolve"));
     String pseudonym = pseudonymsOf(single, "Jane Doe", 1).get(0);
-    browser.open(namespacePath(single));
+    browser.open(Browser.namespacePath(single));
 
     browser.visible("#lookup-by-original").click();
     assertThat(browser.find("label[for=lookupValue]").getText()).isEqualTo("Original value");
     browser.find("#lookupValue").sendKeys("Jane Doe", Keys.ENTER);
     assertThat(browser.visible("#lookupResult code").getText()).isEqualTo(pseudonym);
 
-    type("#lookupValue", "John Roe");
+    browser.type("#lookupValue", "John Roe");
     browser.find("#lookupValue").sendKeys(Keys.ENTER);
     browser.textContaining("#lookup-message", "has no pseudonym in this namespace");
     assertThat(storedPseudonyms(single)).isEqualTo(1);
 
     // back to the reverse lookup
     browser.find("#lookup-by-pseudonym").click();
-    type("#lookupValue", pseudonym);
+    browser.type("#lookupValue", pseudonym);
     browser.find("#lookupValue").sendKeys(Keys.ENTER);
     assertThat(browser.visible("#lookupResult code").getText()).isEqualTo("Jane Doe");
 
     String several = createNamespace(uniqueName("resolve-several"), severalPseudonyms());
     List<String> stored = pseudonymsOf(several, "Jane Doe", 2);
-    browser.open(namespacePath(several));
+    browser.open(Browser.namespacePath(several));
     browser.visible("#lookup-by-original").click();
     browser.find("#lookupValue").sendKeys("Jane Doe", Keys.ENTER);
     browser.textContaining("#lookupResult", "2 pseudonyms");
@@ -508,7 +492,7 @@ class NamespaceOptionsPagesIT {
         createNamespace(
             uniqueName("a-child"), childOf(parent).put("originalValueValidationRegex", "^x"));
     String second = createNamespace(uniqueName("b-child"), childOf(parent));
-    browser.open(namespacePath(parent));
+    browser.open(Browser.namespacePath(parent));
 
     browser.textContaining("#children", first);
     assertThat(browser.findAll("#children a"))
@@ -518,14 +502,14 @@ class NamespaceOptionsPagesIT {
     assertThat(browser.find("#fact-regex").getText()).isEqualTo("None");
 
     browser.find("#children a").click();
-    browser.until(d -> browser.currentPath().equals(namespacePath(first)));
+    browser.until(d -> browser.currentPath().equals(Browser.namespacePath(first)));
     assertThat(browser.textContaining("h1", first)).isEqualTo(first);
     assertThat(browser.find("#fact-regex code").getText()).isEqualTo("^x");
     assertThat(browser.find("#fact-parent-mode").getText()).contains("pseudonym of the parent");
     browser.textContaining("#children", "None");
 
     browser.find("#parent-link").click();
-    browser.until(d -> browser.currentPath().equals(namespacePath(parent)));
+    browser.until(d -> browser.currentPath().equals(Browser.namespacePath(parent)));
     browser.textContaining("#children", second);
   }
 
@@ -533,7 +517,7 @@ class NamespaceOptionsPagesIT {
   void deletingANamespaceWithChildrenShowsTheRefusalInline() {
     String parent = createNamespace(uniqueName("parent"));
     String child = createNamespace(uniqueName("child"), childOf(parent));
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.visible("[id='delete-namespace-" + parent + "']").click();
     browser.visible("#confirmDeleteNamespaceName").sendKeys(parent, Keys.ENTER);
@@ -559,18 +543,18 @@ class NamespaceOptionsPagesIT {
     List<String> problems = new ArrayList<>();
     for (String scheme : List.of("light", "dark")) {
       browser.colorScheme(scheme);
-      openNamespaces();
+      browser.openNamespaces();
       browser.find("#regex").sendKeys("^[0-9]+$");
       browser.find("#regex-samples").sendKeys("123\nabc");
       browser.textContaining("#regex-summary", "1 of 2");
       problems.addAll(browser.problems("tester-" + scheme));
-      type("#regex", "(?i)x");
+      browser.type("#regex", "(?i)x");
       browser.textContaining("#regex-summary", "cannot read");
       problems.addAll(browser.problems("tester-warning-" + scheme));
 
-      browser.open(namespacePath(several));
+      browser.open(Browser.namespacePath(several));
       browser.visible("#originalValue").sendKeys("v-" + scheme);
-      type("#count", "2");
+      browser.type("#count", "2");
       browser.click("#pseudonymize button[type=submit]");
       browser.textContaining("#pseudonymizeResult", "2 pseudonyms");
       browser.textContaining("#pseudonyms-summary", "pseudonym");

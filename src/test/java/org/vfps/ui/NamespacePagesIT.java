@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -97,21 +95,9 @@ class NamespacePagesIT {
     return found;
   }
 
-  private static String namespacePath(String name) {
-    return "/ui/namespaces/"
-        + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20")
-        + "/pseudonyms";
-  }
-
-  private static void openNamespaces() {
-    browser.open("/ui/namespaces");
-    browser.visible("#create-namespace");
-    browser.until(d -> !browser.findAll("#namespaces, .table-area .empty").isEmpty());
-  }
-
   @Test
   void theFooterNamesTheVersionAndRevision() {
-    openNamespaces();
+    browser.openNamespaces();
 
     assertThat(browser.textContaining("footer.bottom > span", "revision"))
         .isEqualTo("vfps " + BuildInfo.current().describe());
@@ -120,7 +106,7 @@ class NamespacePagesIT {
   @Test
   void createsANamespaceThatAppearsInTheTable() {
     String name = uniqueName("created");
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.find("#name").sendKeys(name);
     browser.find("#description").sendKeys("made in the browser");
@@ -141,7 +127,7 @@ class NamespacePagesIT {
   @Test
   void aDoubleClickCreatesExactlyOneNamespace() {
     String name = uniqueName("double");
-    openNamespaces();
+    browser.openNamespaces();
     browser.find("#name").sendKeys(name);
     countCreateRequests();
 
@@ -158,7 +144,7 @@ class NamespacePagesIT {
   @Test
   void submitsFasterThanAnyReplyCreateExactlyOneNamespace() {
     String name = uniqueName("rapid");
-    openNamespaces();
+    browser.openNamespaces();
     browser.find("#name").sendKeys(name);
     countCreateRequests();
 
@@ -193,7 +179,7 @@ class NamespacePagesIT {
   @Test
   void aDuplicateNameIsRefusedInline() {
     String name = createNamespace(uniqueName("duplicate"));
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.find("#name").sendKeys(name);
     browser.click("#create-namespace button[type=submit]");
@@ -208,7 +194,7 @@ class NamespacePagesIT {
   void deletingNeedsTheExactNameTyped() {
     String name = createNamespace(uniqueName("doomed"));
     pseudonymOf(name, "someone");
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.visible("[id='delete-namespace-" + name + "']").click();
     WebElement confirmation = browser.visible("#confirmDeleteNamespaceName");
@@ -234,7 +220,7 @@ class NamespacePagesIT {
   @Test
   void escapeClosesTheConfirmationAndDeletesNothing() {
     String name = createNamespace(uniqueName("kept"));
-    openNamespaces();
+    browser.openNamespaces();
 
     WebElement delete = browser.visible("[id='delete-namespace-" + name + "']");
     delete.click();
@@ -251,7 +237,7 @@ class NamespacePagesIT {
     for (int i = 0; i < 3; i++) {
       pseudonymOf(name, "value-" + i);
     }
-    openNamespaces();
+    browser.openNamespaces();
     // counted when on screen
     browser.script(
         "arguments[0].scrollIntoView()", browser.visible("tr[data-namespace='" + name + "']"));
@@ -263,7 +249,7 @@ class NamespacePagesIT {
   @Test
   void theCreateFormWorksWithTheKeyboardAlone() {
     String name = uniqueName("keyboard");
-    openNamespaces();
+    browser.openNamespaces();
 
     // from the top of the page: the skip link, the header, then the form in reading order
     List<String> order = new ArrayList<>();
@@ -334,7 +320,7 @@ class NamespacePagesIT {
   @Test
   void pseudonymizesAValueAsGrpcDoes() {
     String name = createNamespace(uniqueName("same"));
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
 
     browser.visible("#originalValue").sendKeys("patient 42", Keys.ENTER);
 
@@ -347,7 +333,7 @@ class NamespacePagesIT {
   void looksUpAndRevealsOriginalValues() {
     String name = createNamespace(uniqueName("reveal"));
     String pseudonym = pseudonymOf(name, "Jane Doe");
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
 
     browser.visible("#lookupValue").sendKeys(pseudonym, Keys.ENTER);
     assertThat(browser.visible("#lookupResult code").getText()).isEqualTo("Jane Doe");
@@ -364,7 +350,7 @@ class NamespacePagesIT {
   @Test
   void showsErrorsInline() {
     String name = createNamespace(uniqueName("errors"));
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
 
     browser.visible("#originalValue").sendKeys("   ", Keys.ENTER);
     assertThat(browser.textContaining("#pseudonymize-message", "Enter a value")).isNotEmpty();
@@ -374,7 +360,7 @@ class NamespacePagesIT {
     browser.textContaining("#lookup-message", "does not exist in this namespace");
     assertThat(browser.find("#lookup-message").getAttribute("role")).isEqualTo("alert");
 
-    browser.open(namespacePath(name + "-missing"));
+    browser.open(Browser.namespacePath(name + "-missing"));
     assertThat(browser.textContaining("main .message.error", "no namespace named"))
         .contains("'" + name + "-missing'");
   }
@@ -386,7 +372,7 @@ class NamespacePagesIT {
     for (int i = 0; i < 60; i++) {
       created.add(pseudonymOf(name, "patient-" + i));
     }
-    browser.open(namespacePath(name));
+    browser.open(Browser.namespacePath(name));
     browser.textContaining("#pseudonyms-summary", "60 pseudonyms");
 
     List<String> first = pageRows();
@@ -424,11 +410,11 @@ class NamespacePagesIT {
   @Test
   void theBrowseLinkOfAUrlNamedNamespaceSurvivesAReload() {
     String name = createNamespace("https://example.org/fhir/" + UUID.randomUUID());
-    openNamespaces();
+    browser.openNamespaces();
 
     browser.visible("tr[data-namespace='" + name + "'] a.button").click();
     browser.until(d -> browser.currentPath().endsWith("/pseudonyms"));
-    assertThat(browser.currentPath()).isEqualTo(namespacePath(name));
+    assertThat(browser.currentPath()).isEqualTo(Browser.namespacePath(name));
     assertThat(browser.visible("h1").getText()).isEqualTo(name);
 
     browser.driver().navigate().refresh();

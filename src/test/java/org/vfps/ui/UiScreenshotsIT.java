@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.support.ui.Select;
 import org.vfps.ClassResources;
 import org.vfps.HttpTestClient;
 import org.vfps.TestPostgres;
@@ -73,8 +74,26 @@ class UiScreenshotsIT {
             .put("allowsMultiplePseudonyms", true)
             .put("parentName", "study-2026-cardio")
             .put("parentValidationMode", "PARENT_VALIDATION_MODE_ENSURE_EXISTS"));
+    namespace(
+        "biobank-gpas",
+        "Sample ids as gPAS made them: digits, a Damm check digit, groups of three",
+        "X_SECURE_RANDOM_ALPHABET",
+        9,
+        "BB-",
+        "",
+        new JsonObject()
+            .put(
+                "xFormat",
+                new JsonObject()
+                    .put("alphabet", "0123456789")
+                    .put("checkDigit", "CHECK_DIGIT_DAMM")
+                    .put("groupSize", 3)
+                    .put("groupDelimiter", "-")));
     for (int i = 1; i <= 42; i++) {
       pseudonym("study-2026-cardio", "MRN-" + (1000 + i));
+    }
+    for (int i = 1; i <= 5; i++) {
+      pseudonym("biobank-gpas", "S" + (80000 + i));
     }
     for (int i = 1; i <= 7; i++) {
       pseudonym("lab-samples", "S" + (70000 + i));
@@ -148,6 +167,37 @@ class UiScreenshotsIT {
       browser.click("[id='delete-namespace-lab-samples']");
       browser.visible("#confirmDeleteNamespaceName").sendKeys("lab-");
       problems.addAll(inspect("namespaces-delete-" + scheme));
+
+      browser.open("/ui/namespaces");
+      browser.visible("#create-namespace");
+      browser.find("#name").sendKeys("biobank-gpas-2");
+      new Select(browser.find("#method"))
+          .selectByValue("PSEUDONYM_GENERATION_METHOD_X_SECURE_RANDOM_ALPHABET");
+      browser.find("#length").sendKeys(Keys.chord(Keys.CONTROL, "a"), "9");
+      browser.find("#prefix").sendKeys("BB-");
+      browser.find("#group-size").sendKeys(Keys.chord(Keys.CONTROL, "a"), "3");
+      browser.textContaining("#format-capacity", "10^9");
+      browser.script("window.scrollTo(0, document.body.scrollHeight)");
+      browser.textContaining("td.count[data-namespace='biobank-gpas']", "5");
+      browser.textContaining("td.count[data-namespace='lab-samples']", "7");
+      browser.script("document.getElementById('format-fields').scrollIntoView()");
+      problems.addAll(inspect("namespaces-alphabet-" + scheme));
+
+      browser.open("/ui/namespaces/biobank-gpas/pseudonyms");
+      browser.visible("#originalValue").sendKeys("S80003", Keys.ENTER);
+      String sample = browser.visible("#pseudonymizeResult code").getText();
+      // one digit mistyped: the service's refusal
+      String mistyped =
+          sample.substring(0, 3) + (sample.charAt(3) == '1' ? '2' : '1') + sample.substring(4);
+      browser.find("#lookupValue").sendKeys(mistyped, Keys.ENTER);
+      browser.textContaining("#lookup-message", "mistyped");
+      // the browser logs the refusal's 400, and nothing else
+      assertThat(browser.problems("mistyped-" + scheme))
+          .singleElement()
+          .asString()
+          .contains("/v1/namespaces/biobank-gpas/pseudonyms/", "status of 400");
+      browser.textContaining("#pseudonyms-summary", "5 pseudonyms");
+      problems.addAll(inspect("namespace-alphabet-" + scheme));
 
       browser.open("/ui/namespaces/study-2026-cardio/pseudonyms");
       browser.visible("#originalValue").sendKeys("MRN-1042", Keys.ENTER);
