@@ -23,6 +23,8 @@ export const CHECK_DIGITS = [
   {name: 'CHECK_DIGIT_LUHN_MOD_N', label: 'Luhn mod N'},
   {name: 'CHECK_DIGIT_DAMM', label: 'Damm', decimalOnly: true},
   {name: 'CHECK_DIGIT_VERHOEFF', label: 'Verhoeff', decimalOnly: true},
+  {name: 'CHECK_DIGIT_X_GPAS_DAMM', label: "gPAS's Damm", tenCharacters: true},
+  {name: 'CHECK_DIGIT_X_GPAS_VERHOEFF', label: "gPAS's Verhoeff", tenCharacters: true},
 ];
 
 /** The preset whose characters these are, in its order; undefined for a custom alphabet. */
@@ -62,6 +64,9 @@ export function formatProblem({alphabet, checkDigit, groupSize, groupDelimiter})
   }
   if (CHECK_DIGITS.find((kind) => kind.name === checkDigit)?.decimalOnly && alphabet !== DECIMAL_DIGITS) {
     return `${checkDigitLabel(checkDigit)} works on the ten digits only: the alphabet must be ${DECIMAL_DIGITS}.`;
+  }
+  if (CHECK_DIGITS.find((kind) => kind.name === checkDigit)?.tenCharacters && symbols.length !== 10) {
+    return `${checkDigit} works on alphabets of ten characters only; this one has ${symbols.length}.`;
   }
   if (!Number.isInteger(groupSize) || groupSize < 0 || groupSize > 1024) {
     return 'The group size must be a whole number from 0 (no groups) to 1024.';
@@ -173,6 +178,34 @@ export function verhoeff(drawn) {
   return DECIMAL_DIGITS[VERHOEFF_INVERSE[product]];
 }
 
+/**
+ * gPAS's Damm, for any alphabet of ten characters (their indexes are the digits): the quasigroup
+ * walked over the drawn characters from the last to the first, that is standard Damm of them
+ * reversed.
+ */
+export function gpasDamm(symbols, drawn) {
+  let interim = 0;
+  const values = valuesOf(symbols, drawn);
+  for (let i = values.length - 1; i >= 0; i--) {
+    interim = DAMM[interim][values[i]];
+  }
+  return symbols[interim];
+}
+
+/**
+ * gPAS's Verhoeff, for any alphabet of ten characters: Verhoeff's tables with the positions counted
+ * from 0 at the last drawn character, and the product itself as the check digit (no inverse).
+ */
+export function gpasVerhoeff(symbols, drawn) {
+  const values = valuesOf(symbols, drawn);
+  let product = 0;
+  for (let position = 0; position < values.length; position++) {
+    const value = values[values.length - 1 - position];
+    product = VERHOEFF_MULTIPLY[product][VERHOEFF_PERMUTE[position % 8][value]];
+  }
+  return symbols[product];
+}
+
 /** The check digit of the drawn characters, '' for CHECK_DIGIT_UNSPECIFIED. */
 export function checkDigitOf(kind, symbols, drawn) {
   switch (kind) {
@@ -182,6 +215,10 @@ export function checkDigitOf(kind, symbols, drawn) {
       return damm(drawn);
     case 'CHECK_DIGIT_VERHOEFF':
       return verhoeff(drawn);
+    case 'CHECK_DIGIT_X_GPAS_DAMM':
+      return gpasDamm(symbols, drawn);
+    case 'CHECK_DIGIT_X_GPAS_VERHOEFF':
+      return gpasVerhoeff(symbols, drawn);
     default:
       return '';
   }

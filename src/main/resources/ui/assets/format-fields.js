@@ -27,6 +27,10 @@ const CHECK_DIGIT_HINTS = {
     'For any alphabet. It catches every single changed character when the alphabet has an even number of characters, about all but 1 in 2N with an odd number N; and most swaps of two neighbours.',
   CHECK_DIGIT_DAMM: 'Catches every single changed digit and every swap of two neighbours.',
   CHECK_DIGIT_VERHOEFF: 'Catches every single changed digit and every swap of two neighbours.',
+  CHECK_DIGIT_X_GPAS_DAMM:
+    "gPAS's Damm, for a namespace that takes over a gPAS domain: any alphabet of ten characters. It misses about 1 in 9 swaps of the last drawn character and the check digit.",
+  CHECK_DIGIT_X_GPAS_VERHOEFF:
+    "gPAS's Verhoeff, for a namespace that takes over a gPAS domain: any alphabet of ten characters. It misses about half the swaps of the last drawn character and the check digit.",
 };
 
 /**
@@ -70,14 +74,20 @@ export function formatFields(settings, changed) {
     };
   };
 
-  /** Damm and Verhoeff only for the ten digits; a choice the alphabet no longer allows falls back. */
+  /**
+   * Damm and Verhoeff only for the ten digits, gPAS's variants for ten characters; a choice the
+   * alphabet no longer allows falls back.
+   */
   const offerCheckDigits = () => {
     const decimal = alphabet.value === DECIMAL_DIGITS;
+    const ten = [...alphabet.value].length === 10;
     let fellBack = null;
     for (const option of checkDigit.options) {
       const kind = CHECK_DIGITS.find((k) => k.name === option.value);
-      option.disabled = Boolean(kind.decimalOnly) && !decimal;
-      option.textContent = option.disabled ? `${kind.label} (the ten digits only)` : kind.label;
+      const tenOnly = Boolean(kind.tenCharacters) && !ten;
+      option.disabled = (Boolean(kind.decimalOnly) && !decimal) || tenOnly;
+      const only = tenOnly ? 'ten characters only' : 'the ten digits only';
+      option.textContent = option.disabled ? `${kind.label} (${only})` : kind.label;
       if (option.disabled && option.selected) {
         fellBack = kind.label;
       }

@@ -261,9 +261,13 @@ class AlphabetNamespacePagesIT {
                 import('/ui/assets/alphabet.js').then((a) => {
                   const samples = [];
                   for (const symbols of alphabets) {
+                    const gpas = ['CHECK_DIGIT_X_GPAS_DAMM', 'CHECK_DIGIT_X_GPAS_VERHOEFF'];
                     const kinds = symbols === a.DECIMAL_DIGITS
-                        ? ['CHECK_DIGIT_LUHN_MOD_N', 'CHECK_DIGIT_DAMM', 'CHECK_DIGIT_VERHOEFF']
-                        : ['CHECK_DIGIT_LUHN_MOD_N'];
+                        ? ['CHECK_DIGIT_LUHN_MOD_N', 'CHECK_DIGIT_DAMM', 'CHECK_DIGIT_VERHOEFF',
+                           ...gpas]
+                        : [...symbols].length === 10
+                          ? ['CHECK_DIGIT_LUHN_MOD_N', ...gpas]
+                          : ['CHECK_DIGIT_LUHN_MOD_N'];
                     for (const kind of kinds) {
                       for (let i = 0; i < 300; i++) {
                         const length = 1 + (i % 24);
@@ -293,7 +297,8 @@ class AlphabetNamespacePagesIT {
 
     @SuppressWarnings("unchecked")
     List<List<String>> samples = (List<List<String>>) page.get("samples");
-    assertThat(samples).hasSize(300 * (3 + alphabets().size() - 1));
+    // the digits with five kinds, ten letters with Luhn and gPAS's two, the others with Luhn only
+    assertThat(samples).hasSize(300 * (5 + 3 + alphabets().size() - 2));
     for (List<String> sample : samples) {
       CheckDigitKind kind = CheckDigitKind.parse(sample.get(0)).orElseThrow();
       String drawn = sample.get(2);
@@ -381,13 +386,15 @@ class AlphabetNamespacePagesIT {
     assertThat(problems).isEmpty();
   }
 
-  /** The alphabets the check digits are compared over: gPAS's, and custom ones of 2 and 64. */
+  /** The alphabets the check digits are compared over: gPAS's, and custom ones of 2, 10 and 64. */
   private static List<String> alphabets() {
     List<String> alphabets = new ArrayList<>();
     for (AlphabetPreset preset : AlphabetPreset.values()) {
       alphabets.add(preset.symbols());
     }
     alphabets.add("xy");
+    // ten characters that are not the digits: gPAS's variants work over them too
+    alphabets.add("ABCDEFGHJK");
     StringBuilder wide = new StringBuilder();
     for (char c = '!'; wide.length() < 64; c++) {
       wide.append(c);
