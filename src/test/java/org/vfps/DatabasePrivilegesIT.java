@@ -67,7 +67,7 @@ class DatabasePrivilegesIT {
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
     ConnectionSettings owner = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(owner)).isEqualTo(12);
+    assertThat(Migrations.migrate(owner)).isEqualTo(13);
     runAsServiceRole(owner, SERVICE_ROLE_GRANTS, () -> {});
   }
 
@@ -78,16 +78,17 @@ class DatabasePrivilegesIT {
   @Test
   void theGrantsOfTheVersionBeforeTheNamespaceFormatsStillServeAfterTheUpgrade() {
     ConnectionSettings owner = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(owner)).isEqualTo(12);
+    assertThat(Migrations.migrate(owner)).isEqualTo(13);
     // back to version 11
     TestPostgres.execute(
         owner,
         "DROP TABLE vfps_namespace_formats",
-        "DELETE FROM flyway_schema_history WHERE version = '12'");
+        "ALTER TABLE vfps_csv_job_runs DROP COLUMN mistyped_pseudonyms",
+        "DELETE FROM flyway_schema_history WHERE version IN ('12', '13')");
     runAsServiceRole(
         owner,
         SERVICE_ROLE_GRANTS.subList(0, SERVICE_ROLE_GRANTS.size() - 1),
-        () -> assertThat(Migrations.migrate(owner)).isEqualTo(1));
+        () -> assertThat(Migrations.migrate(owner)).isEqualTo(2));
   }
 
   /**

@@ -50,7 +50,8 @@ public record Checkpoint(
             .put("badDataRows", counters.badDataRows())
             .put("missingValues", counters.missingValues())
             .put("unresolvedValues", counters.unresolvedValues())
-            .put("neutralizedCells", counters.neutralizedCells());
+            .put("neutralizedCells", counters.neutralizedCells())
+            .put("mistypedPseudonyms", counters.mistypedPseudonyms());
     JsonObject json =
         new JsonObject()
             .put("inputOffset", inputOffset)
@@ -85,7 +86,9 @@ public record Checkpoint(
             counted.getLong("missingValues"),
             counted.getLong("unresolvedValues"),
             // a checkpoint of a job created before cells were neutralized has no count
-            counted.getLong("neutralizedCells", 0L)),
+            counted.getLong("neutralizedCells", 0L),
+            // nor one written before mistyped pseudonyms were counted
+            counted.getLong("mistypedPseudonyms", 0L)),
         json.getString("uploadId"),
         parts,
         json.getLong("nextChunk"),

@@ -87,6 +87,8 @@ public record CsvJob(
    * @param missingValues mapped cells that were blank or a placeholder
    * @param unresolvedValues values a {@link PseudonymizeMode#BLANK_IF_MISSING} job left empty
    * @param neutralizedCells cells of the output neutralized because a spreadsheet would run them
+   * @param mistypedPseudonyms cells of a de-pseudonymize job kept as they were because their
+   *     namespace's check digit refuses them: mistyped pseudonyms
    */
   public record Counters(
       long totalBytes,
@@ -95,9 +97,10 @@ public record CsvJob(
       long badDataRows,
       long missingValues,
       long unresolvedValues,
-      long neutralizedCells) {
+      long neutralizedCells,
+      long mistypedPseudonyms) {
 
-    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0);
+    public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0, 0);
 
     /** These counters with {@code bytesProcessed} instead. */
     public Counters withBytesProcessed(long bytesProcessed) {
@@ -108,7 +111,8 @@ public record CsvJob(
           badDataRows,
           missingValues,
           unresolvedValues,
-          neutralizedCells);
+          neutralizedCells,
+          mistypedPseudonyms);
     }
   }
 }

@@ -181,7 +181,8 @@ final class CsvJobRunner {
       return state;
     }
     String uploadId = store.startUpload(key);
-    CsvJob.Counters counters = new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0, 0);
+    CsvJob.Counters counters =
+        new CsvJob.Counters(job.counters().totalBytes(), 0, 0, 0, 0, 0, 0, 0);
     Checkpoint start = Checkpoint.start(counters, uploadId);
     RunState state =
         new RunState(
@@ -281,7 +282,7 @@ final class CsvJobRunner {
       ChunkWindow.Chunk<ValueResolution.Resolving> chunk,
       StringBuilder text) {
     long waiting = System.nanoTime();
-    Map<String, Map<String, String>> replaced = chunk.prepared().await();
+    Map<String, ValueResolution.Answers> replaced = chunk.prepared().await();
     long waited = took(state.job, JobPhases.Phase.RESOLVE_DATABASE, waiting);
     replacement.write(state, layout, chunk.records(), chunk.firstRow(), replaced, text);
     return waited;

@@ -56,13 +56,15 @@ final class JobEnding {
     dropInput(job);
     audit.ended(state.creator, job, JobStatus.COMPLETED, Audit.OK, state.counters.rowsProcessed());
     LOG.info(
-        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved, {} neutralized",
+        "CSV job {} completed: {} rows, {} malformed, {} missing, {} unresolved, {} neutralized,"
+            + " {} mistyped",
         job.id(),
         state.counters.rowsProcessed(),
         state.counters.badDataRows(),
         state.counters.missingValues(),
         state.counters.unresolvedValues(),
-        state.counters.neutralizedCells());
+        state.counters.neutralizedCells(),
+        state.counters.mistypedPseudonyms());
     return CsvJobRunner.Outcome.ENDED;
   }
 

@@ -53,6 +53,11 @@ final class RunState {
 
   /** Counts malformed rows, missing and unresolved values. */
   void count(long bad, long missing, long unresolved) {
+    count(bad, missing, unresolved, 0);
+  }
+
+  /** Counts malformed rows, missing and unresolved values, and mistyped pseudonyms. */
+  void count(long bad, long missing, long unresolved, long mistyped) {
     counters =
         new CsvJob.Counters(
             counters.totalBytes(),
@@ -61,7 +66,8 @@ final class RunState {
             counters.badDataRows() + bad,
             counters.missingValues() + missing,
             counters.unresolvedValues() + unresolved,
-            counters.neutralizedCells());
+            counters.neutralizedCells(),
+            counters.mistypedPseudonyms() + mistyped);
   }
 
   /** Counts processed rows. */
@@ -74,7 +80,8 @@ final class RunState {
             counters.badDataRows(),
             counters.missingValues(),
             counters.unresolvedValues(),
-            counters.neutralizedCells());
+            counters.neutralizedCells(),
+            counters.mistypedPseudonyms());
   }
 
   private void neutralized(int cells) {
@@ -87,7 +94,8 @@ final class RunState {
               counters.badDataRows(),
               counters.missingValues(),
               counters.unresolvedValues(),
-              counters.neutralizedCells() + cells);
+              counters.neutralizedCells() + cells,
+              counters.mistypedPseudonyms());
     }
   }
 

@@ -21,18 +21,17 @@ final class ValueReplacement {
    * Writes the chunk's rows into {@code text} and counts them in {@code state}. A value without
    * pseudonym is left empty by a pseudonymize job that blanks it, fails a job that fails then (a
    * {@link JobFailure} naming its row and column, not the value), and stays as it was in a
-   * de-pseudonymize job.
+   * de-pseudonymize job, which counts it when its namespace's check digit refused it (mistyped).
    *
    * @param rowsBefore the data rows (the header row not counted) before the chunk's first
-   * @param replaced by namespace: what each of the chunk's values became; a value the namespace
-   *     could not answer is absent
+   * @param replaced by namespace: what the chunk's values became
    */
   void write(
       RunState state,
       CsvLayout layout,
       List<CsvRecord> records,
       long rowsBefore,
-      Map<String, Map<String, String>> replaced,
+      Map<String, ValueResolution.Answers> replaced,
       StringBuilder text) {
     CsvJob job = state.job;
     long row = RowNumbers.before(job, rowsBefore);
@@ -45,6 +44,7 @@ final class ValueReplacement {
       List<String> fields = Cells.widened(record.fields(), layout.width());
       long missingCells = 0;
       long unresolved = 0;
+      long mistyped = 0;
       for (CsvLayout.Column column : layout.columns()) {
         String cell = Cells.cell(record.fields(), column.source());
         if (cells.missing(cell)) {
@@ -52,7 +52,8 @@ final class ValueReplacement {
           fields.set(column.target(), cell == null ? "" : cell);
           continue;
         }
-        String value = replaced.get(column.mapping().namespace()).get(cell);
+        ValueResolution.Answers answers = replaced.get(column.mapping().namespace());
+        String value = answers.values().get(cell);
         if (value == null) {
           if (job.direction() == JobDirection.PSEUDONYMIZE) {
             if (job.pseudonymizeMode() == PseudonymizeMode.FAIL_IF_MISSING) {
@@ -68,13 +69,16 @@ final class ValueReplacement {
             unresolved++;
             value = "";
           } else {
+            if (answers.mistyped().contains(cell)) {
+              mistyped++;
+            }
             value = cell;
           }
         }
         fields.set(column.target(), value);
       }
       state.write(text, fields);
-      state.count(0, missingCells, unresolved);
+      state.count(0, missingCells, unresolved, mistyped);
     }
     state.rows(records.size());
   }

@@ -3,6 +3,7 @@ package org.vfps.job;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,19 +31,25 @@ final class ValueResolution {
   private final Cells cells;
 
   /**
-   * The calls of a chunk under way: by namespace, what each of its distinct values becomes, once
-   * they return.
+   * What a namespace made of a chunk's distinct values.
+   *
+   * @param values what each value became; a value the namespace could not answer is absent
+   * @param mistyped the values of a de-pseudonymize job that the namespace's check digit refuses
+   *     (they are absent from {@code values}); empty for the other directions
    */
-  record Resolving(Map<String, CompletableFuture<Map<String, String>>> byNamespace) {
+  record Answers(Map<String, String> values, Set<String> mistyped) {}
+
+  /** The calls of a chunk under way: by namespace, what its distinct values become. */
+  record Resolving(Map<String, CompletableFuture<Answers>> byNamespace) {
 
     /**
-     * By namespace, what each value became, waited for on this (worker) thread; a value the
-     * namespace could not answer is absent. A failed call's failure is rethrown as it was.
+     * By namespace, what its values became, waited for on this (worker) thread. A failed call's
+     * failure is rethrown as it was.
      */
-    Map<String, Map<String, String>> await() {
-      Map<String, Map<String, String>> resolved = new HashMap<>();
+    Map<String, Answers> await() {
+      Map<String, Answers> resolved = new HashMap<>();
       byNamespace.forEach(
-          (namespace, values) -> resolved.put(namespace, EventLoopCalls.join(values)));
+          (namespace, answers) -> resolved.put(namespace, EventLoopCalls.join(answers)));
       return resolved;
     }
   }
@@ -73,7 +80,7 @@ final class ValueResolution {
         }
       }
     }
-    Map<String, CompletableFuture<Map<String, String>>> resolution = new HashMap<>();
+    Map<String, CompletableFuture<Answers>> resolution = new HashMap<>();
     wanted.forEach(
         (namespace, values) ->
             resolution.put(
@@ -86,7 +93,7 @@ final class ValueResolution {
    * What each distinct value of a namespace becomes, once the calls sent here return: absent for
    * one the namespace cannot answer.
    */
-  private CompletableFuture<Map<String, String>> resolve(
+  private CompletableFuture<Answers> resolve(
       RunState state,
       String namespace,
       List<String> values,
@@ -94,7 +101,7 @@ final class ValueResolution {
       CsvLayout layout,
       long rowsBefore) {
     Caller creator = state.creator;
-    List<CompletableFuture<Map<String, String>>> parts = new ArrayList<>();
+    List<CompletableFuture<Answers>> parts = new ArrayList<>();
     for (int from = 0; from < values.size(); from += pseudonyms.maxBatchSize()) {
       List<String> part =
           values.subList(from, Math.min(values.size(), from + pseudonyms.maxBatchSize()));
@@ -131,44 +138,54 @@ final class ValueResolution {
         .thenApply(
             done -> {
               Map<String, String> result = new HashMap<>(values.size() * 2);
-              parts.forEach(part -> result.putAll(part.join()));
-              return result;
+              Set<String> mistyped = new HashSet<>();
+              parts.forEach(
+                  part -> {
+                    result.putAll(part.join().values());
+                    mistyped.addAll(part.join().mistyped());
+                  });
+              return new Answers(result, mistyped);
             });
   }
 
   /**
    * The original value of each pseudonym found and not withdrawn, by the value as the file holds it
-   * (which may lack the pseudonym's group delimiters); a mistyped one (refused) has none.
+   * (which may lack the pseudonym's group delimiters); a mistyped one (refused) has none and is
+   * among the mistyped.
    */
-  private static Map<String, String> revealed(List<String> values, List<ReverseLookup> found) {
+  private static Answers revealed(List<String> values, List<ReverseLookup> found) {
     Map<String, String> revealed = new HashMap<>();
+    Set<String> mistyped = new HashSet<>();
     for (int i = 0; i < values.size(); i++) {
-      int index = i;
-      found
-          .get(i)
+      String value = values.get(i);
+      ReverseLookup lookup = found.get(i);
+      if (lookup.refusal() != null) {
+        mistyped.add(value);
+      }
+      lookup
           .found()
           .filter(known -> !known.withdrawn())
-          .ifPresent(known -> revealed.put(values.get(index), known.originalValue()));
+          .ifPresent(known -> revealed.put(value, known.originalValue()));
     }
-    return revealed;
+    return new Answers(revealed, mistyped);
   }
 
   /** The pseudonym of each value, created or found, by value. */
-  private static Map<String, String> created(List<String> values, List<Pseudonym> created) {
+  private static Answers created(List<String> values, List<Pseudonym> created) {
     Map<String, String> result = new HashMap<>(values.size() * 2);
     for (int i = 0; i < values.size(); i++) {
       result.put(values.get(i), created.get(i).pseudonymValue());
     }
-    return result;
+    return new Answers(result, Set.of());
   }
 
   /** The pseudonym of each value that has one, by value. */
-  private static Map<String, String> known(List<String> values, List<Optional<Pseudonym>> found) {
+  private static Answers known(List<String> values, List<Optional<Pseudonym>> found) {
     Map<String, String> known = new HashMap<>();
     for (int i = 0; i < values.size(); i++) {
       int index = i;
       found.get(i).ifPresent(pseudonym -> known.put(values.get(index), pseudonym.pseudonymValue()));
     }
-    return known;
+    return new Answers(known, Set.of());
   }
 }

@@ -18,7 +18,9 @@ final class CsvJobQueries {
       (SELECT r.neutralize_formulas FROM vfps_csv_job_runs r
        WHERE r.job_id = pseudonymization_jobs.id) AS neutralize_formulas,
       (SELECT r.neutralized_cells FROM vfps_csv_job_runs r
-       WHERE r.job_id = pseudonymization_jobs.id) AS neutralized_cells""";
+       WHERE r.job_id = pseudonymization_jobs.id) AS neutralized_cells,
+      (SELECT r.mistyped_pseudonyms FROM vfps_csv_job_runs r
+       WHERE r.job_id = pseudonymization_jobs.id) AS mistyped_pseudonyms""";
 
   static final String INSERT =
       """
@@ -149,7 +151,8 @@ final class CsvJobQueries {
 
   /** The counters of ours, beside {@link #PUBLISH_COUNTERS} and {@link #FINISH}. */
   static final String PUBLISH_RUN_COUNTERS =
-      "UPDATE vfps_csv_job_runs SET neutralized_cells = $2 WHERE job_id = $1";
+      "UPDATE vfps_csv_job_runs SET neutralized_cells = $2, mistyped_pseudonyms = $3"
+          + " WHERE job_id = $1";
 
   /** Ends a job the worker holds: Completed (3) or Failed (4). */
   static final String FINISH =

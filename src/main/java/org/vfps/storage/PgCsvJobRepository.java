@@ -261,7 +261,7 @@ public final class PgCsvJobRepository implements CsvJobRepository {
       SqlConnection connection, UUID id, CsvJob.Counters counters) {
     return connection
         .preparedQuery(CsvJobQueries.PUBLISH_RUN_COUNTERS)
-        .execute(Tuple.of(id, counters.neutralizedCells()));
+        .execute(Tuple.of(id, counters.neutralizedCells(), counters.mistypedPseudonyms()));
   }
 
   @Override
@@ -356,7 +356,8 @@ public final class PgCsvJobRepository implements CsvJobRepository {
             row.getInteger("bad_data_row_count"),
             row.getInteger("missing_value_count"),
             row.getInteger("unresolved_value_count"),
-            Objects.requireNonNullElse(row.getLong("neutralized_cells"), 0L)),
+            Objects.requireNonNullElse(row.getLong("neutralized_cells"), 0L),
+            Objects.requireNonNullElse(row.getLong("mistyped_pseudonyms"), 0L)),
         row.getString("error_message"),
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("last_updated_at").toInstant());

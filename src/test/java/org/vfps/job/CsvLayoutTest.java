@@ -79,17 +79,22 @@ class CsvLayoutTest {
     Checkpoint checkpoint =
         new Checkpoint(
             1234,
-            new CsvJob.Counters(10, 9, 8, 7, 6, 5, 4),
+            new CsvJob.Counters(10, 9, 8, 7, 6, 5, 4, 3),
             "upload-1",
             List.of("e1", "e2"),
             42,
             Optional.of(new ListCursor(Instant.parse("2026-12-02T10:15:30.123456Z"), "v,\"1", 2)));
 
     assertThat(Checkpoint.decode(checkpoint.encode())).isEqualTo(checkpoint);
-    // a checkpoint of a job created before cells were neutralized
-    String older = checkpoint.encode().replace(",\"neutralizedCells\":4", "");
-    assertThat(older).doesNotContain("neutralized");
+    // a checkpoint of a job created before cells were neutralized or mistyped pseudonyms counted
+    String older =
+        checkpoint
+            .encode()
+            .replace(",\"neutralizedCells\":4", "")
+            .replace(",\"mistypedPseudonyms\":3", "");
+    assertThat(older).doesNotContain("neutralized").doesNotContain("mistyped");
     assertThat(Checkpoint.decode(older).counters().neutralizedCells()).isZero();
+    assertThat(Checkpoint.decode(older).counters().mistypedPseudonyms()).isZero();
     Checkpoint first = Checkpoint.start(CsvJob.Counters.NONE, "u");
     assertThat(Checkpoint.decode(first.encode())).isEqualTo(first);
   }

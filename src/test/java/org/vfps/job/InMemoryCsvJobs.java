@@ -86,7 +86,7 @@ final class InMemoryCsvJobs implements CsvJobRepository {
     if (stored == null || stored.job.status() != JobStatus.AWAITING_UPLOAD) {
       return Future.succeededFuture(Optional.empty());
     }
-    CsvJob.Counters counters = new CsvJob.Counters(totalBytes, 0, 0, 0, 0, 0, 0);
+    CsvJob.Counters counters = new CsvJob.Counters(totalBytes, 0, 0, 0, 0, 0, 0, 0);
     stored.job = with(stored.job, JobStatus.QUEUED, counters, null, null);
     return Future.succeededFuture(Optional.of(stored.job));
   }

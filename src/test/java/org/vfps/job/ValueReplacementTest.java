@@ -3,8 +3,10 @@ package org.vfps.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.vfps.csv.CsvRecord;
 import org.vfps.objectstore.InMemoryObjectStore;
@@ -19,6 +21,15 @@ class ValueReplacementTest {
   /** Writes the data rows of {@code csv} (its first line the header, if the job has one). */
   private String write(
       RunState state, String csv, long rowsBefore, Map<String, Map<String, String>> replaced) {
+    Map<String, ValueResolution.Answers> answers = new HashMap<>();
+    replaced.forEach(
+        (namespace, values) ->
+            answers.put(namespace, new ValueResolution.Answers(values, Set.of())));
+    return writeAnswers(state, csv, rowsBefore, answers);
+  }
+
+  private String writeAnswers(
+      RunState state, String csv, long rowsBefore, Map<String, ValueResolution.Answers> replaced) {
     List<CsvRecord> records = TestJobs.records(csv);
     CsvLayout layout = CsvLayout.resolve(state.job, records.getFirst().fields());
     List<CsvRecord> data = state.job.hasHeaderRow() ? records.subList(1, records.size()) : records;
@@ -115,6 +126,30 @@ class ValueReplacementTest {
 
     assertThat(text).isEqualTo("p1,alice\np2,p2\n");
     assertThat(state.counters.unresolvedValues()).isZero();
+    assertThat(state.counters.mistypedPseudonyms()).isZero();
+  }
+
+  @Test
+  void mistypedPseudonymsStayAsTheyWereAndAreCountedPerCell() {
+    RunState state =
+        state(
+            JobDirection.DEPSEUDONYMIZE,
+            PseudonymizeMode.CREATE_IF_MISSING,
+            true,
+            false,
+            new ColumnMapping("psn", "original", "ns", null));
+
+    String text =
+        writeAnswers(
+            state,
+            "psn\np1\ntypo\nunknown\ntypo\n",
+            0,
+            Map.of("ns", new ValueResolution.Answers(Map.of("p1", "alice"), Set.of("typo"))));
+
+    assertThat(text).isEqualTo("p1,alice\ntypo,typo\nunknown,unknown\ntypo,typo\n");
+    assertThat(state.counters.mistypedPseudonyms()).isEqualTo(2);
+    assertThat(state.counters.unresolvedValues()).isZero();
+    assertThat(state.counters.rowsProcessed()).isEqualTo(4);
   }
 
   @Test

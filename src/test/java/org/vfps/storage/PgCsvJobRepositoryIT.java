@@ -131,13 +131,14 @@ class PgCsvJobRepositoryIT {
     assertThat(jobs.markStalled(Duration.ofMinutes(10)).await()).isGreaterThanOrEqualTo(1);
     assertThat(jobs.find(job.id()).await().orElseThrow().status()).isEqualTo(JobStatus.STALLED);
 
-    CsvJob.Counters progressed = new CsvJob.Counters(0, 0, 10, 0, 0, 0, 3);
+    CsvJob.Counters progressed = new CsvJob.Counters(0, 0, 10, 0, 0, 0, 3, 2);
     assertThat(jobs.checkpoint(job.id(), "worker-c", "{}", 0, new byte[0], progressed).await())
         .isTrue();
     CsvJob running = jobs.find(job.id()).await().orElseThrow();
     assertThat(running.status()).isEqualTo(JobStatus.RUNNING);
     assertThat(running.counters().rowsProcessed()).isEqualTo(10);
     assertThat(running.counters().neutralizedCells()).isEqualTo(3);
+    assertThat(running.counters().mistypedPseudonyms()).isEqualTo(2);
     assertThat(running.neutralizeFormulas()).isTrue();
 
     assertThat(jobs.cancel(job.id()).await().orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
