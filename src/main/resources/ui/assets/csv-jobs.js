@@ -73,7 +73,8 @@ export function jobPanel(signal, onChange = () => {}) {
   const missing = fact('job-missing', 'Blank or placeholder cells');
   const unresolved = fact('job-unresolved', 'Unresolved values');
   const neutralized = fact('job-neutralized', 'Neutralized cells');
-  const facts = h('dl', {class: 'facts', id: 'job-facts'}, rows.nodes, malformed.nodes, missing.nodes, unresolved.nodes, neutralized.nodes);
+  const mistyped = fact('job-mistyped', 'Mistyped pseudonyms');
+  const facts = h('dl', {class: 'facts', id: 'job-facts'}, rows.nodes, malformed.nodes, missing.nodes, unresolved.nodes, neutralized.nodes, mistyped.nodes);
   const error = h('p', {id: 'job-error', class: 'message error', role: 'alert'});
   const cancel = h('button', {type: 'button', class: 'secondary', id: 'job-cancel'}, 'Cancel the job');
   const download = h('p', {id: 'job-download-area'});
@@ -123,6 +124,7 @@ export function jobPanel(signal, onChange = () => {}) {
     missing.value.textContent = formatNumber(count(job.missingValueCount));
     unresolved.value.textContent = formatNumber(count(job.unresolvedValueCount));
     neutralized.value.textContent = job.xNeutralizeFormulas ? formatNumber(count(job.xNeutralizedCellCount)) : 'off';
+    mistyped.value.textContent = formatNumber(count(job.xMistypedPseudonymCount));
     const failed = job.status === 'CSV_JOB_STATUS_FAILED';
     error.hidden = !failed;
     error.textContent = failed ? job.errorMessage || 'The job failed.' : '';

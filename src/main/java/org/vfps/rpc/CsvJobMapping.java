@@ -115,6 +115,7 @@ public final class CsvJobMapping {
             .setUnresolvedValueCount(job.counters().unresolvedValues())
             .setXNeutralizeFormulas(job.neutralizeFormulas())
             .setXNeutralizedCellCount(job.counters().neutralizedCells())
+            .setXMistypedPseudonymCount(job.counters().mistypedPseudonyms())
             .setErrorMessage(job.errorMessage() == null ? "" : job.errorMessage())
             .setCreatedAt(ProtoMapping.timestamp(job.createdAt()))
             .setLastUpdatedAt(ProtoMapping.timestamp(job.lastUpdatedAt()));

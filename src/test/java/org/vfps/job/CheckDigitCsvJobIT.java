@@ -27,7 +27,8 @@ import org.vfps.server.VfpsServer;
 /**
  * A de-pseudonymize job over an alphabet namespace with a check digit and groups, through the S3
  * test server: a pseudonym is revealed with or without its group delimiters, and a mistyped one
- * stays as it is, as an unknown one does, without failing the job or the other rows of its chunk.
+ * stays as it is, as an unknown one does, without failing the job or the other rows of its chunk;
+ * the job counts each cell of a mistyped one, and not the unknown one.
  */
 class CheckDigitCsvJobIT {
 
@@ -70,15 +71,21 @@ class CheckDigitCsvJobIT {
                     + mistyped
                     + "\n3,"
                     + ben.replace(".", "")
-                    + "\n4,000\n")
+                    + "\n4,000\n5,"
+                    + mistyped
+                    + "\n")
                 .getBytes(StandardCharsets.UTF_8));
     JsonObject done = jobs.awaitEnd(started.getString("id"), Duration.ofSeconds(60));
 
     assertThat(done.getString("status")).as(done.encode()).isEqualTo("CSV_JOB_STATUS_COMPLETED");
     assertThat(done.getString("errorMessage")).isEmpty();
-    assertThat(done.getLong("rowsProcessed")).isEqualTo(4);
+    assertThat(done.getLong("rowsProcessed")).isEqualTo(5);
     assertThat(CsvJobClient.download(done))
-        .isEqualTo("row,patient\n1,anna\n2," + mistyped + "\n3,ben\n4,000\n");
+        .isEqualTo("row,patient\n1,anna\n2," + mistyped + "\n3,ben\n4,000\n5," + mistyped + "\n");
+    assertThat(done.getLong("xMistypedPseudonymCount"))
+        .as("the mistyped pseudonym's two cells, not the unknown one")
+        .isEqualTo(2);
+    assertThat(done.getLong("unresolvedValueCount")).isZero();
     for (ILoggingEvent event : logs.atLeast(Level.TRACE)) {
       assertThat(event.getLevel()).as(event.getFormattedMessage()).isNotEqualTo(Level.ERROR);
       assertThat(event.getThrowableProxy()).as(event.getFormattedMessage()).isNull();

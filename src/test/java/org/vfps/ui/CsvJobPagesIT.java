@@ -209,6 +209,7 @@ class CsvJobPagesIT {
     assertThat(browser.find("#job-rows").getText()).isEqualTo("4");
     assertThat(browser.find("#job-missing").getText()).isEqualTo("1");
     assertThat(browser.find("#job-unresolved").getText()).isEqualTo("0");
+    assertThat(browser.find("#job-mistyped").getText()).isEqualTo("0");
     assertThat(browser.find("#job-progress").getDomProperty("value")).isEqualTo("1");
     assertThat(browser.findAll("#job-cancel")).allMatch(cancel -> !cancel.isDisplayed());
     browser.screenshot("csv-job-completed");
