@@ -77,7 +77,7 @@ class MigrationsIT {
         "DROP TABLE vfps_namespace_formats",
         "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9', '10', '11', '12', '13')");
 
-    assertThat(Migrations.migrate(database)).isEqualTo(6);
+    assertThat(Migrations.migrate(database)).isEqualTo(7);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
         .isEqualTo(18);
   }
