@@ -43,6 +43,16 @@ class ValueReplacementTest {
     return state(JobDirection.PSEUDONYMIZE, mode, header, false, mapping);
   }
 
+  /** A de-pseudonymize job with a header row that writes column psn's originals into original. */
+  private RunState depseudonymizePsnIntoOriginal() {
+    return state(
+        JobDirection.DEPSEUDONYMIZE,
+        PseudonymizeMode.CREATE_IF_MISSING,
+        true,
+        false,
+        new ColumnMapping("psn", "original", "ns", null));
+  }
+
   private RunState state(
       JobDirection direction,
       PseudonymizeMode mode,
@@ -114,13 +124,7 @@ class ValueReplacementTest {
 
   @Test
   void deidentifiedValuesWithoutOriginalStayAsTheyWere() {
-    RunState state =
-        state(
-            JobDirection.DEPSEUDONYMIZE,
-            PseudonymizeMode.CREATE_IF_MISSING,
-            true,
-            false,
-            new ColumnMapping("psn", "original", "ns", null));
+    RunState state = depseudonymizePsnIntoOriginal();
 
     String text = write(state, "psn\np1\np2\n", 0, Map.of("ns", Map.of("p1", "alice")));
 
@@ -131,13 +135,7 @@ class ValueReplacementTest {
 
   @Test
   void mistypedPseudonymsStayAsTheyWereAndAreCountedPerCell() {
-    RunState state =
-        state(
-            JobDirection.DEPSEUDONYMIZE,
-            PseudonymizeMode.CREATE_IF_MISSING,
-            true,
-            false,
-            new ColumnMapping("psn", "original", "ns", null));
+    RunState state = depseudonymizePsnIntoOriginal();
 
     String text =
         writeAnswers(
