@@ -1,6 +1,7 @@
 package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -9,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -68,6 +70,10 @@ class CallerIdentityIT {
     VfpsServer server = resources.own(TestService.start(env));
     http = resources.own(new HttpTestClient(server.httpPort()));
     grpc = resources.own(new GrpcTestClient(server.grpcPort()));
+    // the provider's signing keys load after the start; until then a bearer token is UNAVAILABLE
+    await("the service is ready, the provider's keys loaded")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> http.get("/readyz").status() == 200);
     HttpTestClient.Response created =
         http.send(
             "POST",
