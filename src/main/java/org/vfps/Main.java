@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +23,7 @@ import org.vfps.config.VoprfServerSettings;
 import org.vfps.log.ConsoleLogging;
 import org.vfps.server.AotTraining;
 import org.vfps.server.BuildInfo;
+import org.vfps.server.SealingCli;
 import org.vfps.server.StartupException;
 import org.vfps.server.VfpsServer;
 import org.vfps.voprf.server.VoprfServer;
@@ -42,12 +45,16 @@ public final class Main {
 
   private static final String USAGE =
       "usage: vfps [serve|migrate|train|hash-secret|voprf-server] [--config appsettings.json]"
-          + " | vfps --version";
+          + " | vfps sealing ... | vfps --version";
 
   public static void main(String[] args) {
     if (args.length == 1 && args[0].equals("--version")) {
       System.out.println("vfps " + BuildInfo.current().describe());
       System.exit(0);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("sealing")) {
+      sealing(args);
       return;
     }
     String command = "serve";
@@ -90,6 +97,35 @@ public final class Main {
       case "train" -> train();
       default -> usage();
     }
+  }
+
+  /**
+   * {@code vfps sealing SUBCOMMAND ... [--config FILE]} ({@link SealingCli}): the key file's
+   * commands need no configuration, the others the service's database and key file.
+   */
+  private static void sealing(String[] args) {
+    List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+    Path settingsFile = null;
+    int config = rest.indexOf("--config");
+    if (config >= 0 && config + 1 < rest.size()) {
+      settingsFile = Path.of(rest.get(config + 1));
+      rest.subList(config, config + 2).clear();
+    }
+    SealingCli cli = new SealingCli(System.out, System.err);
+    if (!SealingCli.needsConfig(rest)) {
+      System.exit(cli.newKey(rest));
+      return;
+    }
+    LoadedConfig loaded;
+    try {
+      loaded = ConfigLoader.read(System.getenv(), Optional.ofNullable(settingsFile));
+    } catch (ConfigException e) {
+      System.err.println("Invalid configuration: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    ConsoleLogging.apply(loaded.config().logging());
+    System.exit(cli.run(rest, loaded.config()));
   }
 
   private static void train() {

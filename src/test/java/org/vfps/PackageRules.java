@@ -32,12 +32,15 @@ final class PackageRules {
           Map.entry("objectstore", Set.of("config")),
           Map.entry("config", Set.of("error")),
           Map.entry("alphabet", Set.of()),
+          // sealed originals: the key file and the blind index and encryption of a value
+          Map.entry("seal", Set.of()),
           Map.entry("namespace", Set.of("alphabet", "error", "access")),
           Map.entry("pseudonym", Set.of("namespace", "alphabet", "error", "access")),
           // the write queues are bounded, and calls' deadlines honoured, by admission control
           // it implements the access store of grants and tokens, as it does the repositories, and
           // the log of cache invalidations
-          Map.entry("storage", union(DOMAIN, "config", "admission", "access", "job", "cache")),
+          Map.entry(
+              "storage", union(DOMAIN, "config", "admission", "access", "job", "cache", "seal")),
           Map.entry("cache", DOMAIN),
           Map.entry("cluster", union(DOMAIN, "cache", "config", "access")),
           // the API's methods, defined once for both edges: their messages, permissions, calls into
@@ -123,6 +126,7 @@ final class PackageRules {
                   "objectstore",
                   "pseudonym",
                   "rpc",
+                  "seal",
                   "storage",
                   "text",
                   "tracing",

@@ -108,7 +108,8 @@ public final class ConfigLoader {
             ServerSettings.admission(settings),
             CsvJobSettings.s3(settings),
             CsvJobSettings.csvProcessing(settings),
-            VoprfSettings.read(settings));
+            VoprfSettings.read(settings),
+            new SealingConfig(optionalPath(settings, "Sealing:KeyFile")));
     // the VOPRF server's own section (VoprfServerSettings), which vfps does not use
     settings.withPrefix("VoprfServer:");
     return new LoadedConfig(config, settings.unreadKeys(), settings.readKeys());

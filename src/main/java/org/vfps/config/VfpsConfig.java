@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param s3 the object store of CSV jobs ({@code S3__*})
  * @param csvProcessing how this replica runs CSV jobs ({@code CsvProcessing__*})
  * @param voprf the VOPRF server of keyed pseudonyms ({@code Voprf__*})
+ * @param sealing sealed originals ({@code Sealing__*})
  */
 public record VfpsConfig(
     DatabaseConfig database,
@@ -39,7 +40,8 @@ public record VfpsConfig(
     AdmissionConfig admission,
     S3Config s3,
     CsvProcessingConfig csvProcessing,
-    VoprfConfig voprf) {
+    VoprfConfig voprf,
+    SealingConfig sealing) {
 
   public VfpsConfig {
     Objects.requireNonNull(database, "database");
@@ -59,5 +61,6 @@ public record VfpsConfig(
     Objects.requireNonNull(s3, "s3");
     Objects.requireNonNull(csvProcessing, "csvProcessing");
     Objects.requireNonNull(voprf, "voprf");
+    Objects.requireNonNull(sealing, "sealing");
   }
 }

@@ -19,6 +19,7 @@ import org.vfps.cluster.EventBusAccessEvents;
 import org.vfps.cluster.EventBusNamespaceEvents;
 import org.vfps.cluster.Evictions;
 import org.vfps.config.AuthorizationConfig;
+import org.vfps.config.SealingConfig;
 import org.vfps.config.VfpsConfig;
 import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
@@ -29,6 +30,9 @@ import org.vfps.pseudonym.KeyedGenerator;
 import org.vfps.pseudonym.PageTokens;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.PseudonymTransfer;
+import org.vfps.seal.Sealer;
+import org.vfps.seal.SealingException;
+import org.vfps.seal.SealingKeys;
 import org.vfps.storage.Database;
 import org.vfps.tracing.Tracing;
 import org.vfps.voprf.client.VoprfGenerator;
@@ -85,9 +89,16 @@ final class ServiceWiring {
    * the database is not ready.
    */
   Future<Services> services(Storage storage) {
-    Foundation foundation = foundation(storage);
+    Sealer sealer;
+    try {
+      sealer = sealer(config.sealing());
+    } catch (StartupException e) {
+      return Future.failedFuture(e);
+    }
+    Foundation foundation = foundation(storage, sealer);
     AuthorizationConfig authorization = config.authorization();
-    return sharedKeys(foundation.database(), authorization)
+    return sealingReady(foundation.database(), sealer)
+        .compose(ready -> sharedKeys(foundation.database(), authorization))
         .compose(keys -> accessSnapshots(foundation.snapshots(), authorization).map(keys))
         .compose(keys -> followInvalidations(foundation, authorization).map(keys))
         .map(keys -> domain(foundation, keys));
@@ -102,12 +113,50 @@ final class ServiceWiring {
             : OptionalInt.empty());
   }
 
-  private Foundation foundation(Storage storage) {
+  /**
+   * The sealer of the key file {@code Sealing__KeyFile} names, or null when it names none.
+   *
+   * @throws StartupException when the file cannot be used, naming the setting
+   */
+  static Sealer sealer(SealingConfig sealing) {
+    if (sealing.keyFile().isEmpty()) {
+      return null;
+    }
+    try {
+      return new Sealer(SealingKeys.read(sealing.keyFile().get()));
+    } catch (SealingException e) {
+      throw new StartupException(SealingConfig.KEY_FILE_SETTING + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Without a key file, refuses to start on a database that holds a sealed namespace: this replica
+   * could neither open its values nor write new ones sealed.
+   */
+  private static Future<Void> sealingReady(Database database, Sealer sealer) {
+    if (sealer != null) {
+      return Future.succeededFuture();
+    }
+    return database
+        .anySealedNamespace()
+        .compose(
+            anySealed ->
+                anySealed
+                    ? Future.failedFuture(
+                        new StartupException(
+                            "The database holds sealed namespaces, and "
+                                + SealingConfig.KEY_FILE_SETTING
+                                + " is not set: set it to their key file.",
+                            null))
+                    : Future.<Void>succeededFuture());
+  }
+
+  private Foundation foundation(Storage storage, Sealer sealer) {
     Admission admission = Instrumentation.admission(config.admission(), meters);
     Database database =
         teardown.add(
             "The database pool",
-            Database.connect(vertx, storage.connection(), meters.upsertTimer(), admission),
+            Database.connect(vertx, storage.connection(), meters.upsertTimer(), admission, sealer),
             Database::close);
     // this server's own, so that each server (several run in one test JVM) logs its first lines
     EdgeWarnings warnings =

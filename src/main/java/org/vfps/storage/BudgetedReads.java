@@ -25,9 +25,11 @@ final class BudgetedReads {
   static final int LOOKUP_CHUNK = 500;
 
   private final Pool pool;
+  private final StoredOriginals originals;
 
-  BudgetedReads(Pool pool) {
+  BudgetedReads(Pool pool, StoredOriginals originals) {
     this.pool = pool;
+    this.originals = originals;
   }
 
   /** The pseudonym with that value, its bytes reserved in the call's {@link ReplyBytes}. */
@@ -45,7 +47,7 @@ final class BudgetedReads {
               Pseudonym found =
                   PseudonymRows.toPseudonym(
                       namespace,
-                      row.getString("original_value"),
+                      originals.original(namespace, row),
                       pseudonymValue,
                       row,
                       row.getLong("sequence_number"));
@@ -110,7 +112,9 @@ final class BudgetedReads {
                 Pseudonym pseudonym =
                     PseudonymRows.toPseudonym(
                         lookup.namespace(),
-                        row.getString("original_value"),
+                        lookup.byOriginal()
+                            ? row.getString("original_value")
+                            : originals.original(lookup.namespace(), row),
                         row.getString("pseudonym_value"),
                         row,
                         row.getLong("sequence_number"));

@@ -23,6 +23,7 @@ import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.PseudonymGenerators;
 import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.seal.Sealer;
 
 /**
  * The one connection pool of the process, shared by every verticle, and the repositories on it. The
@@ -41,12 +42,19 @@ public final class Database implements AutoCloseable {
   private static final String PAGE_TOKEN_KEY = "page_token_key";
   private static final String UI_SESSION_KEY = "ui_session_key";
 
+  private final Vertx vertx;
   private final Pool pool;
+  private final StoredOriginals originals;
+  private final long sealingReloads;
   private final PgPseudonymRepository pseudonyms;
 
-  private Database(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission) {
+  private Database(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission, Sealer sealer) {
+    this.vertx = vertx;
     this.pool = pool;
-    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer, admission);
+    SealingStates states = new SealingStates(pool);
+    this.originals = new StoredOriginals(sealer, states);
+    this.sealingReloads = states.startReloading(vertx);
+    this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer, admission, originals);
   }
 
   /** Builds the pool; connections are opened on first use. The write queues are unbounded. */
@@ -67,6 +75,20 @@ public final class Database implements AutoCloseable {
    */
   public static Database connect(
       Vertx vertx, ConnectionSettings settings, UpsertTimer timer, Admission admission) {
+    return connect(vertx, settings, timer, admission, null);
+  }
+
+  /**
+   * {@link #connect(Vertx, ConnectionSettings, UpsertTimer, Admission)}, sealing the original
+   * values of the namespaces it creates with {@code sealer}, and opening sealed ones ({@code
+   * Sealing__KeyFile}); without one (null), a sealed namespace is refused.
+   */
+  public static Database connect(
+      Vertx vertx,
+      ConnectionSettings settings,
+      UpsertTimer timer,
+      Admission admission,
+      Sealer sealer) {
     PgConnectOptions connect =
         new PgConnectOptions()
             .setHost(settings.host())
@@ -102,11 +124,12 @@ public final class Database implements AutoCloseable {
             .using(vertx)
             .build(),
         timer,
-        admission);
+        admission,
+        sealer);
   }
 
   public NamespaceRepository namespaces() {
-    return new PgNamespaceRepository(pool);
+    return new PgNamespaceRepository(pool, originals.sealsNewNamespaces());
   }
 
   /** The CSV jobs and their runs. */
@@ -129,8 +152,21 @@ public final class Database implements AutoCloseable {
     return new PgEndedSessions(pool);
   }
 
+  /** The pool, for the commands of this package that run on it ({@link SealingCommands}). */
+  Pool pool() {
+    return pool;
+  }
+
   public PseudonymRepository pseudonyms() {
     return pseudonyms;
+  }
+
+  /**
+   * Whether any namespace is sealed, or being sealed or unsealed: a replica without a key file must
+   * not serve then.
+   */
+  public Future<Boolean> anySealedNamespace() {
+    return originals.states().anySealed();
   }
 
   /**
@@ -206,6 +242,7 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
+    vertx.cancelTimer(sealingReloads);
     pool.close();
   }
 }

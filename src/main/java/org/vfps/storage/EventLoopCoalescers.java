@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
@@ -36,10 +37,10 @@ final class EventLoopCoalescers {
    * On an event loop, the upsert joins that loop's {@link WriteCoalescer}; elsewhere it runs on its
    * own.
    */
-  Future<Upserted> upsert(Namespace namespace, String originalValue, Candidates candidates) {
+  Future<Upserted> upsert(Namespace namespace, String key, Buffer sealed, Candidates candidates) {
     return Context.isOnEventLoopThread()
-        ? coalescers.get().upsert(namespace, originalValue, candidates)
-        : single.upsert(namespace, originalValue, candidates);
+        ? coalescers.get().upsert(namespace, key, sealed, candidates)
+        : single.upsert(namespace, key, sealed, candidates);
   }
 
   /**
@@ -47,9 +48,12 @@ final class EventLoopCoalescers {
    * test's thread) the call moves onto one, and its future completes there.
    */
   Future<List<Pseudonym>> upsertAll(
-      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+      Namespace namespace,
+      List<String> keys,
+      Function<String, Buffer> sealed,
+      Function<String, Candidates> candidates) {
     if (Context.isOnEventLoopThread()) {
-      return coalescers.get().upsertAll(namespace, originalValues, candidates);
+      return coalescers.get().upsertAll(namespace, keys, sealed, candidates);
     }
     Context current = Vertx.currentContext();
     Context loop =
@@ -57,7 +61,7 @@ final class EventLoopCoalescers {
     Promise<List<Pseudonym>> stored = Promise.promise();
     loop.runOnContext(
         ignored ->
-            coalescers.get().upsertAll(namespace, originalValues, candidates).onComplete(stored));
+            coalescers.get().upsertAll(namespace, keys, sealed, candidates).onComplete(stored));
     return stored.future();
   }
 }

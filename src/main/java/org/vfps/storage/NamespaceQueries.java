@@ -30,6 +30,14 @@ final class NamespaceQueries {
 
   static final String INSERT_IF_ABSENT = INSERT + " ON CONFLICT (name) DO NOTHING";
 
+  /**
+   * Seals the namespace just inserted in the same transaction: its rows are written sealed from the
+   * first.
+   */
+  static final String INSERT_SEALED =
+      "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed, reads_plain)"
+          + " VALUES ($1, true, false)";
+
   /** The alphabet format of the namespace just inserted in the same transaction. */
   static final String INSERT_FORMAT =
       """

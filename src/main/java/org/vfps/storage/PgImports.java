@@ -1,6 +1,7 @@
 package org.vfps.storage;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
@@ -38,12 +40,23 @@ final class PgImports {
    * against a new read, a few times at most.
    */
   Future<List<ImportStatus>> importPairs(
-      Namespace namespace, boolean multiple, List<ImportedPair> pairs) {
-    return importPairs(namespace, multiple, pairs, 1);
+      Namespace namespace,
+      boolean multiple,
+      List<ImportedPair> pairs,
+      Function<String, Buffer> sealed) {
+    return importPairs(namespace, multiple, pairs, sealed, 1);
   }
 
+  /**
+   * @param pairs the pairs with their original values as they are stored ({@link StoredOriginals})
+   * @param sealed the sealed value of each stored original value of a sealed namespace, else null
+   */
   private Future<List<ImportStatus>> importPairs(
-      Namespace namespace, boolean multiple, List<ImportedPair> pairs, int attempt) {
+      Namespace namespace,
+      boolean multiple,
+      List<ImportedPair> pairs,
+      Function<String, Buffer> sealed,
+      int attempt) {
     String[] originals = pairs.stream().map(ImportedPair::originalValue).toArray(String[]::new);
     String[] values = pairs.stream().map(ImportedPair::pseudonymValue).toArray(String[]::new);
     return pool.preparedQuery(PseudonymQueries.IMPORT_EXISTING)
@@ -77,7 +90,7 @@ final class PgImports {
               if (inserted.isEmpty()) {
                 return Future.succeededFuture(statuses);
               }
-              return insertImported(namespace, pairs, inserted, sequences)
+              return insertImported(namespace, pairs, inserted, sequences, sealed)
                   .compose(
                       stored -> {
                         List<ImportedPair> raced = new ArrayList<>();
@@ -99,7 +112,7 @@ final class PgImports {
                                       + " completing; retry it.",
                                   PseudonymRows.metadata(namespace.name())));
                         }
-                        return importPairs(namespace, multiple, raced, attempt + 1)
+                        return importPairs(namespace, multiple, raced, sealed, attempt + 1)
                             .map(
                                 again -> {
                                   for (int j = 0; j < racedAt.size(); j++) {
@@ -112,12 +125,18 @@ final class PgImports {
   }
 
   private Future<Set<ImportedPair>> insertImported(
-      Namespace namespace, List<ImportedPair> pairs, List<Integer> inserted, List<Long> sequences) {
+      Namespace namespace,
+      List<ImportedPair> pairs,
+      List<Integer> inserted,
+      List<Long> sequences,
+      Function<String, Buffer> sealed) {
+    Buffer[] sealedValues = new Buffer[inserted.size()];
     String[] originals = new String[inserted.size()];
     String[] values = new String[inserted.size()];
     Long[] numbers = sequences.toArray(Long[]::new);
     for (int j = 0; j < inserted.size(); j++) {
       originals[j] = pairs.get(inserted.get(j)).originalValue();
+      sealedValues[j] = sealed.apply(originals[j]);
       values[j] = pairs.get(inserted.get(j)).pseudonymValue();
     }
     return pool.preparedQuery(PseudonymQueries.IMPORT_PAIRS)
@@ -127,7 +146,8 @@ final class PgImports {
                 .addArrayOfString(originals)
                 .addArrayOfString(values)
                 .addArrayOfLong(numbers)
-                .addValue(PseudonymRows.createdAt(namespace)))
+                .addValue(PseudonymRows.createdAt(namespace))
+                .addArrayOfBuffer(sealedValues))
         .recover(failure -> PseudonymRows.failed(failure, namespace.name()))
         .compose(
             rows -> {

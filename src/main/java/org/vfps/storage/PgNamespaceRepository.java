@@ -27,8 +27,14 @@ public final class PgNamespaceRepository implements NamespaceRepository {
   private final NamespaceRows rows = new NamespaceRows();
   private final ThreadLocal<NamespaceLookups> lookups;
 
-  public PgNamespaceRepository(Pool pool) {
+  private final boolean sealNew;
+
+  /**
+   * @param sealNew whether the namespaces it creates are sealed ({@code Sealing__KeyFile} set)
+   */
+  public PgNamespaceRepository(Pool pool, boolean sealNew) {
     this.pool = pool;
+    this.sealNew = sealNew;
     this.lookups = ThreadLocal.withInitial(() -> new NamespaceLookups(pool, rows));
   }
 
@@ -62,6 +68,13 @@ public final class PgNamespaceRepository implements NamespaceRepository {
                             ? transaction
                                 .preparedQuery(NamespaceQueries.INSERT_FORMAT)
                                 .execute(formatTuple(namespace))
+                            : Future.succeededFuture(rows))
+                .compose(
+                    rows ->
+                        rows.rowCount() == 1 && sealNew
+                            ? transaction
+                                .preparedQuery(NamespaceQueries.INSERT_SEALED)
+                                .execute(Tuple.of(namespace.name()))
                             : Future.succeededFuture(rows))
                 .map(rows -> rows.rowCount() == 1));
   }

@@ -2,6 +2,7 @@ package org.vfps.storage;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -19,6 +20,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.vfps.admission.Admission;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceFailures;
 import org.vfps.pseudonym.Candidates;
@@ -47,28 +50,127 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   private final BudgetedReads reads;
   private final PgWithdrawals withdrawals;
   private final PgImports imports;
+  private final StoredOriginals originals;
 
-  PgPseudonymRepository(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission) {
+  /** How often a write is tried again after the namespace's form changed under it. */
+  private static final int FORM_ATTEMPTS = 3;
+
+  PgPseudonymRepository(
+      Vertx vertx, Pool pool, UpsertTimer timer, Admission admission, StoredOriginals originals) {
     this.pool = pool;
+    this.originals = originals;
     this.single = new PseudonymUpsert(pool, timer, this::count);
     this.coalescers = new EventLoopCoalescers(vertx, pool, single, timer, admission);
-    this.reads = new BudgetedReads(pool);
+    this.reads = new BudgetedReads(pool, originals);
     this.withdrawals = new PgWithdrawals(pool);
     this.imports = new PgImports(pool);
   }
 
-  /** See {@link EventLoopCoalescers#upsert}. */
+  /**
+   * See {@link EventLoopCoalescers#upsert}; in a namespace that holds rows of both forms, the
+   * single-row {@link PseudonymUpsert#upsertInTransition}.
+   */
   @Override
   public Future<Upserted> insertIfAbsent(
       Namespace namespace, String originalValue, Candidates candidates) {
-    return coalescers.upsert(namespace, originalValue, candidates);
+    return originals
+        .write(namespace.name(), namespace.createdAt(), originalValue)
+        .compose(write -> insertAs(namespace, originalValue, write, candidates, 1));
   }
 
-  /** See {@link EventLoopCoalescers#upsertAll}. */
+  private Future<Upserted> insertAs(
+      Namespace namespace,
+      String originalValue,
+      StoredOriginals.Write write,
+      Candidates candidates,
+      int attempt) {
+    if (write.form() == SealingForm.PLAIN) {
+      return coalescers.upsert(namespace, write.key(), null, candidates);
+    }
+    Future<Upserted> stored =
+        write.otherKey() != null
+            ? single.upsertInTransition(namespace, write, candidates)
+            : coalescers.upsert(namespace, write.key(), write.sealed(), candidates);
+    return stored
+        .map(
+            upserted ->
+                new Upserted(
+                    withOriginal(upserted.pseudonym(), originalValue), upserted.inserted()))
+        .recover(
+            failure ->
+                failure == PseudonymUpsert.STALE_FORM && attempt < FORM_ATTEMPTS
+                    ? originals
+                        .states()
+                        .reload()
+                        .compose(
+                            reloaded ->
+                                originals.write(
+                                    namespace.name(), namespace.createdAt(), originalValue))
+                        .compose(
+                            again ->
+                                insertAs(namespace, originalValue, again, candidates, attempt + 1))
+                    : Future.failedFuture(failure));
+  }
+
+  /**
+   * See {@link EventLoopCoalescers#upsertAll}; in a namespace that holds rows of both forms, value
+   * by value as {@link #insertIfAbsent}.
+   */
   @Override
   public Future<List<Pseudonym>> upsertAll(
       Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
-    return coalescers.upsertAll(namespace, originalValues, candidates);
+    return originals
+        .form(namespace.name(), namespace.createdAt())
+        .compose(
+            form -> {
+              if (form == SealingForm.PLAIN) {
+                return coalescers.upsertAll(namespace, originalValues, value -> null, candidates);
+              }
+              if (form.inTransition()) {
+                List<Future<Pseudonym>> each = new ArrayList<>(originalValues.size());
+                for (String value : originalValues) {
+                  each.add(
+                      insertIfAbsent(namespace, value, candidates.apply(value))
+                          .map(Upserted::pseudonym));
+                }
+                return Future.all(each).map(all -> all.<Pseudonym>list());
+              }
+              Map<String, StoredOriginals.Write> writes = HashMap.newHashMap(originalValues.size());
+              Map<String, String> originalOfKey = HashMap.newHashMap(originalValues.size());
+              List<String> keys = new ArrayList<>(originalValues.size());
+              for (String value : originalValues) {
+                StoredOriginals.Write write = originals.write(namespace.name(), value, form);
+                writes.put(write.key(), write);
+                originalOfKey.put(write.key(), value);
+                keys.add(write.key());
+              }
+              return coalescers
+                  .upsertAll(
+                      namespace,
+                      keys,
+                      key -> writes.get(key).sealed(),
+                      key -> candidates.apply(originalOfKey.get(key)))
+                  .map(
+                      stored ->
+                          stored.stream()
+                              .map(
+                                  pseudonym ->
+                                      withOriginal(
+                                          pseudonym, originalOfKey.get(pseudonym.originalValue())))
+                              .toList());
+            });
+  }
+
+  /** The stored row as the pseudonym of {@code originalValue}. */
+  private static Pseudonym withOriginal(Pseudonym stored, String originalValue) {
+    return new Pseudonym(
+        stored.namespace(),
+        originalValue,
+        stored.pseudonymValue(),
+        stored.createdAt(),
+        stored.lastUpdatedAt(),
+        stored.sequenceNumber(),
+        stored.withdrawn());
   }
 
   /** See {@link BudgetedReads#findByValue}. */
@@ -84,11 +186,21 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     return reads.findAllIn(namespace, pseudonymValues, PseudonymQueries.FIND_ALL_BY_VALUE, false);
   }
 
-  /** See {@link BudgetedReads#findAllIn}. */
+  /** See {@link BudgetedReads#findAllIn}, by the keys {@link StoredOriginals} gives. */
   @Override
   public Future<Map<String, Pseudonym>> findAllByOriginal(
       String namespace, List<String> originalValues) {
-    return reads.findAllIn(namespace, originalValues, PseudonymQueries.FIND_ALL_BY_ORIGINAL, true);
+    return originals
+        .lookup(namespace, originalValues)
+        .compose(
+            lookup ->
+                reads
+                    .findAllIn(
+                        namespace,
+                        List.of(lookup.keys()),
+                        PseudonymQueries.FIND_ALL_BY_ORIGINAL,
+                        true)
+                    .map(lookup::byOriginal));
   }
 
   @Override
@@ -160,8 +272,12 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   /** Reads every pseudonym of the original value, by sequence number. */
   @Override
   public Future<List<Pseudonym>> findAllOfOriginal(String namespace, String originalValue) {
-    return pool.preparedQuery(PseudonymQueries.FIND_ALL_OF_ORIGINAL)
-        .execute(Tuple.of(namespace, originalValue))
+    return originals
+        .lookup(namespace, List.of(originalValue))
+        .compose(
+            lookup ->
+                pool.preparedQuery(PseudonymQueries.FIND_ALL_OF_ORIGINAL)
+                    .execute(Tuple.tuple().addString(namespace).addArrayOfString(lookup.keys())))
         .recover(failure -> PseudonymRows.failed(failure, namespace))
         .map(
             rows -> {
@@ -238,14 +354,19 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                 pseudonymValues.add(candidate);
                 sequenceNumbers.add(sequence);
               }
-              return pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS)
-                  .execute(
-                      Tuple.of(
-                          namespace.name(),
-                          originalValue,
-                          pseudonymValues.toArray(String[]::new),
-                          sequenceNumbers.toArray(Long[]::new),
-                          PseudonymRows.createdAt(namespace)))
+              return originals
+                  .write(namespace.name(), namespace.createdAt(), originalValue)
+                  .compose(
+                      write ->
+                          pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS)
+                              .execute(
+                                  Tuple.of(
+                                      namespace.name(),
+                                      write.key(),
+                                      pseudonymValues.toArray(String[]::new),
+                                      sequenceNumbers.toArray(Long[]::new),
+                                      PseudonymRows.createdAt(namespace),
+                                      write.sealed())))
                   .recover(
                       failure ->
                           PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
@@ -263,14 +384,59 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   @Override
   public Future<Map<String, List<Pseudonym>>> withdraw(
       String namespace, List<String> originalValues, Withdrawal withdrawal) {
-    return withdrawals.withdraw(namespace, originalValues, withdrawal);
+    return originals
+        .lookup(namespace, originalValues)
+        .compose(
+            lookup ->
+                withdrawals
+                    .withdraw(namespace, List.of(lookup.keys()), withdrawal)
+                    .map(
+                        byKey -> {
+                          Map<String, List<Pseudonym>> byOriginal =
+                              HashMap.newHashMap(byKey.size());
+                          byKey.forEach(
+                              (key, pseudonyms) ->
+                                  byOriginal
+                                      .computeIfAbsent(
+                                          lookup.original(key), value -> new ArrayList<>())
+                                      .addAll(pseudonyms));
+                          return Map.copyOf(byOriginal);
+                        }));
   }
 
-  /** See {@link PgImports#importPairs}. */
+  /**
+   * See {@link PgImports#importPairs}; a sealed namespace's pairs are stored sealed. A namespace
+   * being sealed or unsealed takes no import until that is done ({@code UNAVAILABLE}).
+   */
   @Override
   public Future<List<ImportStatus>> importPairs(
       Namespace namespace, boolean multiple, List<ImportedPair> pairs) {
-    return imports.importPairs(namespace, multiple, pairs);
+    return originals
+        .form(namespace.name(), namespace.createdAt())
+        .compose(
+            form -> {
+              if (form == SealingForm.PLAIN) {
+                return imports.importPairs(namespace, multiple, pairs, key -> null);
+              }
+              if (form.inTransition()) {
+                return Future.failedFuture(
+                    new ServiceException(
+                        ErrorCode.UNAVAILABLE,
+                        "Namespace '"
+                            + namespace.name()
+                            + "' is being sealed or unsealed; import once that is done.",
+                        PseudonymRows.metadata(namespace.name())));
+              }
+              Map<String, Buffer> sealed = HashMap.newHashMap(pairs.size());
+              List<ImportedPair> stored = new ArrayList<>(pairs.size());
+              for (ImportedPair pair : pairs) {
+                StoredOriginals.Write write =
+                    originals.write(namespace.name(), pair.originalValue(), form);
+                sealed.put(write.key(), write.sealed());
+                stored.add(new ImportedPair(write.key(), pair.pseudonymValue()));
+              }
+              return imports.importPairs(namespace, multiple, stored, sealed::get);
+            });
   }
 
   @Override

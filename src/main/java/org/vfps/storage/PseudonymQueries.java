@@ -19,7 +19,7 @@ final class PseudonymQueries {
         inserted AS (
           INSERT INTO pseudonyms
             (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-             last_updated_at)
+             last_updated_at, x_sealed_original_value)
         """
         .formatted(createdAt);
   }
@@ -59,7 +59,7 @@ final class PseudonymQueries {
   static final String UPSERT =
       insertIntoBoundNamespace("$4")
           + """
-            SELECT name, $2, $3, 0, now(), now() FROM namespace
+            SELECT name, $2, $3, 0, now(), now(), $5 FROM namespace
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING pseudonym_value, created_at, last_updated_at
       )
@@ -70,6 +70,47 @@ final class PseudonymQueries {
         AND EXISTS (SELECT FROM namespace)
       UNION ALL
       SELECT NULL, NULL, NULL, NULL WHERE NOT EXISTS (SELECT FROM namespace)""";
+
+  /**
+   * {@link #UPSERT} in a namespace being sealed or unsealed, whose rows take both forms ({@link
+   * StoredOriginals}): {@code $2} is the key of the form new rows take, {@code $5} the sealed value
+   * (null for a plain row), {@code $6} the key of the other form, and {@code $7} whether new rows
+   * are sealed. The pair is inserted only while no row of the other form holds it, and either
+   * form's row is returned. The namespace's row of {@code vfps_namespace_sealing} is locked {@code
+   * FOR SHARE}: a sealing command that changes the form waits for this statement's commit, and a
+   * statement that waited for the command's sees the new form, which no longer matches {@code $7}:
+   * then nothing is stored, and the last row says {@code stale}, for the caller to read the form
+   * again and retry.
+   */
+  static final String UPSERT_IN_TRANSITION =
+      """
+      WITH namespace AS (
+        SELECT n.name FROM namespaces n
+        JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
+        WHERE n.name = $1 AND n.created_at = $4 AND s.writes_sealed = $7 AND s.reads_plain
+        FOR SHARE OF s
+      ),
+      inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+           last_updated_at, x_sealed_original_value)
+        SELECT name, $2, $3, 0, now(), now(), $5 FROM namespace
+        WHERE NOT EXISTS (
+          SELECT FROM pseudonyms
+          WHERE namespace_name = $1 AND original_value = $6 AND sequence_number = 0)
+        ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
+        RETURNING pseudonym_value, created_at, last_updated_at
+      )
+      SELECT pseudonym_value, created_at, last_updated_at, true AS inserted, false AS stale
+      FROM inserted
+      UNION ALL
+      SELECT pseudonym_value, created_at, last_updated_at, false, false FROM pseudonyms
+      WHERE namespace_name = $1 AND original_value IN ($2, $6) AND sequence_number = 0
+        AND EXISTS (SELECT FROM namespace)
+      UNION ALL
+      SELECT NULL, NULL, NULL, NULL,
+        EXISTS (SELECT FROM namespaces WHERE name = $1 AND created_at = $4)
+      WHERE NOT EXISTS (SELECT FROM namespace)""";
 
   /**
    * The multi-row {@link #UPSERT}: one statement for a whole batch, whatever its size, with the
@@ -89,15 +130,16 @@ final class PseudonymQueries {
           ON n.name = b.name AND n.created_at = b.created_at
       ),
       input AS (
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-          AS u (namespace_name, original_value, pseudonym_value)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $6::bytea[])
+          AS u (namespace_name, original_value, pseudonym_value, sealed)
         WHERE u.namespace_name IN (SELECT name FROM bound)
       ),
       inserted AS (
         INSERT INTO pseudonyms
           (namespace_name, original_value, sequence_number, pseudonym_value, created_at,
-            last_updated_at)
-        SELECT namespace_name, original_value, 0, pseudonym_value, now(), now() FROM input
+            last_updated_at, x_sealed_original_value)
+        SELECT namespace_name, original_value, 0, pseudonym_value, now(), now(), sealed
+        FROM input
         ON CONFLICT (namespace_name, original_value, sequence_number) DO NOTHING
         RETURNING namespace_name, original_value, pseudonym_value, created_at, last_updated_at
       )
@@ -118,14 +160,17 @@ final class PseudonymQueries {
 
   static final String FIND_BY_VALUE =
       """
-      SELECT original_value, sequence_number, created_at, last_updated_at FROM pseudonyms
+      SELECT original_value, x_sealed_original_value, sequence_number, created_at,
+        last_updated_at
+      FROM pseudonyms
       WHERE namespace_name = $1 AND pseudonym_value = $2
       LIMIT 1""";
 
   /** The pseudonyms among the values of {@code $2}, a text array, with their original values. */
   static final String FIND_ALL_BY_VALUE =
       """
-      SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
+      SELECT pseudonym_value, original_value, x_sealed_original_value, sequence_number,
+        created_at, last_updated_at
       FROM pseudonyms
       WHERE namespace_name = $1 AND pseudonym_value = ANY($2::text[])""";
 
@@ -154,11 +199,14 @@ final class PseudonymQueries {
       FROM pseudonyms
       WHERE namespace_name = $1 AND original_value = ANY($2::text[]) AND sequence_number = 0""";
 
-  /** Every pseudonym of one original value, by sequence number. */
+  /**
+   * Every pseudonym of one original value, by sequence number: {@code $2} holds its keys (one, or
+   * one of each form while the namespace holds both).
+   */
   static final String FIND_ALL_OF_ORIGINAL =
       """
       SELECT pseudonym_value, sequence_number, created_at, last_updated_at FROM pseudonyms
-      WHERE namespace_name = $1 AND original_value = $2
+      WHERE namespace_name = $1 AND original_value = ANY($2::text[])
       ORDER BY sequence_number""";
 
   /**
@@ -170,7 +218,8 @@ final class PseudonymQueries {
   static final String INSERT_SEQUENCE_NUMBERS =
       insertIntoBoundNamespace("$5")
           + """
-            SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now()
+            SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now(),
+          $6
         FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
         CROSS JOIN namespace n
         ON CONFLICT DO NOTHING
@@ -199,7 +248,8 @@ final class PseudonymQueries {
    */
   static final String ANONYMIZE_ORIGINALS =
       """
-      UPDATE pseudonyms p SET original_value = w.anonymized, last_updated_at = now()
+      UPDATE pseudonyms p
+      SET original_value = w.anonymized, x_sealed_original_value = NULL, last_updated_at = now()
       FROM unnest($2::text[], $3::text[]) AS w (original_value, anonymized)
       WHERE p.namespace_name = $1 AND p.original_value = w.original_value
       RETURNING w.original_value, p.pseudonym_value, p.sequence_number, p.created_at,
@@ -225,9 +275,9 @@ final class PseudonymQueries {
       insertIntoBoundNamespace("$5")
           + """
             SELECT n.name, pair.original_value, pair.pseudonym_value, pair.sequence_number, now(),
-          now()
-        FROM unnest($2::text[], $3::text[], $4::bigint[])
-          AS pair (original_value, pseudonym_value, sequence_number)
+          now(), pair.sealed
+        FROM unnest($2::text[], $3::text[], $4::bigint[], $6::bytea[])
+          AS pair (original_value, pseudonym_value, sequence_number, sealed)
         CROSS JOIN namespace n
         ON CONFLICT DO NOTHING
         RETURNING original_value, pseudonym_value

@@ -4,6 +4,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Completable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -92,7 +93,11 @@ final class WriteCoalescer {
 
   /** The one-request path: the single-row upsert with candidate regeneration. */
   interface SingleUpsert {
-    Future<Upserted> upsert(Namespace namespace, String originalValue, Candidates candidates);
+    /**
+     * @param key the stored original value ({@link StoredOriginals})
+     * @param sealed the sealed value of a sealed row, or null
+     */
+    Future<Upserted> upsert(Namespace namespace, String key, Buffer sealed, Candidates candidates);
   }
 
   WriteCoalescer(Pool pool, SingleUpsert single, UpsertTimer timer, Admission admission) {
@@ -125,10 +130,10 @@ final class WriteCoalescer {
    * The stored pseudonym of the pair; of the requests for one new pair that share a statement, the
    * first is told it inserted it.
    */
-  Future<Upserted> upsert(Namespace namespace, String originalValue, Candidates candidates) {
+  Future<Upserted> upsert(Namespace namespace, String key, Buffer sealed, Candidates candidates) {
     Promise<Upserted> result = Coalescer.promise();
     Request request =
-        new Request(new Pair(namespace, originalValue), candidates, result, CallDeadline.current());
+        new Request(new Pair(namespace, key, sealed), candidates, result, CallDeadline.current());
     if (!coalescer.submit(request)) {
       return Future.failedFuture(Admission.overloaded(Admission.Limit.QUEUED_WRITES));
     }
@@ -145,8 +150,11 @@ final class WriteCoalescer {
    * chunk joins; the future fails with the first failure.
    */
   Future<List<Pseudonym>> upsertAll(
-      Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
-    return new Feed(namespace, originalValues, candidates).start();
+      Namespace namespace,
+      List<String> keys,
+      Function<String, Buffer> sealed,
+      Function<String, Candidates> candidates) {
+    return new Feed(namespace, keys, sealed, candidates).start();
   }
 
   /**
@@ -184,7 +192,10 @@ final class WriteCoalescer {
         .compose(
             ignored ->
                 single.upsert(
-                    only.pair.namespace(), only.pair.originalValue(), only.first.candidates))
+                    only.pair.namespace(),
+                    only.pair.originalValue(),
+                    only.pair.sealed(),
+                    only.first.candidates))
         .onComplete(only::deliver);
   }
 
@@ -220,12 +231,14 @@ final class WriteCoalescer {
     String[] namespaces = new String[size];
     String[] originals = new String[size];
     String[] candidates = new String[size];
+    Buffer[] sealed = new Buffer[size];
     List<Group> statement = sent;
     try {
       for (int i = 0; i < size; i++) {
         Group group = statement.get(i);
         namespaces[i] = group.pair.namespace().name();
         originals[i] = group.pair.originalValue();
+        sealed[i] = group.pair.sealed();
         candidates[i] = group.first.candidates.get();
       }
     } catch (RuntimeException e) {
@@ -240,7 +253,7 @@ final class WriteCoalescer {
             .toArray(OffsetDateTime[]::new);
     long started = System.nanoTime();
     return pool.preparedQuery(PseudonymQueries.UPSERT_BATCH)
-        .execute(Tuple.of(namespaces, originals, candidates, names, createdAt))
+        .execute(Tuple.of(namespaces, originals, candidates, names, createdAt, sealed))
         .onComplete(
             done -> {
               timer.batch(System.nanoTime() - started, size);
@@ -271,7 +284,7 @@ final class WriteCoalescer {
     for (Row row : rows) {
       Group group =
           waiting.remove(
-              new Pair(bound.get(row.getString(NAMESPACE)), row.getString(ORIGINAL_VALUE)));
+              new Pair(bound.get(row.getString(NAMESPACE)), row.getString(ORIGINAL_VALUE), null));
       if (group == null) {
         continue;
       }
@@ -294,7 +307,10 @@ final class WriteCoalescer {
         .compose(
             ignored ->
                 single.upsert(
-                    group.pair.namespace(), group.pair.originalValue(), group.first.candidates))
+                    group.pair.namespace(),
+                    group.pair.originalValue(),
+                    group.pair.sealed(),
+                    group.first.candidates))
         .onComplete(group::deliver);
   }
 
@@ -303,6 +319,7 @@ final class WriteCoalescer {
 
     private final Namespace namespace;
     private final List<String> originalValues;
+    private final Function<String, Buffer> sealed;
     private final Function<String, Candidates> candidates;
     private final Pseudonym[] stored;
     private final Promise<List<Pseudonym>> result = Coalescer.promise();
@@ -312,9 +329,13 @@ final class WriteCoalescer {
     private int chunksOutstanding;
 
     Feed(
-        Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
+        Namespace namespace,
+        List<String> originalValues,
+        Function<String, Buffer> sealed,
+        Function<String, Candidates> candidates) {
       this.namespace = namespace;
       this.originalValues = originalValues;
+      this.sealed = sealed;
       this.candidates = candidates;
       this.stored = new Pseudonym[originalValues.size()];
     }
@@ -342,7 +363,7 @@ final class WriteCoalescer {
         String originalValue = originalValues.get(i);
         requests.add(
             new Request(
-                new Pair(namespace, originalValue),
+                new Pair(namespace, originalValue, sealed.apply(originalValue)),
                 candidates.apply(originalValue),
                 (upserted, failure) -> chunk.done(index, upserted, failure),
                 deadline));
@@ -389,11 +410,12 @@ final class WriteCoalescer {
   }
 
   /**
-   * What is upserted: a namespace as its caller looked it up and an original value. Two
-   * incarnations of one name (one deleted, one created later) are two namespaces; other fields of
-   * the namespace are not compared.
+   * What is upserted: a namespace as its caller looked it up and an original value as it is stored
+   * ({@link StoredOriginals}: the value, or its blind index with its {@code sealed} value, which is
+   * not compared). Two incarnations of one name (one deleted, one created later) are two
+   * namespaces; other fields of the namespace are not compared.
    */
-  private record Pair(Namespace namespace, String originalValue) {
+  private record Pair(Namespace namespace, String originalValue, Buffer sealed) {
 
     @Override
     public boolean equals(Object other) {

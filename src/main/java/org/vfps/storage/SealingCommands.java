@@ -1,0 +1,341 @@
+package org.vfps.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.vfps.seal.Sealer;
+import org.vfps.seal.SealingException;
+
+/**
+ * The sealing commands on a running deployment: {@link #seal} and {@link #unseal} turn an existing
+ * namespace's rows from one form into the other, {@link #reencrypt} seals every sealed value again
+ * under the newest data key. Each runs online, while replicas write and read the namespace:
+ *
+ * <ol>
+ *   <li>it announces the change in {@code vfps_namespace_sealing}: values are looked up in both
+ *       forms, new rows still take the old one;
+ *   <li>it waits {@link #SETTLE}, longer than any replica goes by an older view ({@link
+ *       SealingStates#MAX_AGE_MILLIS}), so every replica looks in both forms;
+ *   <li>it switches the form new rows take, locking the row that writers lock {@code FOR SHARE}
+ *       ({@link PseudonymQueries#UPSERT_IN_TRANSITION}), and waits again;
+ *   <li>it turns the rows of the old form into the new one, a batch per transaction;
+ *   <li>it records the end: sealed rows only, or no row (plain).
+ * </ol>
+ *
+ * A command that stopped half-way is run again and goes on from where the table says it is.
+ */
+public final class SealingCommands {
+
+  /** How long a command waits after each change of form for every replica to see it. */
+  public static final Duration SETTLE =
+      Duration.ofMillis(3 * SealingStates.MAX_AGE_MILLIS + SealingStates.RELOAD_MILLIS);
+
+  /** Values turned per transaction. */
+  static final int BATCH = 500;
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final Sealer sealer;
+  private final Consumer<String> progress;
+  private final Duration settle;
+
+  /**
+   * @param progress where each step is reported, one line each; never a value
+   * @param settle how long to wait after each change of form ({@link #SETTLE}; shorter in tests
+   *     that run no other replica)
+   */
+  public SealingCommands(
+      Vertx vertx, Pool pool, Sealer sealer, Consumer<String> progress, Duration settle) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.sealer = sealer;
+    this.progress = progress;
+    this.settle = settle;
+  }
+
+  /** The pool of a {@link Database}, for the commands. */
+  public static SealingCommands on(
+      Vertx vertx, Database database, Sealer sealer, Consumer<String> progress, Duration settle) {
+    return new SealingCommands(vertx, database.pool(), sealer, progress, settle);
+  }
+
+  /** Seals the namespace's rows; returns how many values it sealed. */
+  public Future<Long> seal(String namespace) {
+    return form(namespace)
+        .compose(
+            form -> {
+              if (form == SealingForm.SEALED) {
+                progress.accept("namespace '" + namespace + "' is sealed already");
+                return Future.succeededFuture(0L);
+              }
+              Future<Void> announced =
+                  form == SealingForm.PLAIN
+                      ? update(
+                              namespace,
+                              "INSERT INTO vfps_namespace_sealing"
+                                  + " (namespace_name, writes_sealed, reads_plain)"
+                                  + " VALUES ($1, false, true)",
+                              "announced: values are looked up in both forms")
+                          .compose(done -> waitSettle())
+                      : Future.succeededFuture();
+              Future<Void> switched =
+                  form == SealingForm.BOTH_WRITES_SEALED
+                      ? announced
+                      : announced
+                          .compose(
+                              done -> switchWrites(namespace, true, "new rows are written sealed"))
+                          .compose(done -> waitSettle());
+              return switched
+                  .compose(done -> convert(namespace, true, 0L))
+                  .compose(
+                      count ->
+                          update(
+                                  namespace,
+                                  "UPDATE vfps_namespace_sealing SET reads_plain = false,"
+                                      + " changed_at = now() WHERE namespace_name = $1",
+                                  "sealed: " + count + " values")
+                              .map(count));
+            });
+  }
+
+  /** Turns the namespace's sealed rows back into plain ones; returns how many values. */
+  public Future<Long> unseal(String namespace) {
+    return form(namespace)
+        .compose(
+            form -> {
+              if (form == SealingForm.PLAIN) {
+                progress.accept("namespace '" + namespace + "' is not sealed");
+                return Future.succeededFuture(0L);
+              }
+              Future<Void> announced =
+                  form == SealingForm.SEALED
+                      ? update(
+                              namespace,
+                              "UPDATE vfps_namespace_sealing SET reads_plain = true,"
+                                  + " changed_at = now() WHERE namespace_name = $1",
+                              "announced: values are looked up in both forms")
+                          .compose(done -> waitSettle())
+                      : Future.succeededFuture();
+              Future<Void> switched =
+                  form == SealingForm.BOTH_WRITES_PLAIN
+                      ? announced
+                      : announced
+                          .compose(
+                              done -> switchWrites(namespace, false, "new rows are written plain"))
+                          .compose(done -> waitSettle());
+              return switched
+                  .compose(done -> convert(namespace, false, 0L))
+                  .compose(
+                      unsealed ->
+                          update(
+                                  namespace,
+                                  "DELETE FROM vfps_namespace_sealing WHERE namespace_name = $1",
+                                  "unsealed: " + unsealed + " values")
+                              .map(unsealed));
+            });
+  }
+
+  /**
+   * Seals every sealed value that is not under the newest data key again under it, in batches,
+   * until none is left; returns how many.
+   */
+  public Future<Long> reencrypt() {
+    return reencryptBatch(0L);
+  }
+
+  private Future<Long> reencryptBatch(long done) {
+    int current = sealer.keys().currentVersion();
+    byte[] currentHeader = ByteBuffer.allocate(4).putInt(current).array();
+    return pool.preparedQuery(
+            """
+            SELECT namespace_name, original_value, x_sealed_original_value FROM pseudonyms
+            WHERE x_sealed_original_value IS NOT NULL
+              AND substring(x_sealed_original_value FROM 2 FOR 4) <> $1
+            LIMIT $2""")
+        .execute(Tuple.of(Buffer.buffer(currentHeader), BATCH))
+        .compose(
+            rows -> {
+              if (rows.size() == 0) {
+                progress.accept("re-encrypted: " + done + " values under data key " + current);
+                return Future.succeededFuture(done);
+              }
+              List<String> names = new ArrayList<>();
+              List<String> keys = new ArrayList<>();
+              List<Buffer> before = new ArrayList<>();
+              List<Buffer> after = new ArrayList<>();
+              for (Row row : rows) {
+                String namespace = row.getString("namespace_name");
+                String key = row.getString("original_value");
+                Buffer sealed = row.getBuffer("x_sealed_original_value");
+                String value = open(namespace, key, sealed);
+                names.add(namespace);
+                keys.add(key);
+                before.add(sealed);
+                after.add(Buffer.buffer(sealer.seal(namespace, key, value)));
+              }
+              return pool.preparedQuery(
+                      """
+                      UPDATE pseudonyms p SET x_sealed_original_value = c.after
+                      FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[])
+                        AS c (namespace_name, original_value, before, after)
+                      WHERE p.namespace_name = c.namespace_name
+                        AND p.original_value = c.original_value
+                        AND p.x_sealed_original_value = c.before""")
+                  .execute(
+                      Tuple.of(
+                          names.toArray(String[]::new),
+                          keys.toArray(String[]::new),
+                          before.toArray(Buffer[]::new),
+                          after.toArray(Buffer[]::new)))
+                  .compose(updated -> reencryptBatch(done + updated.rowCount()));
+            });
+  }
+
+  private Future<SealingForm> form(String namespace) {
+    return pool.preparedQuery(
+            """
+            SELECT n.name, s.writes_sealed, s.reads_plain FROM namespaces n
+            LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
+            WHERE n.name = $1""")
+        .execute(Tuple.of(namespace))
+        .compose(
+            rows -> {
+              if (rows.size() == 0) {
+                return Future.failedFuture(
+                    new IllegalArgumentException("namespace '" + namespace + "' does not exist"));
+              }
+              Row row = rows.iterator().next();
+              return Future.succeededFuture(
+                  row.getBoolean("writes_sealed") == null
+                      ? SealingForm.PLAIN
+                      : SealingForm.of(
+                          row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
+            });
+  }
+
+  private Future<Void> update(String namespace, String statement, String report) {
+    return pool.preparedQuery(statement)
+        .execute(Tuple.of(namespace))
+        .map(
+            done -> {
+              progress.accept("namespace '" + namespace + "': " + report);
+              return null;
+            });
+  }
+
+  /**
+   * Switches the form new rows take, once every writer that locked the row for its statement has
+   * committed.
+   */
+  private Future<Void> switchWrites(String namespace, boolean sealed, String report) {
+    return pool.withTransaction(
+            transaction ->
+                transaction
+                    .preparedQuery(
+                        "SELECT FROM vfps_namespace_sealing WHERE namespace_name = $1 FOR UPDATE")
+                    .execute(Tuple.of(namespace))
+                    .compose(
+                        locked ->
+                            transaction
+                                .preparedQuery(
+                                    "UPDATE vfps_namespace_sealing SET writes_sealed = $2,"
+                                        + " changed_at = now() WHERE namespace_name = $1")
+                                .execute(Tuple.of(namespace, sealed))))
+        .map(
+            done -> {
+              progress.accept("namespace '" + namespace + "': " + report);
+              return null;
+            });
+  }
+
+  private Future<Void> waitSettle() {
+    if (settle.isZero()) {
+      return Future.succeededFuture();
+    }
+    progress.accept("waiting " + settle.toSeconds() + " s for every replica to see the change");
+    return vertx.timer(settle.toMillis()).mapEmpty();
+  }
+
+  /** Turns the rows of the old form into the new one, a batch at a time, until none is left. */
+  private Future<Long> convert(String namespace, boolean toSealed, long done) {
+    Future<RowSet<Row>> batch =
+        toSealed
+            ? pool.preparedQuery(
+                    """
+                    SELECT DISTINCT original_value FROM pseudonyms
+                    WHERE namespace_name = $1 AND x_sealed_original_value IS NULL
+                      AND btrim(original_value, E' \\t') <> ''
+                    LIMIT $2""")
+                .execute(Tuple.of(namespace, BATCH))
+            : pool.preparedQuery(
+                    """
+                    SELECT DISTINCT original_value, x_sealed_original_value FROM pseudonyms
+                    WHERE namespace_name = $1 AND x_sealed_original_value IS NOT NULL
+                    LIMIT $2""")
+                .execute(Tuple.of(namespace, BATCH));
+    return batch.compose(
+        rows -> {
+          if (rows.size() == 0) {
+            return Future.succeededFuture(done);
+          }
+          List<String> from = new ArrayList<>();
+          List<String> to = new ArrayList<>();
+          List<Buffer> sealed = new ArrayList<>();
+          for (Row row : rows) {
+            String stored = row.getString("original_value");
+            if (toSealed) {
+              String index = sealer.blindIndex(namespace, stored);
+              from.add(stored);
+              to.add(index);
+              sealed.add(Buffer.buffer(sealer.seal(namespace, index, stored)));
+            } else {
+              from.add(stored);
+              to.add(open(namespace, stored, row.getBuffer("x_sealed_original_value")));
+              sealed.add(null);
+            }
+          }
+          return pool.preparedQuery(
+                  """
+                  UPDATE pseudonyms p
+                  SET original_value = c.to_value, x_sealed_original_value = c.sealed
+                  FROM unnest($2::text[], $3::text[], $4::bytea[]) AS c (from_value, to_value, sealed)
+                  WHERE p.namespace_name = $1 AND p.original_value = c.from_value
+                    AND (p.x_sealed_original_value IS NULL) = $5""")
+              .execute(
+                  Tuple.of(
+                      namespace,
+                      from.toArray(String[]::new),
+                      to.toArray(String[]::new),
+                      sealed.toArray(Buffer[]::new),
+                      toSealed))
+              .compose(
+                  updated -> {
+                    progress.accept(
+                        "namespace '"
+                            + namespace
+                            + "': "
+                            + (done + rows.size())
+                            + " values turned");
+                    return convert(namespace, toSealed, done + rows.size());
+                  });
+        });
+  }
+
+  private String open(String namespace, String key, Buffer sealed) {
+    try {
+      return sealer.open(namespace, key, sealed.getBytes());
+    } catch (SealingException e) {
+      throw new IllegalStateException(
+          "a sealed value of namespace '" + namespace + "' does not open: " + e.getMessage(), e);
+    }
+  }
+}

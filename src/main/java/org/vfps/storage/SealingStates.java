@@ -1,0 +1,104 @@
+package org.vfps.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * This replica's view of {@code vfps_namespace_sealing}, read again every {@value #RELOAD_MILLIS}
+ * ms. A view older than {@value #MAX_AGE_MILLIS} ms (the database was away, or the loop stalled) is
+ * read again before it is used, so that no write or lookup goes by a form older than that: the
+ * sealing commands wait longer than that ({@link SealingCommands#SETTLE}) between announcing a
+ * change of form and acting on it. Thread-safe.
+ */
+final class SealingStates {
+
+  static final long RELOAD_MILLIS = 1000;
+  static final long MAX_AGE_MILLIS = 5000;
+
+  /** How far a replica's clock, which dates a namespace's creation, may be off the database's. */
+  static final long CLOCK_SKEW_SECONDS = 2;
+
+  private static final String SELECT =
+      "SELECT s.namespace_name, s.writes_sealed, s.reads_plain, t.read_at"
+          + " FROM (SELECT now() AS read_at) t LEFT JOIN vfps_namespace_sealing s ON true";
+
+  private final Pool pool;
+  private volatile View view = new View(Map.of(), Instant.EPOCH, 0);
+  private volatile Future<View> loading;
+
+  /** What the table held at {@code readAt} (the database's clock), read at {@code loadedNanos}. */
+  record View(Map<String, SealingForm> forms, Instant readAt, long loadedNanos) {
+
+    boolean fresh() {
+      return loadedNanos != 0 && System.nanoTime() - loadedNanos < MAX_AGE_MILLIS * 1_000_000;
+    }
+  }
+
+  SealingStates(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** Starts reading the table every {@value #RELOAD_MILLIS} ms on {@code vertx}; returns its id. */
+  long startReloading(Vertx vertx) {
+    return vertx.setPeriodic(RELOAD_MILLIS, id -> reload());
+  }
+
+  /**
+   * The namespace's form, from a view at most {@value #MAX_AGE_MILLIS} ms old.
+   *
+   * @param createdAt when the namespace was created, if known: one created since the view was read
+   *     is read again
+   */
+  Future<SealingForm> form(String namespace, Instant createdAt) {
+    View current = view;
+    if (current.fresh()
+        && (createdAt == null
+            || createdAt.isBefore(current.readAt.minusSeconds(CLOCK_SKEW_SECONDS))
+            || current.forms.containsKey(namespace))) {
+      return Future.succeededFuture(current.forms.getOrDefault(namespace, SealingForm.PLAIN));
+    }
+    return reload().map(loaded -> loaded.forms.getOrDefault(namespace, SealingForm.PLAIN));
+  }
+
+  /** Whether any namespace is sealed, or being sealed or unsealed, as the table holds now. */
+  Future<Boolean> anySealed() {
+    return reload().map(loaded -> !loaded.forms.isEmpty());
+  }
+
+  /** Reads the table again; concurrent callers share one read. */
+  Future<View> reload() {
+    Future<View> running = loading;
+    if (running != null && !running.isComplete()) {
+      return running;
+    }
+    Future<View> next =
+        pool.query(SELECT)
+            .execute()
+            .map(
+                rows -> {
+                  Map<String, SealingForm> forms = new HashMap<>();
+                  Instant readAt = Instant.EPOCH;
+                  for (Row row : rows) {
+                    readAt = row.getOffsetDateTime("read_at").toInstant();
+                    String name = row.getString("namespace_name");
+                    if (name != null) {
+                      forms.put(
+                          name,
+                          SealingForm.of(
+                              row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
+                    }
+                  }
+                  View loaded = new View(Map.copyOf(forms), readAt, System.nanoTime());
+                  view = loaded;
+                  return loaded;
+                })
+            .recover(failure -> Future.failedFuture(PgFailures.translate(failure, Map.of())));
+    loading = next;
+    return next;
+  }
+}
