@@ -62,33 +62,36 @@ class DatabasePrivilegesIT {
           "GRANT SELECT, UPDATE ON vfps_cache_generation TO %1$s",
           "GRANT SELECT, INSERT, DELETE ON vfps_cache_invalidations TO %1$s",
           "GRANT SELECT, INSERT, DELETE ON vfps_ended_ui_sessions TO %1$s",
-          "GRANT SELECT, INSERT ON vfps_namespace_formats TO %1$s");
+          "GRANT SELECT, INSERT ON vfps_namespace_formats TO %1$s",
+          "GRANT SELECT, INSERT, UPDATE, DELETE ON vfps_namespace_sealing TO %1$s");
 
   @Test
   void theServiceRunsWithOnlyTheDataPrivilegesAfterTheOwnerMigrated() {
     ConnectionSettings owner = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(owner)).isEqualTo(13);
+    assertThat(Migrations.migrate(owner)).isEqualTo(14);
     runAsServiceRole(owner, SERVICE_ROLE_GRANTS, () -> {});
   }
 
   /**
-   * A site that granted the checklist of version 11 and then migrates: the migration of the
-   * namespace formats grants its table to the roles that may insert namespaces.
+   * A site that granted the checklist of version 11 and then migrates: the migrations of the
+   * namespace formats and of sealing grant their tables to the roles that may insert namespaces.
    */
   @Test
   void theGrantsOfTheVersionBeforeTheNamespaceFormatsStillServeAfterTheUpgrade() {
     ConnectionSettings owner = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(owner)).isEqualTo(13);
+    assertThat(Migrations.migrate(owner)).isEqualTo(14);
     // back to version 11
     TestPostgres.execute(
         owner,
         "DROP TABLE vfps_namespace_formats",
+        "DROP TABLE vfps_namespace_sealing",
+        "ALTER TABLE pseudonyms DROP COLUMN x_sealed_original_value",
         "ALTER TABLE vfps_csv_job_runs DROP COLUMN mistyped_pseudonyms",
-        "DELETE FROM flyway_schema_history WHERE version IN ('12', '13')");
+        "DELETE FROM flyway_schema_history WHERE version IN ('12', '13', '14')");
     runAsServiceRole(
         owner,
-        SERVICE_ROLE_GRANTS.subList(0, SERVICE_ROLE_GRANTS.size() - 1),
-        () -> assertThat(Migrations.migrate(owner)).isEqualTo(2));
+        SERVICE_ROLE_GRANTS.subList(0, SERVICE_ROLE_GRANTS.size() - 2),
+        () -> assertThat(Migrations.migrate(owner)).isEqualTo(3));
   }
 
   /**

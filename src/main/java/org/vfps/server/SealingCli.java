@@ -26,8 +26,8 @@ import org.vfps.storage.UpsertTimer;
  *       the other form, online ({@link SealingCommands}).
  *   <li>{@code rotate [--out FILE]}: adds a data key version to the key file of {@code
  *       Sealing__KeyFile}; in place, it then re-encrypts every sealed value under it; with {@code
- *       --out}, it writes the new file there and leaves the database as it is, for the file to
- *       reach every replica before {@code re-encrypt}.
+ *       --out}, it writes the new file there and leaves the database as it is, for every replica to
+ *       be restarted with it before {@code re-encrypt}.
  *   <li>{@code re-encrypt}: re-encrypts every sealed value not under the newest data key.
  * </ul>
  */
@@ -119,8 +119,8 @@ public final class SealingCli {
       out.println("Added data key version " + rotated.currentVersion() + " to " + target + ".");
       if (!target.equals(keyFile)) {
         out.println(
-            "Give that file to every replica (they read it again within a minute), then run"
-                + " `vfps sealing re-encrypt` with it.");
+            "Give that file to every replica and restart each (a replica reads its key file at"
+                + " start), then run `vfps sealing re-encrypt` with it.");
         return 0;
       }
       keys = rotated;

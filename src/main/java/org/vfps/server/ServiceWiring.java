@@ -134,14 +134,12 @@ final class ServiceWiring {
    * could neither open its values nor write new ones sealed.
    */
   private static Future<Void> sealingReady(Database database, Sealer sealer) {
-    if (sealer != null) {
-      return Future.succeededFuture();
-    }
+    // a first read of the sealing table in any case, so that the first calls find it
     return database
         .anySealedNamespace()
         .compose(
             anySealed ->
-                anySealed
+                anySealed && sealer == null
                     ? Future.failedFuture(
                         new StartupException(
                             "The database holds sealed namespaces, and "

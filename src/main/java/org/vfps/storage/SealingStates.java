@@ -1,6 +1,8 @@
 package org.vfps.storage;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -49,20 +51,31 @@ final class SealingStates {
   }
 
   /**
-   * The namespace's form, from a view at most {@value #MAX_AGE_MILLIS} ms old.
-   *
-   * @param createdAt when the namespace was created, if known: one created since the view was read
-   *     is read again
+   * The namespace's form, from a view at most {@value #MAX_AGE_MILLIS} ms old. A namespace created
+   * since the view was read ({@code createdAt}, when known), perhaps sealed by another replica, is
+   * looked up in a new view. Reading one, the future completes on the caller's context, which holds
+   * the call's own state.
    */
   Future<SealingForm> form(String namespace, Instant createdAt) {
     View current = view;
-    if (current.fresh()
-        && (createdAt == null
-            || createdAt.isBefore(current.readAt.minusSeconds(CLOCK_SKEW_SECONDS))
-            || current.forms.containsKey(namespace))) {
+    if (current.fresh() && !createdSince(current, namespace, createdAt)) {
       return Future.succeededFuture(current.forms.getOrDefault(namespace, SealingForm.PLAIN));
     }
-    return reload().map(loaded -> loaded.forms.getOrDefault(namespace, SealingForm.PLAIN));
+    Context caller = Vertx.currentContext();
+    Future<SealingForm> read =
+        reload().map(loaded -> loaded.forms.getOrDefault(namespace, SealingForm.PLAIN));
+    if (caller == null) {
+      return read;
+    }
+    Promise<SealingForm> delivered = Promise.promise();
+    read.onComplete(done -> caller.runOnContext(ignored -> delivered.handle(done)));
+    return delivered.future();
+  }
+
+  private static boolean createdSince(View view, String namespace, Instant createdAt) {
+    return createdAt != null
+        && !view.forms.containsKey(namespace)
+        && !createdAt.isBefore(view.readAt.minusSeconds(CLOCK_SKEW_SECONDS));
   }
 
   /** Whether any namespace is sealed, or being sealed or unsealed, as the table holds now. */

@@ -31,16 +31,20 @@ class DotnetSchemaIT {
           "vfps_cache_generation",
           "vfps_cache_invalidations",
           "vfps_ended_ui_sessions",
-          "vfps_namespace_formats");
+          "vfps_namespace_formats",
+          "vfps_namespace_sealing");
 
   /**
-   * The one line of the schema where vfps differs on purpose: pseudonyms are unique within a
-   * namespace, so the index on their values is unique (V2 and V4).
+   * The lines of the schema where vfps differs on purpose: the sealed value of a sealed namespace's
+   * row (V14), a nullable column the .NET service neither names nor fills; and pseudonyms are
+   * unique within a namespace, so the index on their values is unique (V2 and V4).
    */
-  static final String OURS_ONLY =
-      "index pseudonyms.ix_pseudonyms_namespace_name_pseudonym_value CREATE UNIQUE INDEX"
-          + " ix_pseudonyms_namespace_name_pseudonym_value ON public.pseudonyms USING btree"
-          + " (namespace_name, pseudonym_value)";
+  static final String[] OURS_ONLY = {
+    "column pseudonyms.x_sealed_original_value bytea NULL",
+    "index pseudonyms.ix_pseudonyms_namespace_name_pseudonym_value CREATE UNIQUE INDEX"
+        + " ix_pseudonyms_namespace_name_pseudonym_value ON public.pseudonyms USING btree"
+        + " (namespace_name, pseudonym_value)"
+  };
 
   /** The same index as the .NET service has it. */
   static final String DOTNET_ONLY =

@@ -52,7 +52,7 @@ class MigrationsIT {
   @Test
   void aCurrentSchemaIsRecognisedFromItsHistoryWithoutStartingFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(13);
+    assertThat(Migrations.migrate(database)).isEqualTo(14);
     // Flyway would refuse this history (a checksum that no file has); one query does not read it
     TestPostgres.execute(
         database, "UPDATE flyway_schema_history SET checksum = 12345 WHERE version = '1'");
@@ -63,9 +63,10 @@ class MigrationsIT {
   @Test
   void aSchemaWithoutTheNewestMigrationIsMigratedByFlyway() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(13);
+    assertThat(Migrations.migrate(database)).isEqualTo(14);
     // back to the schema of version 6: no EF migration history (7), no CSV job runs (8, 11, 13), no
-    // cache invalidation log (9), no ended UI sessions (10), no namespace formats (12)
+    // cache invalidation log (9), no ended UI sessions (10), no namespace formats (12), no sealing
+    // (14)
     TestPostgres.execute(
         database,
         "DROP TABLE \"__EFMigrationsHistory\"",
@@ -75,9 +76,11 @@ class MigrationsIT {
         "DROP TABLE vfps_cache_generation",
         "DROP TABLE vfps_ended_ui_sessions",
         "DROP TABLE vfps_namespace_formats",
-        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9', '10', '11', '12', '13')");
+        "DROP TABLE vfps_namespace_sealing",
+        "ALTER TABLE pseudonyms DROP COLUMN x_sealed_original_value",
+        "DELETE FROM flyway_schema_history WHERE version IN ('7', '8', '9', '10', '11', '12', '13', '14')");
 
-    assertThat(Migrations.migrate(database)).isEqualTo(7);
+    assertThat(Migrations.migrate(database)).isEqualTo(8);
     assertThat(TestPostgres.queryLong(database, "SELECT count(*) FROM \"__EFMigrationsHistory\""))
         .isEqualTo(18);
   }
@@ -117,7 +120,7 @@ class MigrationsIT {
   @Test
   void aHistoryWithAFailedMigrationGoesToFlywayWhichRefusesIt() {
     ConnectionSettings database = TestPostgres.freshDatabase();
-    assertThat(Migrations.migrate(database)).isEqualTo(13);
+    assertThat(Migrations.migrate(database)).isEqualTo(14);
     TestPostgres.execute(
         database,
         "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"

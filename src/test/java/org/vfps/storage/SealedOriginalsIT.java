@@ -1,0 +1,399 @@
+package org.vfps.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.vfps.TestPostgres;
+import org.vfps.admission.Admission;
+import org.vfps.config.ConnectionSettings;
+import org.vfps.error.ErrorCode;
+import org.vfps.error.ServiceException;
+import org.vfps.namespace.Namespace;
+import org.vfps.pseudonym.ImportStatus;
+import org.vfps.pseudonym.ImportedPair;
+import org.vfps.pseudonym.Pseudonym;
+import org.vfps.pseudonym.PseudonymRepository;
+import org.vfps.pseudonym.Withdrawal;
+import org.vfps.seal.Sealer;
+import org.vfps.seal.SealingKeys;
+
+/**
+ * Sealed namespaces on a real PostgreSQL: every repository operation answers as in a plain one,
+ * while the table (and a dump of the database) holds no original value; an existing namespace is
+ * sealed and unsealed, and its values re-encrypted, while values are created and looked up.
+ */
+class SealedOriginalsIT {
+
+  /** Longer than this test's replica goes by an older view of the sealing table. */
+  private static final Duration SETTLE = Duration.ofMillis(2500);
+
+  private static Vertx vertx;
+  private static ConnectionSettings settings;
+  private static SealingKeys keys;
+  private static Database database;
+  private static PseudonymRepository pseudonyms;
+
+  @BeforeAll
+  static void connect() {
+    vertx = Vertx.vertx();
+    settings = TestPostgres.freshDatabase();
+    Migrations.migrate(settings);
+    keys = SealingKeys.generate();
+    database =
+        Database.connect(
+            vertx, settings, UpsertTimer.NONE, Admission.unbounded(), new Sealer(keys));
+    pseudonyms = database.pseudonyms();
+  }
+
+  @AfterAll
+  static void close() {
+    database.close();
+    vertx.close().await();
+  }
+
+  private static Namespace namespace(boolean sealed) {
+    String name = "sealed-" + UUID.randomUUID();
+    TestPostgres.execute(
+        settings,
+        "INSERT INTO namespaces VALUES ('" + name + "', '', 5, 16, '', '', now(), now())");
+    if (sealed) {
+      TestPostgres.execute(
+          settings,
+          "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed, reads_plain)"
+              + " VALUES ('"
+              + name
+              + "', true, false)");
+    }
+    return TestPostgres.storedNamespace(settings, name);
+  }
+
+  private static String random() {
+    return UUID.randomUUID().toString().replace("-", "");
+  }
+
+  private static long count(String sql, String namespace) {
+    return TestPostgres.queryLong(settings, sql, namespace);
+  }
+
+  private static long plainRows(String namespace) {
+    return count(
+        "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
+            + " AND x_sealed_original_value IS NULL AND btrim(original_value, E' \\t') <> ''",
+        namespace);
+  }
+
+  @Test
+  void aSealedNamespaceAnswersEveryOperationAsAPlainOneWhileTheTableHoldsNoValue() {
+    Namespace namespace = namespace(true);
+    String name = namespace.name();
+    Pseudonym created = pseudonyms.upsert(namespace, "patient-1", () -> "p-" + random()).await();
+    assertThat(created.originalValue()).isEqualTo("patient-1");
+    // get-or-create: the same pseudonym again
+    assertThat(pseudonyms.upsert(namespace, "patient-1", () -> "p-" + random()).await())
+        .extracting(Pseudonym::pseudonymValue)
+        .isEqualTo(created.pseudonymValue());
+    List<Pseudonym> batch =
+        pseudonyms
+            .upsertAll(
+                namespace,
+                List.of("patient-2", "patient-3", "patient-1"),
+                value -> () -> "p-" + random())
+            .await();
+    assertThat(batch)
+        .extracting(Pseudonym::originalValue)
+        .containsExactly("patient-2", "patient-3", "patient-1");
+    assertThat(batch.get(2).pseudonymValue()).isEqualTo(created.pseudonymValue());
+
+    assertThat(pseudonyms.findByValue(name, created.pseudonymValue()).await())
+        .get()
+        .extracting(Pseudonym::originalValue)
+        .isEqualTo("patient-1");
+    assertThat(
+            pseudonyms
+                .findAllByValue(
+                    name, List.of(batch.get(0).pseudonymValue(), batch.get(1).pseudonymValue()))
+                .await())
+        .extractingByKey(batch.get(1).pseudonymValue())
+        .extracting(Pseudonym::originalValue)
+        .isEqualTo("patient-3");
+    Map<String, Pseudonym> forward =
+        pseudonyms.findAllByOriginal(name, List.of("patient-2", "unknown")).await();
+    assertThat(forward).containsOnlyKeys("patient-2");
+    assertThat(forward.get("patient-2").pseudonymValue()).isEqualTo(batch.get(0).pseudonymValue());
+    assertThat(pseudonyms.findAllOfOriginal(name, "patient-3").await())
+        .extracting(Pseudonym::pseudonymValue)
+        .containsExactly(batch.get(1).pseudonymValue());
+    assertThat(pseudonyms.list(name, 10, java.util.Optional.empty()).await()).hasSize(3);
+
+    List<ImportStatus> imported =
+        pseudonyms
+            .importPairs(
+                namespace,
+                false,
+                List.of(
+                    new ImportedPair("patient-4", "imported-4"),
+                    new ImportedPair("patient-1", "imported-1")))
+            .await();
+    assertThat(imported)
+        .containsExactly(ImportStatus.IMPORTED, ImportStatus.ORIGINAL_VALUE_CONFLICT);
+    assertThat(pseudonyms.findByValue(name, "imported-4").await())
+        .get()
+        .extracting(Pseudonym::originalValue)
+        .isEqualTo("patient-4");
+
+    // withdrawal by value finds the sealed rows: deleted, and anonymized
+    assertThat(pseudonyms.withdraw(name, List.of("patient-2"), Withdrawal.DELETE).await())
+        .containsOnlyKeys("patient-2");
+    assertThat(pseudonyms.findByValue(name, batch.get(0).pseudonymValue()).await()).isEmpty();
+    assertThat(pseudonyms.withdraw(name, List.of("patient-3"), Withdrawal.ANONYMIZE).await())
+        .containsOnlyKeys("patient-3");
+    assertThat(pseudonyms.findByValue(name, batch.get(1).pseudonymValue()).await())
+        .get()
+        .satisfies(
+            withdrawn -> {
+              assertThat(withdrawn.withdrawn()).isTrue();
+              assertThat(withdrawn.originalValue()).isNull();
+            });
+
+    assertThat(plainRows(name)).isZero();
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
+                    + " AND original_value LIKE 'patient-%'",
+                name))
+        .isZero();
+  }
+
+  @Test
+  void aDumpOfTheDatabaseHoldsNoOriginalValueOfASealedNamespace() throws Exception {
+    Namespace namespace = namespace(true);
+    List<String> originals = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      originals.add("dumped-value-" + random());
+    }
+    pseudonyms.upsertAll(namespace, originals, value -> () -> "d-" + random()).await();
+    pseudonyms
+        .upsert(namespace, "dumped-single-" + originals.get(0), () -> "d-" + random())
+        .await();
+    String dump = pgDump();
+    assertThat(dump).contains(namespace.name());
+    for (String original : originals) {
+      assertThat(dump).doesNotContain(original);
+    }
+  }
+
+  private static String pgDump() throws IOException, InterruptedException {
+    Path out = Files.createTempFile("vfps-dump", ".sql");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                "pg_dump",
+                "--data-only",
+                "--no-owner",
+                "-f",
+                out.toString(),
+                TestPostgres.uri(settings))
+            .redirectErrorStream(true);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new AssertionError("pg_dump is needed for this test (postgresql-client)", e);
+    }
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    String dump = Files.readString(out);
+    Files.delete(out);
+    return dump;
+  }
+
+  @Test
+  void sealingAndUnsealingAnExistingNamespaceUnderLoadLosesNothing() throws Exception {
+    Namespace namespace = namespace(false);
+    String name = namespace.name();
+    Map<String, String> before = new HashMap<>();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      values.add("existing-" + i);
+    }
+    for (Pseudonym pseudonym :
+        pseudonyms.upsertAll(namespace, values, value -> () -> "e-" + random()).await()) {
+      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
+    }
+    SealingCommands commands =
+        new SealingCommands(vertx, database.pool(), new Sealer(keys), line -> {}, SETTLE);
+
+    Load load = new Load(namespace, before);
+    load.start();
+    long sealed = commands.seal(name).await();
+    load.stop();
+    assertThat(sealed).isGreaterThanOrEqualTo(1200);
+    assertThat(load.failures).isEmpty();
+    assertThat(plainRows(name)).isZero();
+    load.verify();
+
+    Load again = new Load(namespace, load.expected);
+    again.start();
+    commands.unseal(name).await();
+    again.stop();
+    assertThat(again.failures).isEmpty();
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND x_sealed_original_value IS NOT NULL",
+                name))
+        .isZero();
+    assertThat(count("SELECT count(*) FROM vfps_namespace_sealing WHERE namespace_name = ?", name))
+        .isZero();
+    again.verify();
+  }
+
+  @Test
+  void reencryptionUnderANewDataKeyUnderLoadLosesNothing() throws Exception {
+    Namespace namespace = namespace(true);
+    Map<String, String> before = new HashMap<>();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 800; i++) {
+      values.add("rotated-" + i);
+    }
+    for (Pseudonym pseudonym :
+        pseudonyms.upsertAll(namespace, values, value -> () -> "r-" + random()).await()) {
+      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
+    }
+    SealingKeys rotated = keys.withNewDataKey();
+    Sealer newSealer = new Sealer(rotated);
+    try (Database replica =
+        Database.connect(vertx, settings, UpsertTimer.NONE, Admission.unbounded(), newSealer)) {
+      Load load = new Load(namespace, before, replica.pseudonyms());
+      load.start();
+      long reencrypted =
+          new SealingCommands(vertx, replica.pool(), newSealer, line -> {}, SETTLE)
+              .reencrypt()
+              .await();
+      load.stop();
+      assertThat(reencrypted).isGreaterThanOrEqualTo(800);
+      assertThat(load.failures).isEmpty();
+      assertThat(
+              count(
+                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
+                      + " AND substring(x_sealed_original_value FROM 2 FOR 4) <> '\\x00000002'::bytea",
+                  namespace.name()))
+          .isZero();
+      load.verify();
+    }
+  }
+
+  @Test
+  void aReplicaWithoutTheKeyRefusesASealedNamespace() {
+    Namespace namespace = namespace(true);
+    pseudonyms.upsert(namespace, "keyed", () -> "k-" + random()).await();
+    try (Database keyless = Database.connect(vertx, settings)) {
+      assertThat(keyless.anySealedNamespace().await()).isTrue();
+      assertThatThrownBy(
+              () -> keyless.pseudonyms().upsert(namespace, "other", () -> "k-" + random()).await())
+          .isInstanceOfSatisfying(
+              ServiceException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+                assertThat(e.getMessage()).contains("Sealing__KeyFile");
+              });
+    }
+  }
+
+  /**
+   * Creates of known and new values and reverse lookups, one after the other on a thread of its
+   * own, each checked against what was stored before.
+   */
+  private static final class Load {
+    private final Namespace namespace;
+    private final PseudonymRepository repository;
+    private final Map<String, String> expected = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private Thread thread;
+
+    Load(Namespace namespace, Map<String, String> before) {
+      this(namespace, before, pseudonyms);
+    }
+
+    Load(Namespace namespace, Map<String, String> before, PseudonymRepository repository) {
+      this.namespace = namespace;
+      this.repository = repository;
+      this.expected.putAll(before);
+    }
+
+    void start() {
+      List<String> known = new ArrayList<>(expected.keySet());
+      thread =
+          new Thread(
+              () -> {
+                int i = 0;
+                while (running.get()) {
+                  try {
+                    String value = known.get(i % known.size());
+                    Pseudonym again =
+                        repository.upsert(namespace, value, () -> "n-" + random()).await();
+                    if (!again.pseudonymValue().equals(expected.get(value))) {
+                      failures.add("a known value got another pseudonym");
+                    }
+                    String fresh = "fresh-" + Instant.now().toEpochMilli() + "-" + i;
+                    Pseudonym created =
+                        repository.upsert(namespace, fresh, () -> "n-" + random()).await();
+                    expected.put(fresh, created.pseudonymValue());
+                    Pseudonym found =
+                        repository
+                            .findByValue(namespace.name(), expected.get(value))
+                            .await()
+                            .orElse(null);
+                    if (found == null || !value.equals(found.originalValue())) {
+                      failures.add("a reverse lookup missed or answered wrong");
+                    }
+                  } catch (RuntimeException e) {
+                    failures.add(e.toString());
+                  }
+                  i++;
+                }
+              },
+              "sealing-load");
+      thread.start();
+    }
+
+    void stop() throws InterruptedException {
+      running.set(false);
+      thread.join();
+    }
+
+    /** Every value created, before or during the command, has its pseudonym both ways. */
+    void verify() {
+      Map<String, Pseudonym> forward =
+          repository.findAllByOriginal(namespace.name(), List.copyOf(expected.keySet())).await();
+      assertThat(forward).hasSize(expected.size());
+      expected.forEach(
+          (value, pseudonym) ->
+              assertThat(forward.get(value).pseudonymValue()).as(value).isEqualTo(pseudonym));
+      assertThat(
+              TestPostgres.queryLong(
+                  settings,
+                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?",
+                  namespace.name()))
+          .isEqualTo(expected.size());
+    }
+  }
+}
