@@ -36,6 +36,9 @@ public final class Sealer {
   private static final byte[] INDEX_KEY_LABEL =
       "vfps sealed originals: blind index key".getBytes(StandardCharsets.UTF_8);
 
+  private static final byte[] KEY_CHECK_LABEL =
+      "vfps sealed originals: key check".getBytes(StandardCharsets.UTF_8);
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final SealingKeys keys;
@@ -66,6 +69,20 @@ public final class Sealer {
                 throw new IllegalStateException("AES/GCM is missing from this JDK", e);
               }
             });
+  }
+
+  /**
+   * A check value of the index key: HMAC-SHA256 of a fixed label, which tells whether two key files
+   * hold the same index key without telling the key.
+   */
+  public byte[] keyCheck() {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(indexKey);
+      return mac.doFinal(KEY_CHECK_LABEL);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+    }
   }
 
   /** The keys this sealer uses. */

@@ -11,6 +11,7 @@ import org.vfps.config.SealingConfig;
 import org.vfps.config.VfpsConfig;
 import org.vfps.seal.Sealer;
 import org.vfps.seal.SealingException;
+import org.vfps.seal.SealingKeyFile;
 import org.vfps.seal.SealingKeys;
 import org.vfps.storage.Database;
 import org.vfps.storage.SealingCommands;
@@ -107,6 +108,7 @@ public final class SealingCli {
       err.println(SealingConfig.KEY_FILE_SETTING + ": " + e.getMessage());
       return 2;
     }
+    boolean rotatedInPlace = false;
     if (command.equals("rotate")) {
       SealingKeys rotated = keys.withNewDataKey();
       Path target = args.size() == 3 ? Path.of(args.get(2)) : keyFile;
@@ -119,11 +121,14 @@ public final class SealingCli {
       out.println("Added data key version " + rotated.currentVersion() + " to " + target + ".");
       if (!target.equals(keyFile)) {
         out.println(
-            "Give that file to every replica and restart each (a replica reads its key file at"
-                + " start), then run `vfps sealing re-encrypt` with it.");
+            "Give that file to every replica (a replica reads its key file again when it changes,"
+                + " within "
+                + Database.KEY_FILE_CHECK_MILLIS / 1000
+                + " s), then run `vfps sealing re-encrypt` with it.");
         return 0;
       }
       keys = rotated;
+      rotatedInPlace = true;
     }
     Sealer sealer = new Sealer(keys);
     Vertx vertx = Vertx.vertx();
@@ -133,9 +138,15 @@ public final class SealingCli {
             config.database().connection().get(),
             UpsertTimer.NONE,
             Admission.unbounded(),
-            sealer)) {
+            SealingKeyFile.fixed(sealer))) {
       SealingCommands commands =
           SealingCommands.on(vertx, database, sealer, out::println, SealingCommands.SETTLE);
+      if (rotatedInPlace) {
+        // the replicas that share the file read it again before any value is sealed under it
+        long wait = 2 * Database.KEY_FILE_CHECK_MILLIS;
+        out.println("waiting " + wait / 1000 + " s for every replica to read the new key file");
+        vertx.timer(wait).await();
+      }
       long count =
           switch (command) {
             case "seal" -> commands.seal(args.get(1)).await();

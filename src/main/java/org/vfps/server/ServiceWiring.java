@@ -30,9 +30,8 @@ import org.vfps.pseudonym.KeyedGenerator;
 import org.vfps.pseudonym.PageTokens;
 import org.vfps.pseudonym.PseudonymService;
 import org.vfps.pseudonym.PseudonymTransfer;
-import org.vfps.seal.Sealer;
 import org.vfps.seal.SealingException;
-import org.vfps.seal.SealingKeys;
+import org.vfps.seal.SealingKeyFile;
 import org.vfps.storage.Database;
 import org.vfps.tracing.Tracing;
 import org.vfps.voprf.client.VoprfGenerator;
@@ -89,15 +88,15 @@ final class ServiceWiring {
    * the database is not ready.
    */
   Future<Services> services(Storage storage) {
-    Sealer sealer;
+    SealingKeyFile keyFile;
     try {
-      sealer = sealer(config.sealing());
+      keyFile = sealingKeyFile(config.sealing());
     } catch (StartupException e) {
       return Future.failedFuture(e);
     }
-    Foundation foundation = foundation(storage, sealer);
+    Foundation foundation = foundation(storage, keyFile);
     AuthorizationConfig authorization = config.authorization();
-    return sealingReady(foundation.database(), sealer)
+    return sealingReady(foundation.database(), keyFile)
         .compose(ready -> sharedKeys(foundation.database(), authorization))
         .compose(keys -> accessSnapshots(foundation.snapshots(), authorization).map(keys))
         .compose(keys -> followInvalidations(foundation, authorization).map(keys))
@@ -114,47 +113,64 @@ final class ServiceWiring {
   }
 
   /**
-   * The sealer of the key file {@code Sealing__KeyFile} names, or null when it names none.
+   * The key file {@code Sealing__KeyFile} names, read, or null when it names none.
    *
    * @throws StartupException when the file cannot be used, naming the setting
    */
-  static Sealer sealer(SealingConfig sealing) {
+  static SealingKeyFile sealingKeyFile(SealingConfig sealing) {
     if (sealing.keyFile().isEmpty()) {
       return null;
     }
     try {
-      return new Sealer(SealingKeys.read(sealing.keyFile().get()));
+      return SealingKeyFile.open(sealing.keyFile().get());
     } catch (SealingException e) {
       throw new StartupException(SealingConfig.KEY_FILE_SETTING + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * Without a key file, refuses to start on a database that holds a sealed namespace: this replica
-   * could neither open its values nor write new ones sealed.
+   * Refuses to start on a database that holds a sealed namespace without a key file, or with
+   * another key file than the one it was sealed with: this replica could neither open its values
+   * nor find them by value.
    */
-  private static Future<Void> sealingReady(Database database, Sealer sealer) {
+  private static Future<Void> sealingReady(Database database, SealingKeyFile keyFile) {
     // a first read of the sealing table in any case, so that the first calls find it
     return database
         .anySealedNamespace()
         .compose(
-            anySealed ->
-                anySealed && sealer == null
-                    ? Future.failedFuture(
+            anySealed -> {
+              if (anySealed && keyFile == null) {
+                return Future.failedFuture(
+                    new StartupException(
+                        "The database holds sealed namespaces, and "
+                            + SealingConfig.KEY_FILE_SETTING
+                            + " is not set: set it to their key file.",
+                        null));
+              }
+              return database.sealedWithOtherKey();
+            })
+        .compose(
+            others ->
+                others.isEmpty()
+                    ? Future.<Void>succeededFuture()
+                    : Future.failedFuture(
                         new StartupException(
-                            "The database holds sealed namespaces, and "
-                                + SealingConfig.KEY_FILE_SETTING
-                                + " is not set: set it to their key file.",
-                            null))
-                    : Future.<Void>succeededFuture());
+                            SealingConfig.KEY_FILE_SETTING
+                                + ": "
+                                + others.size()
+                                + " namespaces are sealed with another key file than this one,"
+                                + " e.g. '"
+                                + others.iterator().next()
+                                + "'. Give every replica the key file they were sealed with.",
+                            null)));
   }
 
-  private Foundation foundation(Storage storage, Sealer sealer) {
+  private Foundation foundation(Storage storage, SealingKeyFile keyFile) {
     Admission admission = Instrumentation.admission(config.admission(), meters);
     Database database =
         teardown.add(
             "The database pool",
-            Database.connect(vertx, storage.connection(), meters.upsertTimer(), admission, sealer),
+            Database.connect(vertx, storage.connection(), meters.upsertTimer(), admission, keyFile),
             Database::close);
     // this server's own, so that each server (several run in one test JVM) logs its first lines
     EdgeWarnings warnings =

@@ -23,7 +23,7 @@ import org.vfps.config.ConnectionSettings;
 import org.vfps.namespace.NamespaceRepository;
 import org.vfps.pseudonym.PseudonymGenerators;
 import org.vfps.pseudonym.PseudonymRepository;
-import org.vfps.seal.Sealer;
+import org.vfps.seal.SealingKeyFile;
 
 /**
  * The one connection pool of the process, shared by every verticle, and the repositories on it. The
@@ -46,14 +46,27 @@ public final class Database implements AutoCloseable {
   private final Pool pool;
   private final StoredOriginals originals;
   private final long sealingReloads;
+  private final long keyFileReloads;
+
+  /** How often a replica looks whether its key file changed (a rotation), in ms. */
+  public static final long KEY_FILE_CHECK_MILLIS = 5000;
+
   private final PgPseudonymRepository pseudonyms;
 
-  private Database(Vertx vertx, Pool pool, UpsertTimer timer, Admission admission, Sealer sealer) {
+  private Database(
+      Vertx vertx, Pool pool, UpsertTimer timer, Admission admission, SealingKeyFile keyFile) {
     this.vertx = vertx;
     this.pool = pool;
-    SealingStates states = new SealingStates(pool);
-    this.originals = new StoredOriginals(sealer, states);
+    SealingStates states =
+        new SealingStates(pool, keyFile == null ? null : keyFile.sealer().keyCheck());
+    this.originals = new StoredOriginals(keyFile, states);
     this.sealingReloads = states.startReloading(vertx);
+    this.keyFileReloads =
+        keyFile == null
+            ? -1
+            : vertx.setPeriodic(
+                KEY_FILE_CHECK_MILLIS,
+                id -> vertx.executeBlocking(keyFile::reloadIfChanged, false));
     this.pseudonyms = new PgPseudonymRepository(vertx, pool, timer, admission, originals);
   }
 
@@ -80,15 +93,16 @@ public final class Database implements AutoCloseable {
 
   /**
    * {@link #connect(Vertx, ConnectionSettings, UpsertTimer, Admission)}, sealing the original
-   * values of the namespaces it creates with {@code sealer}, and opening sealed ones ({@code
-   * Sealing__KeyFile}); without one (null), a sealed namespace is refused.
+   * values of the namespaces it creates with the keys of {@code keyFile}, and opening sealed ones
+   * ({@code Sealing__KeyFile}, read again when it changes); without one (null), a sealed namespace
+   * is refused.
    */
   public static Database connect(
       Vertx vertx,
       ConnectionSettings settings,
       UpsertTimer timer,
       Admission admission,
-      Sealer sealer) {
+      SealingKeyFile keyFile) {
     PgConnectOptions connect =
         new PgConnectOptions()
             .setHost(settings.host())
@@ -125,11 +139,12 @@ public final class Database implements AutoCloseable {
             .build(),
         timer,
         admission,
-        sealer);
+        keyFile);
   }
 
   public NamespaceRepository namespaces() {
-    return new PgNamespaceRepository(pool, originals.sealsNewNamespaces());
+    return new PgNamespaceRepository(
+        pool, originals.keyFile() == null ? null : originals.keyFile().sealer().keyCheck());
   }
 
   /** The CSV jobs and their runs. */
@@ -167,6 +182,14 @@ public final class Database implements AutoCloseable {
    */
   public Future<Boolean> anySealedNamespace() {
     return originals.states().anySealed();
+  }
+
+  /**
+   * The namespaces sealed, or being sealed or unsealed, with another index key than this replica's
+   * key file holds, as the database holds them now; empty without a key file.
+   */
+  public Future<java.util.Set<String>> sealedWithOtherKey() {
+    return originals.states().reload().map(SealingStates.View::otherKey);
   }
 
   /**
@@ -243,6 +266,9 @@ public final class Database implements AutoCloseable {
   @Override
   public void close() {
     vertx.cancelTimer(sealingReloads);
+    if (keyFileReloads >= 0) {
+      vertx.cancelTimer(keyFileReloads);
+    }
     pool.close();
   }
 }

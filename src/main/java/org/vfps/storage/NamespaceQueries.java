@@ -35,8 +35,9 @@ final class NamespaceQueries {
    * first.
    */
   static final String INSERT_SEALED =
-      "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed, reads_plain)"
-          + " VALUES ($1, true, false)";
+      "INSERT INTO vfps_namespace_sealing"
+          + " (namespace_name, writes_sealed, reads_plain, index_key_check)"
+          + " VALUES ($1, true, false, $2)";
 
   /** The alphabet format of the namespace just inserted in the same transaction. */
   static final String INSERT_FORMAT =

@@ -2,6 +2,7 @@ package org.vfps.storage;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -27,14 +28,15 @@ public final class PgNamespaceRepository implements NamespaceRepository {
   private final NamespaceRows rows = new NamespaceRows();
   private final ThreadLocal<NamespaceLookups> lookups;
 
-  private final boolean sealNew;
+  private final byte[] sealingKeyCheck;
 
   /**
-   * @param sealNew whether the namespaces it creates are sealed ({@code Sealing__KeyFile} set)
+   * @param sealingKeyCheck the check value of the index key that seals the namespaces it creates
+   *     ({@code Sealing__KeyFile}), or null: they are plain
    */
-  public PgNamespaceRepository(Pool pool, boolean sealNew) {
+  public PgNamespaceRepository(Pool pool, byte[] sealingKeyCheck) {
     this.pool = pool;
-    this.sealNew = sealNew;
+    this.sealingKeyCheck = sealingKeyCheck;
     this.lookups = ThreadLocal.withInitial(() -> new NamespaceLookups(pool, rows));
   }
 
@@ -71,10 +73,10 @@ public final class PgNamespaceRepository implements NamespaceRepository {
                             : Future.succeededFuture(rows))
                 .compose(
                     rows ->
-                        rows.rowCount() == 1 && sealNew
+                        rows.rowCount() == 1 && sealingKeyCheck != null
                             ? transaction
                                 .preparedQuery(NamespaceQueries.INSERT_SEALED)
-                                .execute(Tuple.of(namespace.name()))
+                                .execute(Tuple.of(namespace.name(), Buffer.buffer(sealingKeyCheck)))
                             : Future.succeededFuture(rows))
                 .map(rows -> rows.rowCount() == 1));
   }

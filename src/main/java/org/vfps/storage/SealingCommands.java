@@ -10,6 +10,7 @@ import io.vertx.sqlclient.Tuple;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.vfps.seal.Sealer;
@@ -77,20 +78,15 @@ public final class SealingCommands {
                 progress.accept("namespace '" + namespace + "' is sealed already");
                 return Future.succeededFuture(0L);
               }
-              Future<Void> announced =
-                  form == SealingForm.PLAIN
-                      ? update(
-                              namespace,
-                              "INSERT INTO vfps_namespace_sealing"
-                                  + " (namespace_name, writes_sealed, reads_plain)"
-                                  + " VALUES ($1, false, true)",
-                              "announced: values are looked up in both forms")
-                          .compose(done -> waitSettle())
-                      : Future.succeededFuture();
               Future<Void> switched =
                   form == SealingForm.BOTH_WRITES_SEALED
-                      ? announced
-                      : announced
+                      ? Future.succeededFuture()
+                      : announce(
+                              namespace,
+                              form == SealingForm.PLAIN,
+                              "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed,"
+                                  + " reads_plain, index_key_check) VALUES ($1, false, true, $2)",
+                              Tuple.of(namespace, Buffer.buffer(sealer.keyCheck())))
                           .compose(
                               done -> switchWrites(namespace, true, "new rows are written sealed"))
                           .compose(done -> waitSettle());
@@ -116,32 +112,53 @@ public final class SealingCommands {
                 progress.accept("namespace '" + namespace + "' is not sealed");
                 return Future.succeededFuture(0L);
               }
-              Future<Void> announced =
-                  form == SealingForm.SEALED
-                      ? update(
-                              namespace,
-                              "UPDATE vfps_namespace_sealing SET reads_plain = true,"
-                                  + " changed_at = now() WHERE namespace_name = $1",
-                              "announced: values are looked up in both forms")
-                          .compose(done -> waitSettle())
-                      : Future.succeededFuture();
               Future<Void> switched =
                   form == SealingForm.BOTH_WRITES_PLAIN
-                      ? announced
-                      : announced
+                      ? Future.succeededFuture()
+                      : announce(
+                              namespace,
+                              form == SealingForm.SEALED,
+                              "UPDATE vfps_namespace_sealing SET reads_plain = true,"
+                                  + " changed_at = now() WHERE namespace_name = $1",
+                              Tuple.of(namespace))
                           .compose(
                               done -> switchWrites(namespace, false, "new rows are written plain"))
                           .compose(done -> waitSettle());
               return switched
                   .compose(done -> convert(namespace, false, 0L))
                   .compose(
-                      unsealed ->
+                      count ->
                           update(
                                   namespace,
                                   "DELETE FROM vfps_namespace_sealing WHERE namespace_name = $1",
-                                  "unsealed: " + unsealed + " values")
-                              .map(unsealed));
+                                  "unsealed: " + count + " values")
+                              .map(count));
             });
+  }
+
+  /**
+   * Announces the change (values looked up in both forms) when {@code fresh}, then waits {@link
+   * #SETTLE}; a command resumed after the announcement waits too, as the run that announced may
+   * have stopped during its wait.
+   *
+   * @param statement the announcement, with its {@code arguments}
+   */
+  private Future<Void> announce(
+      String namespace, boolean fresh, String statement, Tuple arguments) {
+    Future<Void> announced =
+        fresh
+            ? pool.preparedQuery(statement)
+                .execute(arguments)
+                .map(
+                    done -> {
+                      progress.accept(
+                          "namespace '"
+                              + namespace
+                              + "': announced: values are looked up in both forms");
+                      return null;
+                    })
+            : Future.succeededFuture();
+    return announced.compose(done -> waitSettle());
   }
 
   /**
@@ -149,7 +166,22 @@ public final class SealingCommands {
    * until none is left; returns how many.
    */
   public Future<Long> reencrypt() {
-    return reencryptBatch(0L);
+    return pool.preparedQuery(
+            "SELECT namespace_name FROM vfps_namespace_sealing WHERE index_key_check <> $1")
+        .execute(Tuple.of(Buffer.buffer(sealer.keyCheck())))
+        .compose(
+            others -> {
+              if (others.size() > 0) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        others.size()
+                            + " namespaces are sealed with another key file than"
+                            + " Sealing__KeyFile, e.g. '"
+                            + others.iterator().next().getString(0)
+                            + "'"));
+              }
+              return reencryptBatch(0L);
+            });
   }
 
   private Future<Long> reencryptBatch(long done) {
@@ -200,10 +232,14 @@ public final class SealingCommands {
             });
   }
 
+  /**
+   * The namespace's form as the table holds it; fails when it is sealed with another index key than
+   * this command's key file holds.
+   */
   private Future<SealingForm> form(String namespace) {
     return pool.preparedQuery(
             """
-            SELECT n.name, s.writes_sealed, s.reads_plain FROM namespaces n
+            SELECT n.name, s.writes_sealed, s.reads_plain, s.index_key_check FROM namespaces n
             LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
             WHERE n.name = $1""")
         .execute(Tuple.of(namespace))
@@ -214,6 +250,14 @@ public final class SealingCommands {
                     new IllegalArgumentException("namespace '" + namespace + "' does not exist"));
               }
               Row row = rows.iterator().next();
+              Buffer check = row.getBuffer("index_key_check");
+              if (check != null && !Arrays.equals(check.getBytes(), sealer.keyCheck())) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "namespace '"
+                            + namespace
+                            + "' is sealed with another key file than Sealing__KeyFile"));
+              }
               return Future.succeededFuture(
                   row.getBoolean("writes_sealed") == null
                       ? SealingForm.PLAIN

@@ -7,8 +7,12 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * This replica's view of {@code vfps_namespace_sealing}, read again every {@value #RELOAD_MILLIS}
@@ -26,23 +30,45 @@ final class SealingStates {
   static final long CLOCK_SKEW_SECONDS = 2;
 
   private static final String SELECT =
-      "SELECT s.namespace_name, s.writes_sealed, s.reads_plain, t.read_at"
+      "SELECT s.namespace_name, s.writes_sealed, s.reads_plain, s.index_key_check, t.read_at"
           + " FROM (SELECT now() AS read_at) t LEFT JOIN vfps_namespace_sealing s ON true";
 
   private final Pool pool;
-  private volatile View view = new View(Map.of(), Instant.EPOCH, 0);
+  private final byte[] keyCheck;
+
+  /**
+   * Namespaces created lately, by their time of creation, that a view read since holds as it is:
+   * the views after it do too. Entries leave once the views' own times pass them.
+   */
+  private final Map<String, Instant> seenAfterCreation = new ConcurrentHashMap<>();
+
+  private volatile View view = new View(Map.of(), Set.of(), Instant.EPOCH, 0);
   private volatile Future<View> loading;
 
-  /** What the table held at {@code readAt} (the database's clock), read at {@code loadedNanos}. */
-  record View(Map<String, SealingForm> forms, Instant readAt, long loadedNanos) {
+  /**
+   * What the table held at {@code readAt} (the database's clock), read at {@code loadedNanos}: each
+   * namespace's form, and those sealed with another index key than this replica's.
+   */
+  record View(
+      Map<String, SealingForm> forms, Set<String> otherKey, Instant readAt, long loadedNanos) {
 
     boolean fresh() {
       return loadedNanos != 0 && System.nanoTime() - loadedNanos < MAX_AGE_MILLIS * 1_000_000;
     }
   }
 
-  SealingStates(Pool pool) {
+  /**
+   * @param keyCheck the check value of this replica's index key ({@link
+   *     org.vfps.seal.Sealer#keyCheck()}), or null without a key file
+   */
+  SealingStates(Pool pool, byte[] keyCheck) {
     this.pool = pool;
+    this.keyCheck = keyCheck;
+  }
+
+  /** Whether the namespace is sealed with another index key than this replica's, as last read. */
+  boolean sealedWithOtherKey(String namespace) {
+    return view.otherKey.contains(namespace);
   }
 
   /** Starts reading the table every {@value #RELOAD_MILLIS} ms on {@code vertx}; returns its id. */
@@ -63,7 +89,15 @@ final class SealingStates {
     }
     Context caller = Vertx.currentContext();
     Future<SealingForm> read =
-        reload().map(loaded -> loaded.forms.getOrDefault(namespace, SealingForm.PLAIN));
+        reload()
+            .map(
+                loaded -> {
+                  if (createdAt != null) {
+                    // read after the caller found the namespace, so after its creation committed
+                    seenAfterCreation.put(namespace, createdAt);
+                  }
+                  return loaded.forms.getOrDefault(namespace, SealingForm.PLAIN);
+                });
     if (caller == null) {
       return read;
     }
@@ -72,10 +106,11 @@ final class SealingStates {
     return delivered.future();
   }
 
-  private static boolean createdSince(View view, String namespace, Instant createdAt) {
+  private boolean createdSince(View view, String namespace, Instant createdAt) {
     return createdAt != null
         && !view.forms.containsKey(namespace)
-        && !createdAt.isBefore(view.readAt.minusSeconds(CLOCK_SKEW_SECONDS));
+        && !createdAt.isBefore(view.readAt.minusSeconds(CLOCK_SKEW_SECONDS))
+        && !createdAt.equals(seenAfterCreation.get(namespace));
   }
 
   /** Whether any namespace is sealed, or being sealed or unsealed, as the table holds now. */
@@ -95,6 +130,7 @@ final class SealingStates {
             .map(
                 rows -> {
                   Map<String, SealingForm> forms = new HashMap<>();
+                  Set<String> otherKey = new HashSet<>();
                   Instant readAt = Instant.EPOCH;
                   for (Row row : rows) {
                     readAt = row.getOffsetDateTime("read_at").toInstant();
@@ -104,9 +140,17 @@ final class SealingStates {
                           name,
                           SealingForm.of(
                               row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
+                      if (keyCheck != null
+                          && !Arrays.equals(
+                              keyCheck, row.getBuffer("index_key_check").getBytes())) {
+                        otherKey.add(name);
+                      }
                     }
                   }
-                  View loaded = new View(Map.copyOf(forms), readAt, System.nanoTime());
+                  View loaded =
+                      new View(Map.copyOf(forms), Set.copyOf(otherKey), readAt, System.nanoTime());
+                  Instant passed = readAt.minusSeconds(CLOCK_SKEW_SECONDS);
+                  seenAfterCreation.values().removeIf(created -> created.isBefore(passed));
                   view = loaded;
                   return loaded;
                 })

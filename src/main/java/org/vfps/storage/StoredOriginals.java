@@ -13,6 +13,7 @@ import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.seal.Sealer;
 import org.vfps.seal.SealingException;
+import org.vfps.seal.SealingKeyFile;
 
 /**
  * What the {@code pseudonyms} table stores of an original value: the value itself in a plain
@@ -26,21 +27,26 @@ final class StoredOriginals {
   /** The column of a sealed row's value. */
   static final String SEALED_COLUMN = "x_sealed_original_value";
 
-  private final Sealer sealer;
+  private final SealingKeyFile keyFile;
   private final SealingStates states;
 
   /**
-   * @param sealer the keys of sealed namespaces, or null when this replica has none ({@code
+   * @param keyFile the keys of sealed namespaces, or null when this replica has none ({@code
    *     Sealing__KeyFile} unset): a sealed namespace is then refused, {@code FAILED_PRECONDITION}
    */
-  StoredOriginals(Sealer sealer, SealingStates states) {
-    this.sealer = sealer;
+  StoredOriginals(SealingKeyFile keyFile, SealingStates states) {
+    this.keyFile = keyFile;
     this.states = states;
   }
 
   /** Whether this replica seals the namespaces it creates. */
   boolean sealsNewNamespaces() {
-    return sealer != null;
+    return keyFile != null;
+  }
+
+  /** The key file, or null when this replica has none. */
+  SealingKeyFile keyFile() {
+    return keyFile;
   }
 
   SealingStates states() {
@@ -99,11 +105,12 @@ final class StoredOriginals {
         .form(namespace, null)
         .compose(
             form -> {
-              if (form == SealingForm.PLAIN && sealer == null) {
+              if (form == SealingForm.PLAIN && keyFile == null) {
                 return Future.succeededFuture(
                     new Lookup(originals.toArray(String[]::new), Map.of()));
               }
               requireKeys(namespace, form);
+              Sealer sealer = keyFile.sealer();
               // a namespace created sealed on another replica since the view was read is not in
               // it yet: with keys, a namespace it thinks plain is looked up in both forms
               boolean plain = form.readsPlain;
@@ -138,6 +145,7 @@ final class StoredOriginals {
       return new Write(original, null, null, form);
     }
     requireKeys(namespace, form);
+    Sealer sealer = keyFile.sealer();
     String index = sealer.blindIndex(namespace, original);
     if (!form.writesSealed) {
       return new Write(original, null, index, form);
@@ -161,11 +169,18 @@ final class StoredOriginals {
     if (sealed == null) {
       return stored;
     }
-    if (sealer == null) {
+    if (keyFile == null) {
       throw noKeys(namespace);
     }
+    byte[] bytes = sealed.getBytes();
     try {
-      return sealer.open(namespace, stored, sealed.getBytes());
+      return keyFile.sealer().open(namespace, stored, bytes);
+    } catch (SealingException first) {
+      // sealed under a data key version this replica has not read yet: the file may have been
+      // rotated since
+    }
+    try {
+      return keyFile.reload().open(namespace, stored, bytes);
     } catch (SealingException e) {
       throw new ServiceException(
           ErrorCode.UNAVAILABLE,
@@ -179,8 +194,16 @@ final class StoredOriginals {
   }
 
   private void requireKeys(String namespace, SealingForm form) {
-    if (sealer == null && form != SealingForm.PLAIN) {
+    if (keyFile == null && form != SealingForm.PLAIN) {
       throw noKeys(namespace);
+    }
+    if (states.sealedWithOtherKey(namespace)) {
+      throw new ServiceException(
+          ErrorCode.FAILED_PRECONDITION,
+          "Namespace '"
+              + namespace
+              + "' is sealed with another key file than this replica's Sealing__KeyFile.",
+          Map.of("namespace", namespace));
     }
   }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -33,6 +34,7 @@ import org.vfps.pseudonym.Pseudonym;
 import org.vfps.pseudonym.PseudonymRepository;
 import org.vfps.pseudonym.Withdrawal;
 import org.vfps.seal.Sealer;
+import org.vfps.seal.SealingKeyFile;
 import org.vfps.seal.SealingKeys;
 
 /**
@@ -59,7 +61,11 @@ class SealedOriginalsIT {
     keys = SealingKeys.generate();
     database =
         Database.connect(
-            vertx, settings, UpsertTimer.NONE, Admission.unbounded(), new Sealer(keys));
+            vertx,
+            settings,
+            UpsertTimer.NONE,
+            Admission.unbounded(),
+            SealingKeyFile.fixed(new Sealer(keys)));
     pseudonyms = database.pseudonyms();
   }
 
@@ -77,10 +83,12 @@ class SealedOriginalsIT {
     if (sealed) {
       TestPostgres.execute(
           settings,
-          "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed, reads_plain)"
-              + " VALUES ('"
+          "INSERT INTO vfps_namespace_sealing"
+              + " (namespace_name, writes_sealed, reads_plain, index_key_check) VALUES ('"
               + name
-              + "', true, false)");
+              + "', true, false, '\\x"
+              + HexFormat.of().formatHex(new Sealer(keys).keyCheck())
+              + "')");
     }
     return TestPostgres.storedNamespace(settings, name);
   }
@@ -280,7 +288,12 @@ class SealedOriginalsIT {
     SealingKeys rotated = keys.withNewDataKey();
     Sealer newSealer = new Sealer(rotated);
     try (Database replica =
-        Database.connect(vertx, settings, UpsertTimer.NONE, Admission.unbounded(), newSealer)) {
+        Database.connect(
+            vertx,
+            settings,
+            UpsertTimer.NONE,
+            Admission.unbounded(),
+            SealingKeyFile.fixed(newSealer))) {
       Load load = new Load(namespace, before, replica.pseudonyms());
       load.start();
       long reencrypted =
@@ -313,6 +326,30 @@ class SealedOriginalsIT {
               e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
                 assertThat(e.getMessage()).contains("Sealing__KeyFile");
+              });
+    }
+  }
+
+  @Test
+  void aReplicaWithAnotherKeyFileRefusesASealedNamespace() {
+    Namespace namespace = namespace(true);
+    pseudonyms.upsert(namespace, "keyed", () -> "k-" + random()).await();
+    try (Database other =
+        Database.connect(
+            vertx,
+            settings,
+            UpsertTimer.NONE,
+            Admission.unbounded(),
+            SealingKeyFile.fixed(new Sealer(SealingKeys.generate())))) {
+      assertThat(other.sealedWithOtherKey().await()).contains(namespace.name());
+      assertThatThrownBy(
+              () ->
+                  other.pseudonyms().findAllByOriginal(namespace.name(), List.of("keyed")).await())
+          .isInstanceOfSatisfying(
+              ServiceException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+                assertThat(e.getMessage()).contains("another key file");
               });
     }
   }
