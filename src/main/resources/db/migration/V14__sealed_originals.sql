@@ -31,14 +31,17 @@ ALTER TABLE pseudonyms ADD COLUMN IF NOT EXISTS x_sealed_original_value bytea NU
 -- The namespaces whose rows are sealed, or being sealed or unsealed; a namespace without a row is
 -- plain. writes_sealed: new rows are written sealed; reads_plain: rows may be plain as well as
 -- sealed, so a value is looked for in both forms (while the sealing commands turn rows from one
--- form into the other); index_key_check: the check value of the index key the namespace is sealed
--- with (an HMAC of a fixed label, not the key), so that a replica given another key file refuses
--- it rather than write keys of another index beside them. A row goes with its namespace.
+-- form into the other); index_key_check: the check value of the index key the namespace's new
+-- rows are indexed under (an HMAC of a fixed label, not the key), so that a replica given another
+-- key file refuses the namespace rather than write keys of another index beside them;
+-- other_index_key_check: while the namespace is moved to another index key, the other one, under
+-- which a value is looked for too. A row goes with its namespace.
 CREATE TABLE IF NOT EXISTS vfps_namespace_sealing (
     namespace_name text NOT NULL,
     writes_sealed boolean NOT NULL,
     reads_plain boolean NOT NULL,
     index_key_check bytea NOT NULL,
+    other_index_key_check bytea NULL,
     changed_at timestamp with time zone NOT NULL DEFAULT now(),
     CONSTRAINT pk_vfps_namespace_sealing PRIMARY KEY (namespace_name),
     CONSTRAINT fk_vfps_namespace_sealing_namespaces_namespace_name FOREIGN KEY (namespace_name)

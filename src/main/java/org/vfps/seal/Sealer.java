@@ -4,7 +4,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -42,24 +47,29 @@ public final class Sealer {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final SealingKeys keys;
-  private final SecretKeySpec indexKey;
-  private final ThreadLocal<Mac> indexMac;
+  private final Map<Integer, IndexKey> indexKeys;
+  private final IndexKey currentIndexKey;
   private final ThreadLocal<Cipher> cipher;
+
+  /** An index key: its version, its check value, and a MAC under it for each thread. */
+  private record IndexKey(int version, byte[] check, ThreadLocal<Mac> mac) {
+
+    static IndexKey derive(int version, byte[] secret) {
+      SecretKeySpec key = new SecretKeySpec(deriveIndexKey(secret), "HmacSHA256");
+      return new IndexKey(
+          version,
+          newMac(key).doFinal(KEY_CHECK_LABEL),
+          ThreadLocal.withInitial(() -> newMac(key)));
+    }
+  }
 
   public Sealer(SealingKeys keys) {
     this.keys = keys;
-    this.indexKey = new SecretKeySpec(deriveIndexKey(keys.indexSecret()), "HmacSHA256");
-    this.indexMac =
-        ThreadLocal.withInitial(
-            () -> {
-              try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(indexKey);
-                return mac;
-              } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
-              }
-            });
+    Map<Integer, IndexKey> derived = new TreeMap<>();
+    keys.indexSecrets()
+        .forEach((version, secret) -> derived.put(version, IndexKey.derive(version, secret)));
+    this.indexKeys = Collections.unmodifiableMap(derived);
+    this.currentIndexKey = derived.get(keys.currentIndexVersion());
     this.cipher =
         ThreadLocal.withInitial(
             () -> {
@@ -72,14 +82,46 @@ public final class Sealer {
   }
 
   /**
-   * A check value of the index key: HMAC-SHA256 of a fixed label, which tells whether two key files
-   * hold the same index key without telling the key.
+   * The check value of the newest index key: HMAC-SHA256 of a fixed label under it, which tells
+   * whether two key files hold the same index key without telling the key.
    */
   public byte[] keyCheck() {
+    return currentIndexKey.check.clone();
+  }
+
+  /** The check value of the index key of that version, which the key file must hold. */
+  public byte[] keyCheck(int indexVersion) {
+    return indexKey(indexVersion).check.clone();
+  }
+
+  /** The version of the index key of that check value, if the key file holds it. */
+  public OptionalInt indexVersionOf(byte[] check) {
+    for (IndexKey key : indexKeys.values()) {
+      if (Arrays.equals(key.check, check)) {
+        return OptionalInt.of(key.version);
+      }
+    }
+    return OptionalInt.empty();
+  }
+
+  /** The version of the newest index key, which indexes the namespaces sealed from now on. */
+  public int currentIndexVersion() {
+    return currentIndexKey.version;
+  }
+
+  private IndexKey indexKey(int version) {
+    IndexKey key = indexKeys.get(version);
+    if (key == null) {
+      throw new IllegalArgumentException("the key file holds no index key version " + version);
+    }
+    return key;
+  }
+
+  private static Mac newMac(SecretKeySpec key) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(indexKey);
-      return mac.doFinal(KEY_CHECK_LABEL);
+      mac.init(key);
+      return mac;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
     }
@@ -102,11 +144,16 @@ public final class Sealer {
   }
 
   /**
-   * The blind index of the value in the namespace: 43 characters of base64url, never blank, the
-   * same for the same pair under the same key file.
+   * The blind index of the value in the namespace under the newest index key: 43 characters of
+   * base64url, never blank, the same for the same pair under the same key.
    */
   public String blindIndex(String namespace, String originalValue) {
-    Mac mac = indexMac.get();
+    return blindIndex(currentIndexKey.version, namespace, originalValue);
+  }
+
+  /** The blind index of the value in the namespace under the index key of that version. */
+  public String blindIndex(int indexVersion, String namespace, String originalValue) {
+    Mac mac = indexKey(indexVersion).mac.get();
     byte[] name = namespace.getBytes(StandardCharsets.UTF_8);
     mac.update(ByteBuffer.allocate(4).putInt(name.length).array());
     mac.update(name);

@@ -81,12 +81,14 @@ public final class SealingKeyFile {
       SealingKeys keys = SealingKeys.read(path);
       Sealer previous = sealer;
       if (!keys.versions().equals(previous.keys().versions())
-          || keys.currentVersion() != previous.keys().currentVersion()) {
+          || keys.currentIndexVersion() != previous.keys().currentIndexVersion()) {
         LOG.info(
-            "Read the sealing key file {} again: data key versions {}, sealing with {}",
+            "Read the sealing key file {} again: data key versions {}, sealing with {}; index key"
+                + " {} for new namespaces",
             path,
             keys.versions(),
-            keys.currentVersion());
+            keys.currentVersion(),
+            keys.currentIndexVersion());
       }
       sealer = new Sealer(keys);
       modified = now;

@@ -21,14 +21,18 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The keys of sealed originals, as a key file holds them: one index secret, from which the key of
- * the blind index is derived, and the data keys by version, the newest of which seals new values.
- * The file is JSON, readable by its owner alone:
+ * The keys of sealed originals, as a key file holds them: the index secrets by version, from which
+ * the keys of the blind index are derived (the newest indexes the namespaces sealed from now on),
+ * and the data keys by version, the newest of which seals new values. The file is JSON, readable by
+ * its owner alone:
  *
- * <pre>{"format": "vfps-sealing-keys/1", "indexSecret": "base64",
+ * <pre>{"format": "vfps-sealing-keys/1",
+ *  "indexSecrets": [{"version": 1, "secret": "base64"}, ...],
  *  "dataKeys": [{"version": 1, "key": "base64"}, ...]}</pre>
  *
- * <p>An instance is immutable; {@link #withNewDataKey()} makes the next version.
+ * <p>A file with a single {@code "indexSecret": "base64"} instead holds it as version 1. An
+ * instance is immutable; {@link #withNewDataKey()} and {@link #withNewIndexSecret()} make the next
+ * version.
  */
 public final class SealingKeys {
 
@@ -49,27 +53,50 @@ public final class SealingKeys {
           PosixFilePermission.OTHERS_WRITE,
           PosixFilePermission.OTHERS_EXECUTE);
 
-  private final byte[] indexSecret;
+  private final Map<Integer, byte[]> indexSecrets;
   private final Map<Integer, byte[]> dataKeys;
   private final int currentVersion;
+  private final int currentIndexVersion;
 
-  private SealingKeys(byte[] indexSecret, Map<Integer, byte[]> dataKeys) {
+  private SealingKeys(Map<Integer, byte[]> indexSecrets, Map<Integer, byte[]> dataKeys) {
+    TreeMap<Integer, byte[]> sortedSecrets = new TreeMap<>(indexSecrets);
     TreeMap<Integer, byte[]> sorted = new TreeMap<>(dataKeys);
-    this.indexSecret = indexSecret;
+    this.indexSecrets = Collections.unmodifiableMap(sortedSecrets);
     this.dataKeys = Collections.unmodifiableMap(sorted);
     this.currentVersion = sorted.lastKey();
+    this.currentIndexVersion = sortedSecrets.lastKey();
   }
 
-  /** New keys: a random index secret and data key version 1. */
+  /** New keys: a random index secret and data key, each version 1. */
   public static SealingKeys generate() {
-    return new SealingKeys(random(), Map.of(1, random()));
+    return new SealingKeys(Map.of(1, random()), Map.of(1, random()));
   }
 
   /** These keys with a new random data key, one version above the newest, to seal from now on. */
   public SealingKeys withNewDataKey() {
     Map<Integer, byte[]> keys = new TreeMap<>(dataKeys);
     keys.put(currentVersion() + 1, random());
-    return new SealingKeys(indexSecret, keys);
+    return new SealingKeys(indexSecrets, keys);
+  }
+
+  /**
+   * These keys with a new random index secret, one version above the newest, to index the
+   * namespaces sealed or re-indexed from now on.
+   */
+  public SealingKeys withNewIndexSecret() {
+    Map<Integer, byte[]> secrets = new TreeMap<>(indexSecrets);
+    secrets.put(currentIndexVersion + 1, random());
+    return new SealingKeys(secrets, dataKeys);
+  }
+
+  /** The version of the index secret that indexes the namespaces sealed from now on: the newest. */
+  public int currentIndexVersion() {
+    return currentIndexVersion;
+  }
+
+  /** The index secrets by version, oldest first. */
+  Map<Integer, byte[]> indexSecrets() {
+    return indexSecrets;
   }
 
   /** The version of the data key that seals new values: the newest. */
@@ -80,10 +107,6 @@ public final class SealingKeys {
   /** The versions of the data keys, oldest first. */
   public Set<Integer> versions() {
     return dataKeys.keySet();
-  }
-
-  byte[] indexSecret() {
-    return indexSecret;
   }
 
   /** The data key of the version, or null when the file has none of it. */
@@ -131,26 +154,37 @@ public final class SealingKeys {
       if (!FORMAT.equals(json.getValue("format"))) {
         throw malformed(source, "its format is not \"" + FORMAT + "\"");
       }
-      byte[] index = key(json.getValue("indexSecret"), source, "indexSecret");
-      Object listed = json.getValue("dataKeys");
-      if (!(listed instanceof JsonArray array) || array.isEmpty()) {
-        throw malformed(source, "it has no dataKeys");
+      Map<Integer, byte[]> secrets;
+      if (json.containsKey("indexSecrets")) {
+        secrets = versioned(json.getValue("indexSecrets"), "indexSecrets", "secret", source);
+      } else {
+        secrets = Map.of(1, key(json.getValue("indexSecret"), source, "indexSecret"));
       }
-      Map<Integer, byte[]> keys = new TreeMap<>();
-      for (Object entry : array) {
-        if (!(entry instanceof JsonObject dataKey)
-            || !(dataKey.getValue("version") instanceof Integer version)
-            || version < 1) {
-          throw malformed(source, "a data key has no version of 1 or more");
-        }
-        if (keys.put(version, key(dataKey.getValue("key"), source, "key")) != null) {
-          throw malformed(source, "data key version " + version + " is there twice");
-        }
-      }
-      return new SealingKeys(index, keys);
+      return new SealingKeys(
+          secrets, versioned(json.getValue("dataKeys"), "dataKeys", "key", source));
     } catch (DecodeException | ClassCastException e) {
       throw malformed(source, "it is not JSON");
     }
+  }
+
+  /** A list of {@code {"version": n, field: "base64"}}, by version. */
+  private static Map<Integer, byte[]> versioned(
+      Object listed, String name, String field, String source) throws SealingException {
+    if (!(listed instanceof JsonArray array) || array.isEmpty()) {
+      throw malformed(source, "it has no " + name);
+    }
+    Map<Integer, byte[]> keys = new TreeMap<>();
+    for (Object entry : array) {
+      if (!(entry instanceof JsonObject key)
+          || !(key.getValue("version") instanceof Integer version)
+          || version < 1) {
+        throw malformed(source, "an entry of " + name + " has no version of 1 or more");
+      }
+      if (keys.put(version, key(key.getValue(field), source, field)) != null) {
+        throw malformed(source, name + " holds version " + version + " twice");
+      }
+    }
+    return keys;
   }
 
   private static byte[] key(Object value, String source, String field) throws SealingException {
@@ -178,18 +212,11 @@ public final class SealingKeys {
    * atomically where the file system can.
    */
   public void write(Path file) throws IOException {
-    JsonArray keys = new JsonArray();
-    dataKeys.forEach(
-        (version, key) ->
-            keys.add(
-                new JsonObject()
-                    .put("version", version)
-                    .put("key", Base64.getEncoder().encodeToString(key))));
     String text =
         new JsonObject()
                 .put("format", FORMAT)
-                .put("indexSecret", Base64.getEncoder().encodeToString(indexSecret))
-                .put("dataKeys", keys)
+                .put("indexSecrets", listed(indexSecrets, "secret"))
+                .put("dataKeys", listed(dataKeys, "key"))
                 .encodePrettily()
             + "\n";
     Path directory = file.toAbsolutePath().getParent();
@@ -210,6 +237,17 @@ public final class SealingKeys {
     } finally {
       Files.deleteIfExists(temporary);
     }
+  }
+
+  private static JsonArray listed(Map<Integer, byte[]> keys, String field) {
+    JsonArray list = new JsonArray();
+    keys.forEach(
+        (version, key) ->
+            list.add(
+                new JsonObject()
+                    .put("version", version)
+                    .put(field, Base64.getEncoder().encodeToString(key))));
+    return list;
   }
 
   private static byte[] random() {

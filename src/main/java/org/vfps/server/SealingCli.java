@@ -30,13 +30,17 @@ import org.vfps.storage.UpsertTimer;
  *       --out}, it writes the new file there and leaves the database as it is, for every replica to
  *       be restarted with it before {@code re-encrypt}.
  *   <li>{@code re-encrypt}: re-encrypts every sealed value not under the newest data key.
+ *   <li>{@code rotate-index [--out FILE]} and {@code re-index}: the same for the index key: a new
+ *       index secret version, then every sealed namespace moved to it online ({@link
+ *       SealingCommands#reindex}).
  * </ul>
  */
 public final class SealingCli {
 
   static final String USAGE =
       "usage: vfps sealing new-key --out FILE | seal NAMESPACE | unseal NAMESPACE"
-          + " | rotate [--out FILE] | re-encrypt   [--config appsettings.json]";
+          + " | rotate [--out FILE] | re-encrypt | rotate-index [--out FILE] | re-index"
+          + "   [--config appsettings.json]";
 
   private final PrintStream out;
   private final PrintStream err;
@@ -83,8 +87,9 @@ public final class SealingCli {
     boolean known =
         switch (command) {
           case "seal", "unseal" -> args.size() == 2;
-          case "re-encrypt" -> args.size() == 1;
-          case "rotate" -> args.size() == 1 || (args.size() == 3 && args.get(1).equals("--out"));
+          case "re-encrypt", "re-index" -> args.size() == 1;
+          case "rotate", "rotate-index" ->
+              args.size() == 1 || (args.size() == 3 && args.get(1).equals("--out"));
           default -> false;
         };
     if (!known) {
@@ -109,8 +114,9 @@ public final class SealingCli {
       return 2;
     }
     boolean rotatedInPlace = false;
-    if (command.equals("rotate")) {
-      SealingKeys rotated = keys.withNewDataKey();
+    if (command.equals("rotate") || command.equals("rotate-index")) {
+      boolean index = command.equals("rotate-index");
+      SealingKeys rotated = index ? keys.withNewIndexSecret() : keys.withNewDataKey();
       Path target = args.size() == 3 ? Path.of(args.get(2)) : keyFile;
       try {
         rotated.write(target);
@@ -118,13 +124,21 @@ public final class SealingCli {
         err.println("sealing rotate: " + target + " cannot be written: " + e.getMessage());
         return 1;
       }
-      out.println("Added data key version " + rotated.currentVersion() + " to " + target + ".");
+      out.println(
+          (index
+                  ? "Added index key version " + rotated.currentIndexVersion()
+                  : "Added data key version " + rotated.currentVersion())
+              + " to "
+              + target
+              + ".");
       if (!target.equals(keyFile)) {
         out.println(
             "Give that file to every replica (a replica reads its key file again when it changes,"
                 + " within "
                 + Database.KEY_FILE_CHECK_MILLIS / 1000
-                + " s), then run `vfps sealing re-encrypt` with it.");
+                + " s), then run `vfps sealing "
+                + (index ? "re-index" : "re-encrypt")
+                + "` with it.");
         return 0;
       }
       keys = rotated;
@@ -151,6 +165,7 @@ public final class SealingCli {
           switch (command) {
             case "seal" -> commands.seal(args.get(1)).await();
             case "unseal" -> commands.unseal(args.get(1)).await();
+            case "rotate-index", "re-index" -> commands.reindexAll().await();
             default -> commands.reencrypt().await();
           };
       out.println("sealing " + command + ": done (" + count + " values)");

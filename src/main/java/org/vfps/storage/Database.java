@@ -57,8 +57,7 @@ public final class Database implements AutoCloseable {
       Vertx vertx, Pool pool, UpsertTimer timer, Admission admission, SealingKeyFile keyFile) {
     this.vertx = vertx;
     this.pool = pool;
-    SealingStates states =
-        new SealingStates(pool, keyFile == null ? null : keyFile.sealer().keyCheck());
+    SealingStates states = new SealingStates(pool);
     this.originals = new StoredOriginals(keyFile, states);
     this.sealingReloads = states.startReloading(vertx);
     this.keyFileReloads =
@@ -189,7 +188,19 @@ public final class Database implements AutoCloseable {
    * key file holds, as the database holds them now; empty without a key file.
    */
   public Future<java.util.Set<String>> sealedWithOtherKey() {
-    return originals.states().reload().map(SealingStates.View::otherKey);
+    return originals
+        .states()
+        .reload()
+        .map(
+            view ->
+                view.namespaces().entrySet().stream()
+                    .filter(entry -> keyFile() != null && originals.cannotServe(entry.getValue()))
+                    .map(Map.Entry::getKey)
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet()));
+  }
+
+  private SealingKeyFile keyFile() {
+    return originals.keyFile();
   }
 
   /**

@@ -120,13 +120,13 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   public Future<List<Pseudonym>> upsertAll(
       Namespace namespace, List<String> originalValues, Function<String, Candidates> candidates) {
     return originals
-        .form(namespace.name(), namespace.createdAt())
+        .sealing(namespace.name(), namespace.createdAt())
         .compose(
-            form -> {
-              if (form == SealingForm.PLAIN) {
+            sealing -> {
+              if (sealing.form() == SealingForm.PLAIN) {
                 return coalescers.upsertAll(namespace, originalValues, value -> null, candidates);
               }
-              if (form.inTransition()) {
+              if (sealing.inTransition()) {
                 List<Future<Pseudonym>> each = new ArrayList<>(originalValues.size());
                 for (String value : originalValues) {
                   each.add(
@@ -139,7 +139,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               Map<String, String> originalOfKey = HashMap.newHashMap(originalValues.size());
               List<String> keys = new ArrayList<>(originalValues.size());
               for (String value : originalValues) {
-                StoredOriginals.Write write = originals.write(namespace.name(), value, form);
+                StoredOriginals.Write write = originals.write(namespace.name(), value, sealing);
                 writes.put(write.key(), write);
                 originalOfKey.put(write.key(), value);
                 keys.add(write.key());
@@ -412,13 +412,13 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   public Future<List<ImportStatus>> importPairs(
       Namespace namespace, boolean multiple, List<ImportedPair> pairs) {
     return originals
-        .form(namespace.name(), namespace.createdAt())
+        .sealing(namespace.name(), namespace.createdAt())
         .compose(
-            form -> {
-              if (form == SealingForm.PLAIN) {
+            sealing -> {
+              if (sealing.form() == SealingForm.PLAIN) {
                 return imports.importPairs(namespace, multiple, pairs, key -> null);
               }
-              if (form.inTransition()) {
+              if (sealing.inTransition()) {
                 return Future.failedFuture(
                     new ServiceException(
                         ErrorCode.UNAVAILABLE,
@@ -431,7 +431,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
               List<ImportedPair> stored = new ArrayList<>(pairs.size());
               for (ImportedPair pair : pairs) {
                 StoredOriginals.Write write =
-                    originals.write(namespace.name(), pair.originalValue(), form);
+                    originals.write(namespace.name(), pair.originalValue(), sealing);
                 sealed.put(write.key(), write.sealed());
                 stored.add(new ImportedPair(write.key(), pair.pseudonymValue()));
               }

@@ -74,20 +74,23 @@ final class PseudonymQueries {
   /**
    * {@link #UPSERT} in a namespace being sealed or unsealed, whose rows take both forms ({@link
    * StoredOriginals}): {@code $2} is the key of the form new rows take, {@code $5} the sealed value
-   * (null for a plain row), {@code $6} the key of the other form, and {@code $7} whether new rows
-   * are sealed. The pair is inserted only while no row of the other form holds it, and either
-   * form's row is returned. The namespace's row of {@code vfps_namespace_sealing} is locked {@code
-   * FOR SHARE}: a sealing command that changes the form waits for this statement's commit, and a
-   * statement that waited for the command's sees the new form, which no longer matches {@code $7}:
-   * then nothing is stored, and the last row says {@code stale}, for the caller to read the form
-   * again and retry.
+   * (null for a plain row), {@code $6} the key of the other form (plain or sealed, or sealed under
+   * the other index key), {@code $7} whether new rows are sealed and {@code $8} the check of the
+   * index key they are indexed under. The pair is inserted only while no row of the other form
+   * holds it, and either form's row is returned. The namespace's row of {@code
+   * vfps_namespace_sealing} is locked {@code FOR SHARE}: a sealing command that changes the form
+   * waits for this statement's commit, and a statement that waited for the command's sees the new
+   * form, which no longer matches {@code $7} and {@code $8}: then nothing is stored, and the last
+   * row says {@code stale}, for the caller to read the form again and retry.
    */
   static final String UPSERT_IN_TRANSITION =
       """
       WITH namespace AS (
         SELECT n.name FROM namespaces n
         JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
-        WHERE n.name = $1 AND n.created_at = $4 AND s.writes_sealed = $7 AND s.reads_plain
+        WHERE n.name = $1 AND n.created_at = $4 AND s.writes_sealed = $7
+          AND s.index_key_check = $8
+          AND (s.reads_plain OR s.other_index_key_check IS NOT NULL)
         FOR SHARE OF s
       ),
       inserted AS (

@@ -57,7 +57,7 @@ final class PseudonymUpsert implements WriteCoalescer.SingleUpsert {
       Namespace namespace, String key, Buffer sealed, Candidates candidates) {
     return upsert(
         namespace,
-        new StoredOriginals.Write(key, sealed, null, null),
+        new StoredOriginals.Write(key, sealed, null, null, null),
         candidates,
         candidates.get(),
         1,
@@ -109,7 +109,8 @@ final class PseudonymUpsert implements WriteCoalescer.SingleUpsert {
                         .addOffsetDateTime(PseudonymRows.createdAt(namespace))
                         .addBuffer(write.sealed())
                         .addString(write.otherKey())
-                        .addBoolean(write.sealed() != null));
+                        .addBoolean(write.sealed() != null)
+                        .addBuffer(Buffer.buffer(write.indexKeyCheck())));
     return statement.transform(
         done -> {
           timer.single(System.nanoTime() - started);

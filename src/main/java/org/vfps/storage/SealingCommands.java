@@ -166,21 +166,209 @@ public final class SealingCommands {
    * until none is left; returns how many.
    */
   public Future<Long> reencrypt() {
-    return pool.preparedQuery(
-            "SELECT namespace_name FROM vfps_namespace_sealing WHERE index_key_check <> $1")
-        .execute(Tuple.of(Buffer.buffer(sealer.keyCheck())))
+    return pool.query(
+            "SELECT namespace_name, index_key_check, other_index_key_check"
+                + " FROM vfps_namespace_sealing")
+        .execute()
         .compose(
-            others -> {
-              if (others.size() > 0) {
-                return Future.failedFuture(
-                    new IllegalStateException(
-                        others.size()
-                            + " namespaces are sealed with another key file than"
-                            + " Sealing__KeyFile, e.g. '"
-                            + others.iterator().next().getString(0)
-                            + "'"));
+            rows -> {
+              for (Row row : rows) {
+                Buffer other = row.getBuffer("other_index_key_check");
+                if (sealer.indexVersionOf(row.getBuffer("index_key_check").getBytes()).isEmpty()
+                    || (other != null && sealer.indexVersionOf(other.getBytes()).isEmpty())) {
+                  return Future.failedFuture(otherKeyFile(row.getString("namespace_name")));
+                }
               }
               return reencryptBatch(0L);
+            });
+  }
+
+  /**
+   * Moves a sealed namespace to the newest index key of the key file, online, as {@link #seal}
+   * moves a plain one to sealed rows: it announces the new key (values are looked up under both,
+   * new rows still indexed under the old), waits, switches new rows to the new key under the row
+   * lock, waits, re-indexes the rows in batches (each value opened, indexed under the new key and
+   * sealed again, bound to its new blind index), and records the end. Returns how many rows it
+   * re-indexed. Run again after an interruption, it goes on from where the table says it is.
+   */
+  public Future<Long> reindex(String namespace) {
+    byte[] target = sealer.keyCheck();
+    return pool.preparedQuery(
+            """
+            SELECT s.reads_plain, s.index_key_check, s.other_index_key_check FROM namespaces n
+            LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
+            WHERE n.name = $1""")
+        .execute(Tuple.of(namespace))
+        .compose(
+            rows -> {
+              if (rows.size() == 0) {
+                return Future.failedFuture(
+                    new IllegalArgumentException("namespace '" + namespace + "' does not exist"));
+              }
+              Row row = rows.iterator().next();
+              Buffer current = row.getBuffer("index_key_check");
+              if (current == null || row.getBoolean("reads_plain")) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "namespace '"
+                            + namespace
+                            + "' is not sealed (or is being sealed or unsealed): seal it first"));
+              }
+              Buffer other = row.getBuffer("other_index_key_check");
+              if (sealer.indexVersionOf(current.getBytes()).isEmpty()
+                  || (other != null && sealer.indexVersionOf(other.getBytes()).isEmpty())) {
+                return Future.failedFuture(otherKeyFile(namespace));
+              }
+              boolean switched = Arrays.equals(current.getBytes(), target);
+              if (switched && other == null) {
+                progress.accept(
+                    "namespace '"
+                        + namespace
+                        + "' is indexed under index key "
+                        + sealer.currentIndexVersion()
+                        + " already");
+                return Future.succeededFuture(0L);
+              }
+              Future<Void> ready =
+                  switched
+                      ? Future.succeededFuture()
+                      : announce(
+                              namespace,
+                              other == null,
+                              "UPDATE vfps_namespace_sealing SET other_index_key_check = $2,"
+                                  + " changed_at = now() WHERE namespace_name = $1",
+                              Tuple.of(namespace, Buffer.buffer(target)))
+                          .compose(done -> switchIndex(namespace, current, target))
+                          .compose(done -> waitSettle());
+              return ready
+                  .compose(done -> reindexBatch(namespace, "", 0L))
+                  .compose(
+                      count ->
+                          update(
+                                  namespace,
+                                  "UPDATE vfps_namespace_sealing SET other_index_key_check = NULL,"
+                                      + " changed_at = now() WHERE namespace_name = $1",
+                                  "re-indexed: "
+                                      + count
+                                      + " rows under index key "
+                                      + sealer.currentIndexVersion())
+                              .map(count));
+            });
+  }
+
+  /**
+   * Moves every sealed namespace to the newest index key ({@link #reindex}), one after the other;
+   * returns how many rows it re-indexed in all.
+   */
+  public Future<Long> reindexAll() {
+    return pool.query(
+            "SELECT namespace_name FROM vfps_namespace_sealing WHERE NOT reads_plain"
+                + " ORDER BY namespace_name")
+        .execute()
+        .compose(
+            rows -> {
+              List<String> names = new ArrayList<>();
+              rows.forEach(row -> names.add(row.getString(0)));
+              Future<Long> all = Future.succeededFuture(0L);
+              for (String name : names) {
+                all = all.compose(sum -> reindex(name).map(count -> sum + count));
+              }
+              return all;
+            });
+  }
+
+  /** New rows of the namespace are indexed under {@code target}; the old key is still read. */
+  private Future<Void> switchIndex(String namespace, Buffer old, byte[] target) {
+    return pool.withTransaction(
+            transaction ->
+                transaction
+                    .preparedQuery(
+                        "SELECT FROM vfps_namespace_sealing WHERE namespace_name = $1 FOR UPDATE")
+                    .execute(Tuple.of(namespace))
+                    .compose(
+                        locked ->
+                            transaction
+                                .preparedQuery(
+                                    "UPDATE vfps_namespace_sealing SET index_key_check = $2,"
+                                        + " other_index_key_check = $3, changed_at = now()"
+                                        + " WHERE namespace_name = $1")
+                                .execute(Tuple.of(namespace, Buffer.buffer(target), old))))
+        .map(
+            done -> {
+              progress.accept(
+                  "namespace '" + namespace + "': new rows are indexed under the new key");
+              return null;
+            });
+  }
+
+  /**
+   * Re-indexes the namespace's sealed rows after {@code after} (in the order of their keys), a
+   * batch at a time: a row whose key is not its value's blind index under the newest index key gets
+   * it, and its value sealed again for it. A row re-indexed moves in that order, and may be met
+   * again: its key then fits, and it is left.
+   */
+  private Future<Long> reindexBatch(String namespace, String after, long done) {
+    int target = sealer.currentIndexVersion();
+    return pool.preparedQuery(
+            """
+            SELECT original_value, x_sealed_original_value FROM pseudonyms
+            WHERE namespace_name = $1 AND x_sealed_original_value IS NOT NULL
+              AND original_value > $2
+            ORDER BY original_value
+            LIMIT $3""")
+        .execute(Tuple.of(namespace, after, BATCH))
+        .compose(
+            rows -> {
+              if (rows.size() == 0) {
+                return Future.succeededFuture(done);
+              }
+              List<String> from = new ArrayList<>();
+              List<String> to = new ArrayList<>();
+              List<Buffer> before = new ArrayList<>();
+              List<Buffer> sealed = new ArrayList<>();
+              String last = after;
+              for (Row row : rows) {
+                String key = row.getString("original_value");
+                last = key;
+                Buffer stored = row.getBuffer("x_sealed_original_value");
+                String value = open(namespace, key, stored);
+                String index = sealer.blindIndex(target, namespace, value);
+                if (!index.equals(key)) {
+                  from.add(key);
+                  to.add(index);
+                  before.add(stored);
+                  sealed.add(Buffer.buffer(sealer.seal(namespace, index, value)));
+                }
+              }
+              String next = last;
+              if (from.isEmpty()) {
+                return reindexBatch(namespace, next, done);
+              }
+              return pool.preparedQuery(
+                      """
+                      UPDATE pseudonyms p
+                      SET original_value = c.to_value, x_sealed_original_value = c.sealed
+                      FROM unnest($2::text[], $3::text[], $4::bytea[], $5::bytea[])
+                        AS c (from_value, to_value, before, sealed)
+                      WHERE p.namespace_name = $1 AND p.original_value = c.from_value
+                        AND p.x_sealed_original_value = c.before""")
+                  .execute(
+                      Tuple.of(
+                          namespace,
+                          from.toArray(String[]::new),
+                          to.toArray(String[]::new),
+                          before.toArray(Buffer[]::new),
+                          sealed.toArray(Buffer[]::new)))
+                  .compose(
+                      updated -> {
+                        progress.accept(
+                            "namespace '"
+                                + namespace
+                                + "': "
+                                + (done + updated.rowCount())
+                                + " rows re-indexed");
+                        return reindexBatch(namespace, next, done + updated.rowCount());
+                      });
             });
   }
 
@@ -251,12 +439,8 @@ public final class SealingCommands {
               }
               Row row = rows.iterator().next();
               Buffer check = row.getBuffer("index_key_check");
-              if (check != null && !Arrays.equals(check.getBytes(), sealer.keyCheck())) {
-                return Future.failedFuture(
-                    new IllegalStateException(
-                        "namespace '"
-                            + namespace
-                            + "' is sealed with another key file than Sealing__KeyFile"));
+              if (check != null && sealer.indexVersionOf(check.getBytes()).isEmpty()) {
+                return Future.failedFuture(otherKeyFile(namespace));
               }
               return Future.succeededFuture(
                   row.getBoolean("writes_sealed") == null
@@ -264,6 +448,11 @@ public final class SealingCommands {
                       : SealingForm.of(
                           row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
             });
+  }
+
+  private static IllegalStateException otherKeyFile(String namespace) {
+    return new IllegalStateException(
+        "namespace '" + namespace + "' is sealed with another key file than Sealing__KeyFile");
   }
 
   private Future<Void> update(String namespace, String statement, String report) {

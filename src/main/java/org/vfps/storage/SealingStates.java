@@ -4,14 +4,12 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,11 +28,14 @@ final class SealingStates {
   static final long CLOCK_SKEW_SECONDS = 2;
 
   private static final String SELECT =
-      "SELECT s.namespace_name, s.writes_sealed, s.reads_plain, s.index_key_check, t.read_at"
+      "SELECT s.namespace_name, s.writes_sealed, s.reads_plain, s.index_key_check,"
+          + " s.other_index_key_check, t.read_at"
           + " FROM (SELECT now() AS read_at) t LEFT JOIN vfps_namespace_sealing s ON true";
 
+  /** A plain namespace: no row. */
+  static final Sealing PLAIN = new Sealing(SealingForm.PLAIN, null, null);
+
   private final Pool pool;
-  private final byte[] keyCheck;
 
   /**
    * Namespaces created lately, by their time of creation, that a view read since holds as it is:
@@ -42,33 +43,32 @@ final class SealingStates {
    */
   private final Map<String, Instant> seenAfterCreation = new ConcurrentHashMap<>();
 
-  private volatile View view = new View(Map.of(), Set.of(), Instant.EPOCH, 0);
+  private volatile View view = new View(Map.of(), Instant.EPOCH, 0);
   private volatile Future<View> loading;
 
   /**
-   * What the table held at {@code readAt} (the database's clock), read at {@code loadedNanos}: each
-   * namespace's form, and those sealed with another index key than this replica's.
+   * A namespace's row: its form, the check value of the index key its new rows are indexed under,
+   * and while it moves to another index key, the check of the other one (else null); both null for
+   * a plain namespace.
    */
-  record View(
-      Map<String, SealingForm> forms, Set<String> otherKey, Instant readAt, long loadedNanos) {
+  record Sealing(SealingForm form, byte[] indexKeyCheck, byte[] otherIndexKeyCheck) {
+
+    /** Whether rows of two forms, or under two index keys, may exist: a write must check both. */
+    boolean inTransition() {
+      return form.inTransition() || otherIndexKeyCheck != null;
+    }
+  }
+
+  /** What the table held at {@code readAt} (the database's clock), read at {@code loadedNanos}. */
+  record View(Map<String, Sealing> namespaces, Instant readAt, long loadedNanos) {
 
     boolean fresh() {
       return loadedNanos != 0 && System.nanoTime() - loadedNanos < MAX_AGE_MILLIS * 1_000_000;
     }
   }
 
-  /**
-   * @param keyCheck the check value of this replica's index key ({@link
-   *     org.vfps.seal.Sealer#keyCheck()}), or null without a key file
-   */
-  SealingStates(Pool pool, byte[] keyCheck) {
+  SealingStates(Pool pool) {
     this.pool = pool;
-    this.keyCheck = keyCheck;
-  }
-
-  /** Whether the namespace is sealed with another index key than this replica's, as last read. */
-  boolean sealedWithOtherKey(String namespace) {
-    return view.otherKey.contains(namespace);
   }
 
   /** Starts reading the table every {@value #RELOAD_MILLIS} ms on {@code vertx}; returns its id. */
@@ -77,18 +77,18 @@ final class SealingStates {
   }
 
   /**
-   * The namespace's form, from a view at most {@value #MAX_AGE_MILLIS} ms old. A namespace created
-   * since the view was read ({@code createdAt}, when known), perhaps sealed by another replica, is
-   * looked up in a new view. Reading one, the future completes on the caller's context, which holds
-   * the call's own state.
+   * The namespace's sealing, from a view at most {@value #MAX_AGE_MILLIS} ms old. A namespace
+   * created since the view was read ({@code createdAt}, when known), perhaps sealed by another
+   * replica, is looked up in a new view. Reading one, the future completes on the caller's context,
+   * which holds the call's own state.
    */
-  Future<SealingForm> form(String namespace, Instant createdAt) {
+  Future<Sealing> sealing(String namespace, Instant createdAt) {
     View current = view;
     if (current.fresh() && !createdSince(current, namespace, createdAt)) {
-      return Future.succeededFuture(current.forms.getOrDefault(namespace, SealingForm.PLAIN));
+      return Future.succeededFuture(current.namespaces.getOrDefault(namespace, PLAIN));
     }
     Context caller = Vertx.currentContext();
-    Future<SealingForm> read =
+    Future<Sealing> read =
         reload()
             .map(
                 loaded -> {
@@ -96,26 +96,31 @@ final class SealingStates {
                     // read after the caller found the namespace, so after its creation committed
                     seenAfterCreation.put(namespace, createdAt);
                   }
-                  return loaded.forms.getOrDefault(namespace, SealingForm.PLAIN);
+                  return loaded.namespaces.getOrDefault(namespace, PLAIN);
                 });
     if (caller == null) {
       return read;
     }
-    Promise<SealingForm> delivered = Promise.promise();
+    Promise<Sealing> delivered = Promise.promise();
     read.onComplete(done -> caller.runOnContext(ignored -> delivered.handle(done)));
     return delivered.future();
   }
 
+  /** The namespace's sealing in the view as it is, however old (for refusals, not for writes). */
+  Sealing lastSeen(String namespace) {
+    return view.namespaces.getOrDefault(namespace, PLAIN);
+  }
+
   private boolean createdSince(View view, String namespace, Instant createdAt) {
     return createdAt != null
-        && !view.forms.containsKey(namespace)
+        && !view.namespaces.containsKey(namespace)
         && !createdAt.isBefore(view.readAt.minusSeconds(CLOCK_SKEW_SECONDS))
         && !createdAt.equals(seenAfterCreation.get(namespace));
   }
 
   /** Whether any namespace is sealed, or being sealed or unsealed, as the table holds now. */
   Future<Boolean> anySealed() {
-    return reload().map(loaded -> !loaded.forms.isEmpty());
+    return reload().map(loaded -> !loaded.namespaces.isEmpty());
   }
 
   /** Reads the table again; concurrent callers share one read. */
@@ -129,29 +134,26 @@ final class SealingStates {
             .execute()
             .map(
                 rows -> {
-                  Map<String, SealingForm> forms = new HashMap<>();
-                  Set<String> otherKey = new HashSet<>();
+                  Map<String, Sealing> namespaces = new HashMap<>();
                   Instant readAt = Instant.EPOCH;
                   for (Row row : rows) {
                     readAt = row.getOffsetDateTime("read_at").toInstant();
                     String name = row.getString("namespace_name");
                     if (name != null) {
-                      forms.put(
+                      Buffer other = row.getBuffer("other_index_key_check");
+                      namespaces.put(
                           name,
-                          SealingForm.of(
-                              row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
-                      if (keyCheck != null
-                          && !Arrays.equals(
-                              keyCheck, row.getBuffer("index_key_check").getBytes())) {
-                        otherKey.add(name);
-                      }
+                          new Sealing(
+                              SealingForm.of(
+                                  row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")),
+                              row.getBuffer("index_key_check").getBytes(),
+                              other == null ? null : other.getBytes()));
                     }
                   }
-                  View loaded =
-                      new View(Map.copyOf(forms), Set.copyOf(otherKey), readAt, System.nanoTime());
+                  View loaded = new View(Map.copyOf(namespaces), readAt, System.nanoTime());
+                  view = loaded;
                   Instant passed = readAt.minusSeconds(CLOCK_SKEW_SECONDS);
                   seenAfterCreation.values().removeIf(created -> created.isBefore(passed));
-                  view = loaded;
                   return loaded;
                 })
             .recover(failure -> Future.failedFuture(PgFailures.translate(failure, Map.of())));

@@ -8,12 +8,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.vfps.error.ErrorCode;
 import org.vfps.error.ServiceException;
 import org.vfps.pseudonym.Pseudonym;
 import org.vfps.seal.Sealer;
 import org.vfps.seal.SealingException;
 import org.vfps.seal.SealingKeyFile;
+import org.vfps.storage.SealingStates.Sealing;
 
 /**
  * What the {@code pseudonyms} table stores of an original value: the value itself in a plain
@@ -39,11 +41,6 @@ final class StoredOriginals {
     this.states = states;
   }
 
-  /** Whether this replica seals the namespaces it creates. */
-  boolean sealsNewNamespaces() {
-    return keyFile != null;
-  }
-
   /** The key file, or null when this replica has none. */
   SealingKeyFile keyFile() {
     return keyFile;
@@ -57,7 +54,8 @@ final class StoredOriginals {
    * The keys to look original values up by, and the value each stands for.
    *
    * @param keys every key, in the order of the values: the value itself where the namespace may
-   *     hold plain rows, its blind index where it may hold sealed ones, or both
+   *     hold plain rows, its blind index where it may hold sealed ones (under each index key it may
+   *     be under), or several of these
    */
   record Lookup(String[] keys, Map<String, String> originalOfKey) {
 
@@ -94,69 +92,84 @@ final class StoredOriginals {
 
   /**
    * How a new row of the value is written: its key, its sealed value (null for a plain row), and,
-   * while the namespace holds rows of both forms, the key of the other form, which the write must
-   * find absent.
+   * while the namespace holds rows of two forms or under two index keys, the key of the other,
+   * which the write must find absent, with the index key check the namespace's row must hold (see
+   * {@link PseudonymQueries#UPSERT_IN_TRANSITION}).
    */
-  record Write(String key, Buffer sealed, String otherKey, SealingForm form) {}
+  record Write(
+      String key, Buffer sealed, String otherKey, byte[] indexKeyCheck, SealingForm form) {}
 
   /** The keys to look the distinct {@code originals} up by in the namespace. */
   Future<Lookup> lookup(String namespace, List<String> originals) {
     return states
-        .form(namespace, null)
-        .compose(
-            form -> {
-              if (form == SealingForm.PLAIN && keyFile == null) {
-                return Future.succeededFuture(
-                    new Lookup(originals.toArray(String[]::new), Map.of()));
+        .sealing(namespace, null)
+        .map(
+            sealing -> {
+              if (sealing.form() == SealingForm.PLAIN && keyFile == null) {
+                return new Lookup(originals.toArray(String[]::new), Map.of());
               }
-              requireKeys(namespace, form);
-              Sealer sealer = keyFile.sealer();
+              Sealer sealer = sealer(namespace, sealing);
               // a namespace created sealed on another replica since the view was read is not in
               // it yet: with keys, a namespace it thinks plain is looked up in both forms
-              boolean plain = form.readsPlain;
-              boolean sealed = form.readsSealed || form == SealingForm.PLAIN;
-              List<String> keys = new ArrayList<>(originals.size() * 2);
+              boolean plain = sealing.form().readsPlain;
+              List<Integer> indexes = new ArrayList<>(2);
+              if (sealing.form() == SealingForm.PLAIN) {
+                indexes.add(sealer.currentIndexVersion());
+              } else {
+                indexes.add(indexVersion(namespace, sealer, sealing.indexKeyCheck()));
+                if (sealing.otherIndexKeyCheck() != null) {
+                  indexes.add(indexVersion(namespace, sealer, sealing.otherIndexKeyCheck()));
+                }
+              }
+              List<String> keys = new ArrayList<>(originals.size() * (indexes.size() + 1));
               Map<String, String> originalOfKey = HashMap.newHashMap(originals.size());
               for (String original : originals) {
                 if (plain) {
                   keys.add(original);
                 }
-                if (sealed) {
-                  String index = sealer.blindIndex(namespace, original);
-                  keys.add(index);
-                  originalOfKey.put(index, original);
+                for (int index : indexes) {
+                  String blind = sealer.blindIndex(index, namespace, original);
+                  keys.add(blind);
+                  originalOfKey.put(blind, original);
                 }
               }
-              return Future.succeededFuture(
-                  new Lookup(keys.toArray(String[]::new), Map.copyOf(originalOfKey)));
+              return new Lookup(keys.toArray(String[]::new), Map.copyOf(originalOfKey));
             });
   }
 
   /** How a new row of the value is written in the namespace created at {@code createdAt}. */
   Future<Write> write(String namespace, Instant createdAt, String original) {
-    return states
-        .form(namespace, createdAt)
-        .compose(form -> Future.succeededFuture(write(namespace, original, form)));
+    return states.sealing(namespace, createdAt).map(sealing -> write(namespace, original, sealing));
   }
 
-  /** How a new row of the value is written in a namespace of that form. */
-  Write write(String namespace, String original, SealingForm form) {
+  /** How a new row of the value is written in a namespace of that sealing. */
+  Write write(String namespace, String original, Sealing sealing) {
+    SealingForm form = sealing.form();
     if (form == SealingForm.PLAIN) {
-      return new Write(original, null, null, form);
+      return new Write(original, null, null, null, form);
     }
-    requireKeys(namespace, form);
-    Sealer sealer = keyFile.sealer();
-    String index = sealer.blindIndex(namespace, original);
+    Sealer sealer = sealer(namespace, sealing);
+    String blind =
+        sealer.blindIndex(
+            indexVersion(namespace, sealer, sealing.indexKeyCheck()), namespace, original);
+    String other = null;
+    if (sealing.otherIndexKeyCheck() != null) {
+      other =
+          sealer.blindIndex(
+              indexVersion(namespace, sealer, sealing.otherIndexKeyCheck()), namespace, original);
+    } else if (form.inTransition()) {
+      other = form.writesSealed ? original : blind;
+    }
     if (!form.writesSealed) {
-      return new Write(original, null, index, form);
+      return new Write(original, null, other, sealing.indexKeyCheck(), form);
     }
-    Buffer sealed = Buffer.buffer(sealer.seal(namespace, index, original));
-    return new Write(index, sealed, form.readsPlain ? original : null, form);
+    Buffer sealed = Buffer.buffer(sealer.seal(namespace, blind, original));
+    return new Write(blind, sealed, other, sealing.indexKeyCheck(), form);
   }
 
-  /** The form of the namespace's rows as this replica sees it now (see {@link SealingStates}). */
-  Future<SealingForm> form(String namespace, Instant createdAt) {
-    return states.form(namespace, createdAt);
+  /** The namespace's sealing as this replica sees it now (see {@link SealingStates}). */
+  Future<Sealing> sealing(String namespace, Instant createdAt) {
+    return states.sealing(namespace, createdAt);
   }
 
   /**
@@ -193,11 +206,18 @@ final class StoredOriginals {
     }
   }
 
-  private void requireKeys(String namespace, SealingForm form) {
-    if (keyFile == null && form != SealingForm.PLAIN) {
+  /** The keys for a namespace that is not plain; refuses one this replica cannot serve. */
+  private Sealer sealer(String namespace, Sealing sealing) {
+    if (keyFile == null) {
       throw noKeys(namespace);
     }
-    if (states.sealedWithOtherKey(namespace)) {
+    return keyFile.sealer();
+  }
+
+  /** The version of the index key of that check, which the key file must hold. */
+  private static int indexVersion(String namespace, Sealer sealer, byte[] check) {
+    OptionalInt version = sealer.indexVersionOf(check);
+    if (version.isEmpty()) {
       throw new ServiceException(
           ErrorCode.FAILED_PRECONDITION,
           "Namespace '"
@@ -205,6 +225,24 @@ final class StoredOriginals {
               + "' is sealed with another key file than this replica's Sealing__KeyFile.",
           Map.of("namespace", namespace));
     }
+    return version.getAsInt();
+  }
+
+  /**
+   * Whether the namespace, as last seen, is sealed under an index key the key file does not hold
+   * (or this replica has none).
+   */
+  boolean cannotServe(Sealing sealing) {
+    if (sealing.form() == SealingForm.PLAIN) {
+      return false;
+    }
+    if (keyFile == null) {
+      return true;
+    }
+    Sealer sealer = keyFile.sealer();
+    return sealer.indexVersionOf(sealing.indexKeyCheck()).isEmpty()
+        || (sealing.otherIndexKeyCheck() != null
+            && sealer.indexVersionOf(sealing.otherIndexKeyCheck()).isEmpty());
   }
 
   private static ServiceException noKeys(String namespace) {

@@ -60,4 +60,25 @@ class SealerTest {
         .isInstanceOf(SealingException.class)
         .hasMessageContaining("data key version 2");
   }
+
+  @Test
+  void aNewIndexSecretIndexesAnewWhileTheOldOneStaysUsable() throws Exception {
+    Sealer rotated = new Sealer(sealer.keys().withNewIndexSecret());
+    assertThat(rotated.currentIndexVersion()).isEqualTo(2);
+    assertThat(rotated.blindIndex(1, "study-a", "patient-1"))
+        .isEqualTo(sealer.blindIndex("study-a", "patient-1"));
+    assertThat(rotated.blindIndex("study-a", "patient-1"))
+        .isNotEqualTo(sealer.blindIndex("study-a", "patient-1"));
+    assertThat(rotated.indexVersionOf(sealer.keyCheck())).hasValue(1);
+    assertThat(rotated.indexVersionOf(rotated.keyCheck())).hasValue(2);
+    assertThat(sealer.indexVersionOf(rotated.keyCheck())).isEmpty();
+    // a file of the first shape, with one indexSecret, holds it as version 1
+    String legacy =
+        "{\"format\": \"vfps-sealing-keys/1\", \"indexSecret\": \""
+            + java.util.Base64.getEncoder().encodeToString(new byte[32])
+            + "\", \"dataKeys\": [{\"version\": 1, \"key\": \""
+            + java.util.Base64.getEncoder().encodeToString(new byte[32])
+            + "\"}]}";
+    assertThat(SealingKeys.parse(legacy, "test").currentIndexVersion()).isEqualTo(1);
+  }
 }

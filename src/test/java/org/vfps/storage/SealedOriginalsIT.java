@@ -314,6 +314,61 @@ class SealedOriginalsIT {
   }
 
   @Test
+  void reindexingUnderANewIndexKeyUnderLoadLosesNothing() throws Exception {
+    Namespace namespace = namespace(true);
+    Map<String, String> before = new HashMap<>();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 700; i++) {
+      values.add("reindexed-" + i);
+    }
+    for (Pseudonym pseudonym :
+        pseudonyms.upsertAll(namespace, values, value -> () -> "x-" + random()).await()) {
+      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
+    }
+    SealingKeys rotated = keys.withNewIndexSecret();
+    Sealer newSealer = new Sealer(rotated);
+    try (Database replica =
+        Database.connect(
+            vertx,
+            settings,
+            UpsertTimer.NONE,
+            Admission.unbounded(),
+            SealingKeyFile.fixed(newSealer))) {
+      Load load = new Load(namespace, before, replica.pseudonyms());
+      load.start();
+      long reindexed =
+          new SealingCommands(vertx, replica.pool(), newSealer, line -> {}, SETTLE)
+              .reindex(namespace.name())
+              .await();
+      load.stop();
+      assertThat(reindexed).isGreaterThanOrEqualTo(700);
+      assertThat(load.failures).isEmpty();
+      load.verify();
+      // every row is indexed under the new key now
+      String sample = "reindexed-7";
+      assertThat(
+              count(
+                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = '"
+                      + newSealer.blindIndex(2, namespace.name(), sample)
+                      + "'",
+                  namespace.name()))
+          .isEqualTo(1);
+      assertThat(
+              count(
+                  "SELECT count(*) FROM vfps_namespace_sealing WHERE namespace_name = ?"
+                      + " AND other_index_key_check IS NULL",
+                  namespace.name()))
+          .isEqualTo(1);
+    }
+    // a replica that holds the old index key only cannot serve the namespace any more
+    assertThatThrownBy(
+            () -> pseudonyms.findAllByOriginal(namespace.name(), List.of("reindexed-1")).await())
+        .isInstanceOfSatisfying(
+            ServiceException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION));
+  }
+
+  @Test
   void aReplicaWithoutTheKeyRefusesASealedNamespace() {
     Namespace namespace = namespace(true);
     pseudonyms.upsert(namespace, "keyed", () -> "k-" + random()).await();
