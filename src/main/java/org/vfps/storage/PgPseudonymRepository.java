@@ -73,6 +73,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
   @Override
   public Future<Upserted> insertIfAbsent(
       Namespace namespace, String originalValue, Candidates candidates) {
+    SealingStates.Sealing known = originals.states().known(namespace.name(), namespace.createdAt());
+    if (known != null && known.form() == SealingForm.PLAIN) {
+      return coalescers.upsert(namespace, originalValue, null, candidates);
+    }
     return originals
         .write(namespace.name(), namespace.createdAt(), originalValue)
         .compose(write -> insertAs(namespace, originalValue, write, candidates, 1));
