@@ -181,7 +181,10 @@ final class DerivedPseudonyms {
               for (int i = 0; i < values.size(); i++) {
                 String value = values.get(i);
                 Pseudonym stored = byFirst.get(firstOfPseudonym.get(pseudonyms.get(i)));
-                answers.add(stored.originalValue().equals(value) ? stored : respelt(stored, value));
+                answers.add(
+                    stored.originalValue().equals(value)
+                        ? stored
+                        : stored.withOriginalValue(value));
               }
               return Collections.unmodifiableList(answers);
             });
@@ -213,18 +216,8 @@ final class DerivedPseudonyms {
     if (!spellings.sameInput(namespace, holder.originalValue(), originalValue)) {
       throw PseudonymFailures.derivedPseudonymOfAnotherValue(namespace.name());
     }
-    return respelt(holder, originalValue);
-  }
-
-  /** The stored pseudonym, answered for another spelling of its original value. */
-  private static Pseudonym respelt(Pseudonym stored, String originalValue) {
-    return new Pseudonym(
-        stored.namespace(),
-        originalValue,
-        stored.pseudonymValue(),
-        stored.createdAt(),
-        stored.lastUpdatedAt(),
-        stored.sequenceNumber());
+    // the stored pseudonym, answered for another spelling of its original value
+    return holder.withOriginalValue(originalValue);
   }
 
   /**

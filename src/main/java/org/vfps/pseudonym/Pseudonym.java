@@ -31,4 +31,10 @@ public record Pseudonym(
       long sequenceNumber) {
     this(namespace, originalValue, pseudonymValue, createdAt, lastUpdatedAt, sequenceNumber, false);
   }
+
+  /** This pseudonym, answered for {@code value} (a stored key's value, another spelling). */
+  public Pseudonym withOriginalValue(String value) {
+    return new Pseudonym(
+        namespace, value, pseudonymValue, createdAt, lastUpdatedAt, sequenceNumber, withdrawn);
+  }
 }

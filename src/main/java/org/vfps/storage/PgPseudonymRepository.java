@@ -99,7 +99,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
         .map(
             upserted ->
                 new Upserted(
-                    withOriginal(upserted.pseudonym(), originalValue), upserted.inserted()))
+                    upserted.pseudonym().withOriginalValue(originalValue), upserted.inserted()))
         .recover(
             failure ->
                 failure == PseudonymUpsert.STALE_FORM && attempt < FORM_ATTEMPTS
@@ -159,22 +159,10 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                           stored.stream()
                               .map(
                                   pseudonym ->
-                                      withOriginal(
-                                          pseudonym, originalOfKey.get(pseudonym.originalValue())))
+                                      pseudonym.withOriginalValue(
+                                          originalOfKey.get(pseudonym.originalValue())))
                               .toList());
             });
-  }
-
-  /** The stored row as the pseudonym of {@code originalValue}. */
-  private static Pseudonym withOriginal(Pseudonym stored, String originalValue) {
-    return new Pseudonym(
-        stored.namespace(),
-        originalValue,
-        stored.pseudonymValue(),
-        stored.createdAt(),
-        stored.lastUpdatedAt(),
-        stored.sequenceNumber(),
-        stored.withdrawn());
   }
 
   /** See {@link BudgetedReads#findByValue}. */

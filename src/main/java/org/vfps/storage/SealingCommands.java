@@ -71,67 +71,70 @@ public final class SealingCommands {
 
   /** Seals the namespace's rows; returns how many values it sealed. */
   public Future<Long> seal(String namespace) {
-    return form(namespace)
-        .compose(
-            form -> {
-              if (form == SealingForm.SEALED) {
-                progress.accept("namespace '" + namespace + "' is sealed already");
-                return Future.succeededFuture(0L);
-              }
-              Future<Void> switched =
-                  form == SealingForm.BOTH_WRITES_SEALED
-                      ? Future.succeededFuture()
-                      : announce(
-                              namespace,
-                              form == SealingForm.PLAIN,
-                              "INSERT INTO vfps_namespace_sealing (namespace_name, writes_sealed,"
-                                  + " reads_plain, index_key_check) VALUES ($1, false, true, $2)",
-                              Tuple.of(namespace, Buffer.buffer(sealer.keyCheck())))
-                          .compose(
-                              done -> switchWrites(namespace, true, "new rows are written sealed"))
-                          .compose(done -> waitSettle());
-              return switched
-                  .compose(done -> convert(namespace, true, 0L))
-                  .compose(
-                      count ->
-                          update(
-                                  namespace,
-                                  "UPDATE vfps_namespace_sealing SET reads_plain = false,"
-                                      + " changed_at = now() WHERE namespace_name = $1",
-                                  "sealed: " + count + " values")
-                              .map(count));
-            });
+    return turn(namespace, true);
   }
 
   /** Turns the namespace's sealed rows back into plain ones; returns how many values. */
   public Future<Long> unseal(String namespace) {
+    return turn(namespace, false);
+  }
+
+  /**
+   * Turns the namespace's rows into sealed ones ({@code toSealed}) or plain ones, from where the
+   * table says it is: announced, switched, or neither yet.
+   */
+  private Future<Long> turn(String namespace, boolean toSealed) {
+    SealingForm done = toSealed ? SealingForm.SEALED : SealingForm.PLAIN;
+    SealingForm switchedAlready =
+        toSealed ? SealingForm.BOTH_WRITES_SEALED : SealingForm.BOTH_WRITES_PLAIN;
     return form(namespace)
         .compose(
             form -> {
-              if (form == SealingForm.PLAIN) {
-                progress.accept("namespace '" + namespace + "' is not sealed");
+              if (form == done) {
+                progress.accept(
+                    "namespace '"
+                        + namespace
+                        + "' is "
+                        + (toSealed ? "sealed" : "plain")
+                        + " already");
                 return Future.succeededFuture(0L);
               }
               Future<Void> switched =
-                  form == SealingForm.BOTH_WRITES_PLAIN
+                  form == switchedAlready
                       ? Future.succeededFuture()
                       : announce(
                               namespace,
-                              form == SealingForm.SEALED,
-                              "UPDATE vfps_namespace_sealing SET reads_plain = true,"
-                                  + " changed_at = now() WHERE namespace_name = $1",
-                              Tuple.of(namespace))
+                              form == (toSealed ? SealingForm.PLAIN : SealingForm.SEALED),
+                              toSealed
+                                  ? "INSERT INTO vfps_namespace_sealing (namespace_name,"
+                                      + " writes_sealed, reads_plain, index_key_check)"
+                                      + " VALUES ($1, false, true, $2)"
+                                  : "UPDATE vfps_namespace_sealing SET reads_plain = true,"
+                                      + " changed_at = now() WHERE namespace_name = $1",
+                              toSealed
+                                  ? Tuple.of(namespace, Buffer.buffer(sealer.keyCheck()))
+                                  : Tuple.of(namespace))
                           .compose(
-                              done -> switchWrites(namespace, false, "new rows are written plain"))
-                          .compose(done -> waitSettle());
+                              ready ->
+                                  switchWrites(
+                                      namespace,
+                                      toSealed,
+                                      toSealed
+                                          ? "new rows are written sealed"
+                                          : "new rows are written plain"))
+                          .compose(ready -> waitSettle());
               return switched
-                  .compose(done -> convert(namespace, false, 0L))
+                  .compose(ready -> convert(namespace, toSealed, 0L))
                   .compose(
                       count ->
                           update(
                                   namespace,
-                                  "DELETE FROM vfps_namespace_sealing WHERE namespace_name = $1",
-                                  "unsealed: " + count + " values")
+                                  toSealed
+                                      ? "UPDATE vfps_namespace_sealing SET reads_plain = false,"
+                                          + " changed_at = now() WHERE namespace_name = $1"
+                                      : "DELETE FROM vfps_namespace_sealing"
+                                          + " WHERE namespace_name = $1",
+                                  (toSealed ? "sealed: " : "unsealed: ") + count + " values")
                               .map(count));
             });
   }

@@ -69,14 +69,7 @@ final class StoredOriginals {
       if (stored.originalValue() == null || originalOfKey.isEmpty()) {
         return stored;
       }
-      return new Pseudonym(
-          stored.namespace(),
-          original(stored.originalValue()),
-          stored.pseudonymValue(),
-          stored.createdAt(),
-          stored.lastUpdatedAt(),
-          stored.sequenceNumber(),
-          stored.withdrawn());
+      return stored.withOriginalValue(original(stored.originalValue()));
     }
 
     /** The found rows by the original values the caller asked for. */
