@@ -41,15 +41,6 @@ class SealedCsvJobIT {
     jobs = new CsvJobClient(http);
   }
 
-  private static String create(String namespace, String original) {
-    HttpTestClient.Response created =
-        http.postJson(
-            "/v1/namespaces/" + namespace + "/pseudonyms",
-            new JsonObject().put("originalValue", original).encode());
-    assertThat(created.status()).as(created.body()).isEqualTo(200);
-    return created.json().getJsonObject("pseudonym").getString("pseudonymValue");
-  }
-
   private static JsonObject completed(JsonObject request, String file) {
     JsonObject started = jobs.submit(request, file.getBytes(StandardCharsets.UTF_8));
     return awaitCompleted(started);
@@ -94,7 +85,7 @@ class SealedCsvJobIT {
     String anna = sealed.original("anna");
     String ben = sealed.original("ben");
     String carl = sealed.original("carl");
-    String annas = create(namespace, anna);
+    String annas = jobs.createPseudonym(namespace, anna);
 
     JsonObject pseudonymized =
         completed(
