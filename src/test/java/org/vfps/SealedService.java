@@ -33,8 +33,8 @@ import org.vfps.server.VfpsServer;
  * field.
  *
  * <p>While the class runs it keeps everything the service logs, at DEBUG and below, and {@link
- * #assertOriginalsHidden()} checks that neither the pseudonyms table nor that log holds any value
- * {@link #original} made.
+ * #assertOriginalsHidden()} checks that neither the pseudonyms table, a dump of the database nor
+ * that log holds any value {@link #original} made.
  */
 public final class SealedService implements BeforeAllCallback, AfterAllCallback {
 
@@ -144,8 +144,8 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
 
   /**
    * Fails unless every namespace is sealed, every row of the pseudonyms table holds a blind index
-   * and a sealed value (or was anonymized), no row holds any value {@link #original} made, and the
-   * service logged none of them.
+   * and a sealed value (or was anonymized), no row holds any value {@link #original} made, nor does
+   * a {@code pg_dump} of the database (every table), and the service logged none of them.
    */
   public void assertOriginalsHidden() {
     assertThat(originals).as("the test made original values").isNotEmpty();
@@ -175,6 +175,10 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
                   original))
           .as("rows holding an original value")
           .isZero();
+    }
+    String dump = TestPostgres.dump(database);
+    for (String original : originals) {
+      assertThat(dump).as("a dump of the database").doesNotContain(original);
     }
     List<String> lines =
         List.copyOf(log.list).stream()
