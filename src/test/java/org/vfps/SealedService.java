@@ -2,11 +2,7 @@ package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.ThrowableProxyUtil;
-import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.slf4j.LoggerFactory;
 import org.vfps.config.ConnectionSettings;
 import org.vfps.seal.SealingKeys;
 import org.vfps.server.VfpsServer;
@@ -52,11 +47,7 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
 
   private final Map<String, String> settings;
   private final Set<String> originals = ConcurrentHashMap.newKeySet();
-  private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-  private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-  private final Logger vfps = (Logger) LoggerFactory.getLogger("org.vfps");
-  private Level rootLevel;
-  private Level vfpsLevel;
+  private final DebugLog log = new DebugLog();
   private Path keyDirectory;
   private ConnectionSettings database;
   private VfpsServer server;
@@ -87,12 +78,7 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
 
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
-    rootLevel = root.getLevel();
-    vfpsLevel = vfps.getLevel();
-    root.setLevel(Level.DEBUG);
-    vfps.setLevel(Level.TRACE);
     log.start();
-    root.addAppender(log);
     keyDirectory = Files.createTempDirectory("vfps-sealing");
     database = TestPostgres.freshDatabase();
     Map<String, String> environment = new HashMap<>(settings);
@@ -109,16 +95,15 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
         server.close();
       }
     } finally {
-      root.detachAppender(log);
       log.stop();
-      root.setLevel(rootLevel);
-      vfps.setLevel(vfpsLevel);
-      try (var files = Files.list(keyDirectory)) {
-        for (Path file : files.toList()) {
-          Files.delete(file);
+      if (keyDirectory != null) {
+        try (var files = Files.list(keyDirectory)) {
+          for (Path file : files.toList()) {
+            Files.delete(file);
+          }
         }
+        Files.delete(keyDirectory);
       }
-      Files.delete(keyDirectory);
     }
   }
 
@@ -181,9 +166,9 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
       assertThat(dump).as("a dump of the database").doesNotContain(original);
     }
     List<String> lines =
-        List.copyOf(log.list).stream()
+        log.events().stream()
             .filter(SealedService::fromTheService)
-            .map(SealedService::describe)
+            .map(DebugLog::describe)
             .toList();
     assertThat(lines).as("the service's log was captured").isNotEmpty();
     for (String line : lines) {
@@ -203,12 +188,5 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
    */
   private static boolean fromTheService(ILoggingEvent event) {
     return TEST_TOOLS.stream().noneMatch(tool -> event.getLoggerName().startsWith(tool));
-  }
-
-  private static String describe(ILoggingEvent event) {
-    String line = event.getLoggerName() + " " + event.getFormattedMessage();
-    return event.getThrowableProxy() == null
-        ? line
-        : line + "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy());
   }
 }
