@@ -2,11 +2,6 @@ package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.ThrowableProxyUtil;
-import ch.qos.logback.core.read.ListAppender;
 import io.vertx.grpc.common.GrpcStatus;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +16,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
 import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
@@ -41,28 +35,16 @@ import org.vfps.tracing.OtlpReceiver;
 class ObservabilityLeakIT {
 
   private final String marker = "ORIGINAL-" + UUID.randomUUID().toString().replace("-", "");
-  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
-  private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-  private final Logger vfps = (Logger) LoggerFactory.getLogger("org.vfps");
-  private Level rootLevel;
-  private Level vfpsLevel;
+  private final DebugLog logs = new DebugLog();
 
   @BeforeEach
   void captureLogs() {
-    rootLevel = root.getLevel();
-    vfpsLevel = vfps.getLevel();
-    root.setLevel(Level.DEBUG);
-    vfps.setLevel(Level.TRACE);
     logs.start();
-    root.addAppender(logs);
   }
 
   @AfterEach
   void restoreLogs() {
-    root.detachAppender(logs);
     logs.stop();
-    root.setLevel(rootLevel);
-    vfps.setLevel(vfpsLevel);
   }
 
   private String original(String variant) {
@@ -133,21 +115,13 @@ class ObservabilityLeakIT {
           .anySatisfy(
               span -> assertThat(span.name()).isEqualTo("vfps.api.v1.PseudonymService/Create"));
     }
-    List<String> logLines = logs.list.stream().map(ObservabilityLeakIT::describe).toList();
+    List<String> logLines = logs.events().stream().map(DebugLog::describe).toList();
 
     assertThat(logLines).as("the log was captured").anyMatch(line -> line.contains("started in"));
     assertThat(metrics).as("the metrics were scraped").contains("vfps_upsert_duration_seconds");
     assertThat(String.join("\n", logLines)).doesNotContain(marker);
     assertThat(exported).noneMatch(text -> text.contains(marker));
     assertThat(metrics).doesNotContain(marker);
-  }
-
-  private static String describe(ILoggingEvent event) {
-    String line =
-        event.getLevel() + " " + event.getLoggerName() + " " + event.getFormattedMessage();
-    return event.getThrowableProxy() == null
-        ? line
-        : line + "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy());
   }
 
   private static String namespace(

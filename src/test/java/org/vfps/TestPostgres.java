@@ -199,6 +199,46 @@ public final class TestPostgres {
     }
   }
 
+  /**
+   * The database's data as {@code pg_dump --data-only} writes it, for tests that search a dump;
+   * needs {@code pg_dump} (postgresql-client) on the path.
+   */
+  public static String dump(ConnectionSettings settings) {
+    try {
+      java.nio.file.Path out = Files.createTempFile("vfps-dump", ".sql");
+      try {
+        Process process;
+        try {
+          process =
+              new ProcessBuilder(
+                      "pg_dump", "--data-only", "--no-owner", "-f", out.toString(), uri(settings))
+                  .redirectErrorStream(true)
+                  .start();
+        } catch (IOException e) {
+          throw new AssertionError("pg_dump is needed for this test (postgresql-client)", e);
+        }
+        String output =
+            new String(
+                process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          throw new AssertionError("pg_dump did not end in 60 s: " + output);
+        }
+        if (process.exitValue() != 0) {
+          throw new AssertionError("pg_dump failed: " + output);
+        }
+        return Files.readString(out);
+      } finally {
+        Files.deleteIfExists(out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Runs SQL statements over JDBC, for setting up what the service itself would never write. */
   public static void execute(ConnectionSettings settings, String... statements) {
     try (Connection connection = connect(settings);

@@ -62,7 +62,8 @@ public interface PseudonymRepository {
 
   /**
    * Up to {@code limit} pseudonyms of the namespace after {@code after} (from the start when
-   * empty), newest first, without original values.
+   * empty), newest first; the pseudonyms without original values, each row with its own (see {@link
+   * PageRow}).
    */
   Future<List<PageRow>> list(String namespace, int limit, Optional<ListCursor> after);
 
@@ -133,6 +134,10 @@ public interface PseudonymRepository {
     return namespace.allowsMultiplePseudonyms() ? uncached() : this;
   }
 
-  /** A list row: the pseudonym to return and the cursor that points after it. */
-  record PageRow(Pseudonym pseudonym, ListCursor cursor) {}
+  /**
+   * A list row: the pseudonym to return (without its original value), the cursor that points after
+   * it, and the row's original value for an export: opened when the row is sealed, the stored
+   * (blank) value when it is anonymized.
+   */
+  record PageRow(Pseudonym pseudonym, ListCursor cursor, String originalValue) {}
 }

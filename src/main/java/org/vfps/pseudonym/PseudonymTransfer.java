@@ -128,13 +128,13 @@ public final class PseudonymTransfer {
             rows -> {
               List<Pseudonym> pairs = new ArrayList<>(rows.size());
               for (PseudonymRepository.PageRow row : rows) {
-                String original = row.cursor().originalValue();
-                if (!AnonymizedOriginals.is(original)) {
+                // the cursor holds the stored key: blank when anonymized, a blind index when sealed
+                if (!AnonymizedOriginals.is(row.cursor().originalValue())) {
                   Pseudonym listed = row.pseudonym();
                   pairs.add(
                       new Pseudonym(
                           listed.namespace(),
-                          original,
+                          row.originalValue(),
                           listed.pseudonymValue(),
                           listed.createdAt(),
                           listed.lastUpdatedAt(),

@@ -231,7 +231,8 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                         new ListCursor(
                             pseudonym.createdAt(),
                             row.getString("original_value"),
-                            row.getLong("sequence_number"))));
+                            row.getLong("sequence_number")),
+                        originals.original(namespace, row)));
               }
               return result;
             });

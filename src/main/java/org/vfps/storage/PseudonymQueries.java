@@ -33,7 +33,8 @@ final class PseudonymQueries {
    */
   private static String page(String after, String limit) {
     return """
-        SELECT pseudonym_value, original_value, sequence_number, created_at, last_updated_at
+        SELECT pseudonym_value, original_value, x_sealed_original_value, sequence_number,
+          created_at, last_updated_at
         FROM pseudonyms
         WHERE namespace_name = $1%s
         ORDER BY created_at DESC, original_value DESC, sequence_number DESC

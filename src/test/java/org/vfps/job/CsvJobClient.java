@@ -39,6 +39,16 @@ final class CsvJobClient {
     return created.json();
   }
 
+  /** Creates the value's pseudonym over REST; its pseudonym value. */
+  String createPseudonym(String namespace, String originalValue) {
+    HttpTestClient.Response created =
+        http.postJson(
+            "/v1/namespaces/" + namespace + "/pseudonyms",
+            new JsonObject().put("originalValue", originalValue).encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return created.json().getJsonObject("pseudonym").getString("pseudonymValue");
+  }
+
   /** Uploads the file with the job's presigned URL and headers; returns S3's status. */
   static int upload(JsonObject job, byte[] file) {
     HttpRequest.Builder put =

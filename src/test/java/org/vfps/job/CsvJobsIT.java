@@ -83,12 +83,7 @@ class CsvJobsIT {
   }
 
   private static String create(String namespace, String originalValue) {
-    HttpTestClient.Response created =
-        http.postJson(
-            "/v1/namespaces/" + namespace + "/pseudonyms",
-            new JsonObject().put("originalValue", originalValue).encode());
-    assertThat(created.status()).as(created.body()).isEqualTo(200);
-    return created.json().getJsonObject("pseudonym").getString("pseudonymValue");
+    return jobs.createPseudonym(namespace, originalValue);
   }
 
   private static List<List<String>> rows(String csv, char delimiter) throws Exception {

@@ -101,7 +101,8 @@ final class InMemoryPseudonyms implements PseudonymRepository {
                 row ->
                     new PageRow(
                         withoutOriginal(row, false),
-                        new ListCursor(row.createdAt(), row.originalValue(), row.sequenceNumber())))
+                        new ListCursor(row.createdAt(), row.originalValue(), row.sequenceNumber()),
+                        row.originalValue()))
             .toList());
   }
 

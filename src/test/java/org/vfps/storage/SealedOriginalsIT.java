@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Vertx;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -191,7 +186,7 @@ class SealedOriginalsIT {
   }
 
   @Test
-  void aDumpOfTheDatabaseHoldsNoOriginalValueOfASealedNamespace() throws Exception {
+  void aDumpOfTheDatabaseHoldsNoOriginalValueOfASealedNamespace() {
     Namespace namespace = namespace(true);
     List<String> originals = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -201,36 +196,11 @@ class SealedOriginalsIT {
     pseudonyms
         .upsert(namespace, "dumped-single-" + originals.get(0), () -> "d-" + random())
         .await();
-    String dump = pgDump();
+    String dump = TestPostgres.dump(settings);
     assertThat(dump).contains(namespace.name());
     for (String original : originals) {
       assertThat(dump).doesNotContain(original);
     }
-  }
-
-  private static String pgDump() throws IOException, InterruptedException {
-    Path out = Files.createTempFile("vfps-dump", ".sql");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                "pg_dump",
-                "--data-only",
-                "--no-owner",
-                "-f",
-                out.toString(),
-                TestPostgres.uri(settings))
-            .redirectErrorStream(true);
-    Process process;
-    try {
-      process = builder.start();
-    } catch (IOException e) {
-      throw new AssertionError("pg_dump is needed for this test (postgresql-client)", e);
-    }
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
-    String dump = Files.readString(out);
-    Files.delete(out);
-    return dump;
   }
 
   @Test
