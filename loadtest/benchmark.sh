@@ -217,9 +217,9 @@ stop_service
 start_service sealed Sealing__KeyFile="$work/sealing-keys.json"
 create_namespace bench-sealed
 known_values "$work/known-sealed.json" bench-sealed
-say "== warm-up ($WARMUP creates, not counted, half in each namespace); the sealed known set"
-ghz_run warmup-sealed "$GRPC_PORT" -n $((WARMUP / 2)) -d "$sealed_warm_values"
-ghz_run warmup-keyed-plain "$GRPC_PORT" -n $((WARMUP / 2)) -d "$warm_values"
+say "== warm-up ($WARMUP creates in each namespace, not counted); the sealed known set"
+ghz_run warmup-sealed "$GRPC_PORT" -n "$WARMUP" -d "$sealed_warm_values"
+ghz_run warmup-keyed-plain "$GRPC_PORT" -n "$WARMUP" -d "$warm_values"
 ghz_run seed-sealed "$GRPC_PORT" -n "$KNOWN" -D "$work/known-sealed.json"
 say "== ghz: gRPC Create, new values, sealed namespace, then plain"
 ghz_measured grpc-new-sealed "$GRPC_PORT" -n "$REQUESTS" -d "$sealed_new_values"
