@@ -12,7 +12,7 @@
 #      concurrency;
 #   5. sealed originals (docs/sealed-originals.md): vfps with its caches off and a new key file in
 #      Sealing__KeyFile, the same ghz workloads (Create of new values, of known values, Get) in a
-#      namespace it creates, which is sealed, and then in the namespace "bench" of run 1, which
+#      namespace it creates, which is sealed, and then in the namespace "bench" of step 1, which
 #      stays plain: both in one JVM, sealed first;
 #
 # and prints requests per second, latency, errors and the ratio to pgbench, and, from /proc

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Time per call of what a sealed namespace adds to a call, for a value of 32 characters as
  * loadtest/benchmark.sh sends: the blind index (every lookup by value), the blind index and the
- * seal (every Create, of a new value or a known one), and the opening (every reverse lookup).
- * Run with {@code BENCHMARK=SealerBenchmark loadtest/jmh.sh}.
+ * seal (every Create, of a new value or a known one), and the opening (every reverse lookup). Run
+ * with {@code BENCHMARK=SealerBenchmark loadtest/jmh.sh}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
