@@ -10,6 +10,10 @@
 #      of the same size (loadtest/FloorServer.java, the same JAVA_OPTS), under the same ghz load;
 #   4. PostgreSQL alone running the .NET service's single-row upsert under pgbench at the same
 #      concurrency;
+#   5. sealed originals (docs/sealed-originals.md): vfps with its caches off and a new key file in
+#      Sealing__KeyFile, the same ghz workloads (Create of new values, of known values, Get) in a
+#      namespace it creates, which is sealed, and then in the namespace "bench" of step 1, which
+#      stays plain: both in one JVM, sealed first;
 #
 # and prints requests per second, latency, errors and the ratio to pgbench, and, from /proc
 # (loadtest/cpu.py), the CPU per request of the service, of PostgreSQL's backends and of the load
@@ -119,19 +123,51 @@ ghz_measured() {
     "$@" "127.0.0.1:$port"
 }
 
+# known_values FILE NAMESPACE: the known set ($KNOWN values) as ghz's data for Create
+known_values() {
+  python3 - "$1" "$KNOWN" "$2" <<'PY'
+import json, sys
+json.dump([{"namespace": sys.argv[3], "originalValue": f"known-{i:04d}"}
+           for i in range(int(sys.argv[2]))], open(sys.argv[1], "w"))
+PY
+}
+
+# known_pseudonyms KNOWN_FILE OUT_FILE NAMESPACE: the known values' pseudonyms as ghz's data for
+# Get, from the REST API's batch create (which returns the stored ones)
+known_pseudonyms() {
+  python3 - "$1" "$2" "$HTTP_PORT" "$3" <<'PY'
+import json, sys, urllib.parse, urllib.request
+known = [entry["originalValue"] for entry in json.load(open(sys.argv[1]))]
+namespace = sys.argv[4]
+pseudonyms = []
+for start in range(0, len(known), 500):
+    body = json.dumps({"originalValues": known[start:start + 500]}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{sys.argv[3]}/v1/namespaces/{urllib.parse.quote(namespace)}"
+        "/pseudonyms:batchCreate", body, {"Content-Type": "application/json"})
+    reply = json.load(urllib.request.urlopen(request))
+    pseudonyms += [p["pseudonymValue"] for p in reply["pseudonyms"]]
+json.dump([{"namespace": namespace, "pseudonymValue": p} for p in pseudonyms],
+          open(sys.argv[2], "w"))
+PY
+}
+
+# create_namespace NAME: the benchmark's namespace settings (random pseudonyms of 32 characters)
+create_namespace() {
+  grpcurl -plaintext -d "{\"name\": \"$1\", \"pseudonymGenerationMethod\": \"PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED\", \"pseudonymLength\": 32}" \
+    "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
+}
+
 new_values='{"namespace": "bench", "originalValue": "{{randomString 32}}"}'
 warm_values='{"namespace": "bench", "originalValue": "warm-{{.RequestNumber}}-{{randomString 8}}"}'
+sealed_new_values=${new_values/bench/bench-sealed}
+sealed_warm_values=${warm_values/bench/bench-sealed}
 
 start_service caches-off
 grpcurl -plaintext -protoset-out "$work/vfps.protoset" "127.0.0.1:$GRPC_PORT" \
   describe vfps.api.v1.PseudonymService >/dev/null
-grpcurl -plaintext -d '{"name": "bench", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
-  "127.0.0.1:$GRPC_PORT" vfps.api.v1.NamespaceService/Create >/dev/null
-python3 - "$work/known.json" "$KNOWN" <<'PY'
-import json, sys
-json.dump([{"namespace": "bench", "originalValue": f"known-{i:04d}"} for i in range(int(sys.argv[2]))],
-          open(sys.argv[1], "w"))
-PY
+create_namespace bench
+known_values "$work/known.json" bench
 
 say "== warm-up ($WARMUP creates, not counted) and the known set ($KNOWN values)"
 ghz_run warmup "$GRPC_PORT" -n "$WARMUP" -d "$warm_values"
@@ -140,20 +176,7 @@ say "== ghz: gRPC Create, new values"
 ghz_measured grpc-new "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
 say "== ghz: gRPC Create, known values"
 ghz_measured grpc-known "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
-# the known values' pseudonyms, from the REST API's batch create (which returns the stored ones)
-python3 - "$work/known.json" "$work/get.json" "$HTTP_PORT" <<'PY'
-import json, sys, urllib.request
-known = [entry["originalValue"] for entry in json.load(open(sys.argv[1]))]
-pseudonyms = []
-for start in range(0, len(known), 500):
-    body = json.dumps({"originalValues": known[start:start + 500]}).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{sys.argv[3]}/v1/namespaces/bench/pseudonyms:batchCreate", body,
-        {"Content-Type": "application/json"})
-    reply = json.load(urllib.request.urlopen(request))
-    pseudonyms += [p["pseudonymValue"] for p in reply["pseudonyms"]]
-json.dump([{"namespace": "bench", "pseudonymValue": p} for p in pseudonyms], open(sys.argv[2], "w"))
-PY
+known_pseudonyms "$work/known.json" "$work/get.json" bench
 say "== ghz: gRPC Get (reverse lookup), the known values' pseudonyms"
 CALL=Get ghz_run warmup-get "$GRPC_PORT" -n "$KNOWN" -D "$work/get.json"
 CALL=Get ghz_measured grpc-get "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
@@ -182,6 +205,36 @@ ghz_measured grpc-known-cached "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
 say "== ghz: gRPC Get (reverse lookup), the namespace from its cache"
 CALL=Get ghz_run warmup-get-cached "$GRPC_PORT" -n "$KNOWN" -D "$work/get.json"
 CALL=Get ghz_measured grpc-get-cached "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
+stop_service
+
+# Sealed originals, caches off (the pseudonym cache would answer known values without the
+# database, and so without the blind index's lookup): one JVM with a key file serves a sealed
+# namespace it creates and the plain namespace "bench" of the first start, whose Creates and Gets
+# take the plain path in a replica with keys too. After the caches-on start, since a replica
+# without the key file refuses to start once a sealed namespace exists. The sealed workloads run
+# first, so that the plain ones have had at least as many calls to be compiled by.
+"$JAVA" -jar "$JAR" sealing new-key --out "$work/sealing-keys.json" >/dev/null
+start_service sealed Sealing__KeyFile="$work/sealing-keys.json"
+create_namespace bench-sealed
+known_values "$work/known-sealed.json" bench-sealed
+say "== warm-up ($WARMUP creates in each namespace, not counted); the sealed known set"
+ghz_run warmup-sealed "$GRPC_PORT" -n "$WARMUP" -d "$sealed_warm_values"
+ghz_run warmup-keyed-plain "$GRPC_PORT" -n "$WARMUP" -d "$warm_values"
+ghz_run seed-sealed "$GRPC_PORT" -n "$KNOWN" -D "$work/known-sealed.json"
+say "== ghz: gRPC Create, new values, sealed namespace, then plain"
+ghz_measured grpc-new-sealed "$GRPC_PORT" -n "$REQUESTS" -d "$sealed_new_values"
+ghz_measured grpc-new-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
+say "== ghz: gRPC Create, known values, sealed namespace, then plain"
+ghz_measured grpc-known-sealed "$GRPC_PORT" -n "$REQUESTS" -D "$work/known-sealed.json"
+ghz_measured grpc-known-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+say "== ghz: gRPC Get (reverse lookup), sealed namespace, then plain"
+known_pseudonyms "$work/known-sealed.json" "$work/get-sealed.json" bench-sealed
+# a quarter of WARMUP in each namespace: with $KNOWN calls, the JIT compiles the Get path while
+# the first of the two is measured, which then pays for both
+CALL=Get ghz_run warmup-get-sealed "$GRPC_PORT" -n $((WARMUP / 4)) -D "$work/get-sealed.json"
+CALL=Get ghz_run warmup-get-keyed-plain "$GRPC_PORT" -n $((WARMUP / 4)) -D "$work/get.json"
+CALL=Get ghz_measured grpc-get-sealed "$GRPC_PORT" -n "$REQUESTS" -D "$work/get-sealed.json"
+CALL=Get ghz_measured grpc-get-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
 stop_service
 
 say "== the floor: a bare vertx-grpc server (loadtest/FloorServer.java, $JAVA_OPTS)"

@@ -7,6 +7,8 @@
 #   batch     gRPC BatchCreate of BATCH (1,000) new values a call, caches off, at concurrency
 #             BATCH_CONCURRENCY (4); REQUESTS and WARMUP count values, i.e. REQUESTS / BATCH calls
 #   stream    gRPC CreateStream of BATCH (1,000) creates of new values a call, otherwise as batch
+#   sealed    gRPC Create of new values, caches off, in a sealed namespace: the service started
+#             with a new key file in Sealing__KeyFile (docs/sealed-originals.md)
 #
 # For each, the service starts (plain jar, JAVA_OPTS, metrics on as by default; METRICS=no turns
 # them off), is warmed up with WARMUP calls, then
@@ -60,16 +62,26 @@ connection=$ConnectionStrings__PostgreSQL
 for path in $PATHS; do
   caches=false
   [ "$path" = cached ] && caches=true
-  say "$path: vfps ($JAR $JAVA_OPTS, caches $caches, metrics $METRICS)"
+  # a namespace of its own, created by the service with the key file, so sealed
+  namespace=profile
+  sealing=()
+  if [ "$path" = sealed ]; then
+    namespace=profile-sealed
+    [ -f "$work/sealing-keys.json" ] ||
+      "$JAVA_HOME/bin/java" -jar "$JAR" sealing new-key --out "$work/sealing-keys.json" >/dev/null
+    sealing=(Sealing__KeyFile="$work/sealing-keys.json")
+  fi
+  say "$path: vfps ($JAR $JAVA_OPTS, caches $caches, metrics $METRICS, ${sealing[*]:-no key file})"
   # shellcheck disable=SC2086
-  env ConnectionStrings__PostgreSQL="$connection" Grpc__Port=$PORT Http__Port=$((PORT + 1)) \
+  env "${sealing[@]}" ConnectionStrings__PostgreSQL="$connection" \
+    Grpc__Port=$PORT Http__Port=$((PORT + 1)) \
     MetricsPort=$([ "$METRICS" = yes ] && echo $((PORT + 2)) || echo 0) \
     Pseudonymization__Caching__Namespaces__IsEnabled=$caches \
     Pseudonymization__Caching__Pseudonyms__IsEnabled=$caches \
     "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" >"$work/vfps-$path.log" 2>&1 &
   pid=$!
   wait_for 120 0.5 "" log_has "$work/vfps-$path.log" "started in" || true
-  grpcurl -plaintext -d '{"name": "profile", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
+  grpcurl -plaintext -d '{"name": "'"$namespace"'", "pseudonymGenerationMethod": "PSEUDONYM_GENERATION_METHOD_SECURE_RANDOM_BASE64URL_ENCODED", "pseudonymLength": 32}' \
     "127.0.0.1:$PORT" vfps.api.v1.NamespaceService/Create >/dev/null 2>&1 || true
   [ -f "$work/vfps.protoset" ] || grpcurl -plaintext -protoset-out "$work/vfps.protoset" \
     "127.0.0.1:$PORT" describe vfps.api.v1.PseudonymService >/dev/null
@@ -87,7 +99,7 @@ for path in $PATHS; do
       * int(sys.argv[2]), open(sys.argv[1], "w"))' "$work/stream.json" "$BATCH"
     data=(-D "$work/stream.json")
   else
-    data=(-d '{"namespace": "profile", "originalValue": "{{randomString 32}}"}')
+    data=(-d '{"namespace": "'"$namespace"'", "originalValue": "{{randomString 32}}"}')
   fi
   ghz_call() { # values
     if [ "$path" = batch ] || [ "$path" = stream ]; then

@@ -83,6 +83,18 @@ workloads = [
     ("REST POST .../pseudonyms, new values (wrk)", "rest-new", wrk("rest-new"), "new"),
     ("REST POST .../pseudonyms, known values (wrk)", "rest-known", wrk("rest-known"), "known"),
     ("FHIR $create-pseudonym, new values (wrk)", "fhir-new", wrk("fhir-new"), "new"),
+    ("gRPC Create, new values, sealed namespace (ghz)", "grpc-new-sealed", ghz("grpc-new-sealed"),
+     "new"),
+    ("gRPC Create, new values, plain namespace, replica with keys (ghz)", "grpc-new-keyed-plain",
+     ghz("grpc-new-keyed-plain"), "new"),
+    ("gRPC Create, known values, sealed namespace (ghz)", "grpc-known-sealed",
+     ghz("grpc-known-sealed"), "known"),
+    ("gRPC Create, known values, plain namespace, replica with keys (ghz)",
+     "grpc-known-keyed-plain", ghz("grpc-known-keyed-plain"), "known"),
+    ("gRPC Get, known pseudonyms, sealed namespace (ghz)", "grpc-get-sealed",
+     ghz("grpc-get-sealed"), None),
+    ("gRPC Get, known pseudonyms, plain namespace, replica with keys (ghz)",
+     "grpc-get-keyed-plain", ghz("grpc-get-keyed-plain"), None),
     ("floor: bare vertx-grpc server, canned reply (ghz)", "grpc-floor", ghz("grpc-floor"), None),
     ("pgbench single-row upsert, new keys", "pgbench-new", baseline["new"], None),
     ("pgbench single-row upsert, existing keys", "pgbench-known", baseline["known"], None),
@@ -181,6 +193,35 @@ new, pgbench_new = ghz("grpc-new"), baseline["new"]
 if new and pgbench_new:
     print(f"| new-value Creates per second / pgbench upserts per second | {new['rps']:,.0f} | "
           f"{pgbench_new['rps']:,.0f} | {new['rps'] / pgbench_new['rps']:.2f}x |")
+
+print("\nSealed originals against plain, CPU per request, µs (caches off; \"same JVM\": the plain "
+      "namespace of the replica with keys; \"first start\": the replica without keys)\n")
+print("| call | sealed: service | without the JIT | PostgreSQL | plain, same JVM: service | "
+      "without the JIT | PostgreSQL | sealed / plain, service | without the JIT | PostgreSQL | "
+      "plain, first start: service | without the JIT | sealed / first start, service | "
+      "without the JIT |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def ratio(value, base):
+    return "-" if value is None or not base else f"{value / base:.2f}x"
+
+
+for label, call in [("Create, new values", "new"), ("Create, known values", "known"),
+                    ("Get (reverse lookup)", "get")]:
+    figures = {}
+    for kind, name in [("sealed", f"grpc-{call}-sealed"), ("plain", f"grpc-{call}-keyed-plain"),
+                       ("first", f"grpc-{call}")]:
+        result = ghz(name)
+        figures[kind] = [per_request(name, result, key)
+                         for key in ("service", "service_compiled", "pg_backends")]
+    sealed, plain, first = figures["sealed"], figures["plain"], figures["first"]
+    if sealed[0] is None:
+        continue
+    print(f"| {label} | {us(sealed[0])} | {us(sealed[1])} | {us(sealed[2])} | {us(plain[0])} | "
+          f"{us(plain[1])} | {us(plain[2])} | {ratio(sealed[0], plain[0])} | "
+          f"{ratio(sealed[1], plain[1])} | {ratio(sealed[2], plain[2])} | {us(first[0])} | "
+          f"{us(first[1])} | {ratio(sealed[0], first[0])} | {ratio(sealed[1], first[1])} |")
 
 print("\nWhere the cores went, CPU seconds during each run (the machine: /proc/stat, all cores; "
       "PostgreSQL background: WAL writer, checkpointer and the like, shared with anything else "
