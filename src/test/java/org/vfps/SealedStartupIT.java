@@ -75,14 +75,17 @@ class SealedStartupIT {
     Files.writeString(
         shortKey,
         new JsonObject(Files.readString(SealedService.writeKeyFile(directory)))
-            .put("indexSecret", "c2hvcnQ=")
+            .put(
+                "indexSecrets",
+                new io.vertx.core.json.JsonArray()
+                    .add(new JsonObject().put("version", 1).put("secret", "c2hvcnQ=")))
             .encode());
     for (Path file : new Path[] {notJson, shortKey}) {
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     }
 
     assertRefused(withKeyFile(TestPostgres.uri(), notJson), "not JSON");
-    assertRefused(withKeyFile(TestPostgres.uri(), shortKey), "indexSecret does not hold 32 bytes");
+    assertRefused(withKeyFile(TestPostgres.uri(), shortKey), "secret does not hold 32 bytes");
   }
 
   @Test

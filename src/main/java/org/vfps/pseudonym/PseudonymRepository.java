@@ -136,8 +136,9 @@ public interface PseudonymRepository {
 
   /**
    * A list row: the pseudonym to return (without its original value), the cursor that points after
-   * it, and the row's original value for an export: opened when the row is sealed, the stored
-   * (blank) value when it is anonymized.
+   * it, and the row's original value for an export, read only when asked: opened when the row is
+   * sealed (a List, which answers no original value, opens none), the stored (blank) value when it
+   * is anonymized.
    */
-  record PageRow(Pseudonym pseudonym, ListCursor cursor, String originalValue) {}
+  record PageRow(Pseudonym pseudonym, ListCursor cursor, Supplier<String> originalValue) {}
 }

@@ -130,16 +130,7 @@ public final class PseudonymTransfer {
               for (PseudonymRepository.PageRow row : rows) {
                 // the cursor holds the stored key: blank when anonymized, a blind index when sealed
                 if (!AnonymizedOriginals.is(row.cursor().originalValue())) {
-                  Pseudonym listed = row.pseudonym();
-                  pairs.add(
-                      new Pseudonym(
-                          listed.namespace(),
-                          row.originalValue(),
-                          listed.pseudonymValue(),
-                          listed.createdAt(),
-                          listed.lastUpdatedAt(),
-                          listed.sequenceNumber(),
-                          false));
+                  pairs.add(row.pseudonym().withOriginalValue(row.originalValue().get()));
                 }
               }
               Optional<ListCursor> next =

@@ -155,6 +155,9 @@ public final class SealingKeys {
         throw malformed(source, "its format is not \"" + FORMAT + "\"");
       }
       Map<Integer, byte[]> secrets;
+      if (json.containsKey("indexSecrets") && json.containsKey("indexSecret")) {
+        throw malformed(source, "it has both indexSecret and indexSecrets");
+      }
       if (json.containsKey("indexSecrets")) {
         secrets = versioned(json.getValue("indexSecrets"), "indexSecrets", "secret", source);
       } else {

@@ -232,7 +232,7 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                             pseudonym.createdAt(),
                             row.getString("original_value"),
                             row.getLong("sequence_number")),
-                        originals.original(namespace, row)));
+                        () -> originals.original(namespace, row)));
               }
               return result;
             });

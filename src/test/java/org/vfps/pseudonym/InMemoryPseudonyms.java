@@ -102,7 +102,7 @@ final class InMemoryPseudonyms implements PseudonymRepository {
                     new PageRow(
                         withoutOriginal(row, false),
                         new ListCursor(row.createdAt(), row.originalValue(), row.sequenceNumber()),
-                        row.originalValue()))
+                        row::originalValue))
             .toList());
   }
 
