@@ -118,13 +118,16 @@ final class AuditVerifier {
     if (line == null) {
       return;
     }
+    if (line.logger().equals(AuditChain.CHECKPOINT_LOGGER)) {
+      // each is checked, also one whose fields are missing
+      checkpoints.add(line);
+    }
     String chain = line.field("chain");
     long seq = seq(line);
     if (chain == null || seq < 1) {
       return;
     }
     if (line.logger().equals(AuditChain.CHECKPOINT_LOGGER)) {
-      checkpoints.add(line);
       checkpointed.computeIfAbsent(chain, c -> new HashSet<>()).add(seq);
     } else if (seq <= Integer.MAX_VALUE) {
       present.computeIfAbsent(chain, c -> new BitSet()).set((int) seq);
@@ -257,7 +260,7 @@ final class AuditVerifier {
     String hash = checkpoint.field("hash");
     String keyId = checkpoint.field("key");
     String signature = checkpoint.field("signature");
-    if (hash == null || keyId == null || signature == null) {
+    if (chain == null || seq < 1 || hash == null || keyId == null || signature == null) {
       failures.add(
           new Failure(
               checkpoint.where(),

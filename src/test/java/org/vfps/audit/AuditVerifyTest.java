@@ -168,6 +168,21 @@ class AuditVerifyTest {
     assertThat(verified.firstBreak()).startsWith(checkpoints + ":" + forged + ": bad signature");
   }
 
+  /** A checkpoint made unreadable is named, not skipped: else it would hide a cut tail. */
+  @Test
+  void aCheckpointWithoutItsFieldsIsCaught() throws Exception {
+    writeLog(Format.TEXT, true);
+    List<String> written = Files.readAllLines(checkpoints);
+    written.set(0, written.get(0).replaceFirst("seq=\"(\\d+)\"", "seq=\"x$1\""));
+    Files.write(checkpoints, written);
+
+    Verified verified = verify(log, checkpoints);
+
+    assertThat(verified.exitCode()).isEqualTo(1);
+    assertThat(verified.firstBreak())
+        .startsWith(checkpoints + ":1: a checkpoint without its fields");
+  }
+
   /**
    * Who rewrites the whole chain after an edit (every hash after it computed anew) still does not
    * get past a checkpoint's signature.
