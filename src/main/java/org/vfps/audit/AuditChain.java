@@ -3,6 +3,7 @@ package org.vfps.audit;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.LoggingEvent;
+import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
@@ -60,6 +61,7 @@ public final class AuditChain implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
 
   // guarded by lock
+  private final MessageDigest sha256 = ChainHash.sha256();
   private long seq;
   private String previous = ChainHash.START;
   private long checkpointed;
@@ -126,7 +128,7 @@ public final class AuditChain implements AutoCloseable {
       hashed.add(new Field("chain", id));
       pairs.add(new KeyValuePair("seq", number));
       hashed.add(new Field("seq", Long.toString(number)));
-      String hash = ChainHash.of(previous, event.getTimeStamp(), message, hashed);
+      String hash = ChainHash.of(sha256, previous, event.getTimeStamp(), message, hashed);
       pairs.add(new KeyValuePair("hash", hash));
       event.setKeyValuePairs(pairs);
       lines.callAppenders(event);

@@ -31,7 +31,16 @@ final class ChainHash {
    * @param fields the line's fields without {@code hash}, each value as the log shows it
    */
   static String of(String previous, long timestamp, String message, List<Field> fields) {
-    MessageDigest sha256 = sha256();
+    return of(sha256(), previous, timestamp, message, fields);
+  }
+
+  /**
+   * The hash of a line, made with a digest of the caller's (reset first), which a writer that
+   * hashes one line at a time keeps.
+   */
+  static String of(
+      MessageDigest sha256, String previous, long timestamp, String message, List<Field> fields) {
+    sha256.reset();
     update(sha256, previous);
     update(sha256, Long.toString(timestamp));
     update(sha256, message);
@@ -63,7 +72,7 @@ final class ChainHash {
     digest.update(bytes);
   }
 
-  private static MessageDigest sha256() {
+  static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
