@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -85,6 +86,21 @@ class AuditTrailIT {
 
     assertThat(broken.exitCode()).as(broken.output()).isEqualTo(1);
     assertThat(broken.output()).contains("BROKEN " + log + ":" + deleted + ": deleted");
+  }
+
+  /** The jar's exit codes for the command line's mistakes: 2, with the usage. */
+  @Test
+  void usageErrorsOfAuditExitTwo(@TempDir Path dir) throws Exception {
+    CommandLineIT.Run noFile = CommandLineIT.run(Map.of(), "audit", "verify");
+    CommandLineIT.Run missing =
+        CommandLineIT.run(Map.of(), "audit", "verify", dir.resolve("gone.log").toString());
+    CommandLineIT.Run unknown = CommandLineIT.run(Map.of(), "audit", "sign");
+
+    assertThat(noFile.exitCode()).as(noFile.output()).isEqualTo(2);
+    assertThat(noFile.output()).contains("no log file given").contains("usage: vfps audit");
+    assertThat(missing.exitCode()).as(missing.output()).isEqualTo(2);
+    assertThat(missing.output()).contains("gone.log is no readable file");
+    assertThat(unknown.exitCode()).as(unknown.output()).isEqualTo(2);
   }
 
   /** A namespace, pseudonyms of {@code count} values, and the reverse lookup of each (audited). */
