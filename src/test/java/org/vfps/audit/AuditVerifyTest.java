@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -250,6 +251,29 @@ class AuditVerifyTest {
 
     assertThat(verified.exitCode()).as(verified.output()).isZero();
     assertThat(verified.output()).contains("seq 1 to 1000");
+  }
+
+  /** Lines without a checkpoint get one when the interval has passed, also short of the count. */
+  @Test
+  void aCheckpointFollowsTheIntervalWhenLinesCame() throws Exception {
+    log = dir.resolve("vfps.log");
+    writePublicKey();
+    try (AuditLogFiles files = new AuditLogFiles(Format.JSON, log, null);
+        AuditChain chain =
+            AuditChain.start(
+                new AuditChainConfig(
+                    1_000, Duration.ofMillis(100), Optional.of(KEY.getPrivate())))) {
+      chain.write("PseudonymService/Get OK", fields(1));
+      chain.write("PseudonymService/Get OK", fields(2));
+      Awaitility.await("a checkpoint")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> Files.readString(log).contains("\"loggerName\":\"audit.checkpoint\""));
+    }
+
+    Verified verified = verify(log);
+
+    assertThat(verified.exitCode()).as(verified.output()).isZero();
+    assertThat(verified.output()).contains("checkpointed up to seq 2");
   }
 
   @Test

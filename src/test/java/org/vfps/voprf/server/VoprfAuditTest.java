@@ -26,6 +26,8 @@ class VoprfAuditTest {
     line.getKeyValuePairs().forEach(pair -> fields.put(pair.key, String.valueOf(pair.value)));
     assertThat(fields)
         .containsEntry("subject", "sub\\u0085ject\\u2028\\\"x")
-        .containsEntry("client", "10.0.0.1\\u000d\\u000a");
+        .containsEntry("client", "10.0.0.1\\u000d\\u000a")
+        .containsEntry("seq", "1")
+        .containsKeys("chain", "hash");
   }
 }
