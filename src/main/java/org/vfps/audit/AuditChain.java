@@ -51,6 +51,7 @@ public final class AuditChain implements AutoCloseable {
   public static final String CHECKPOINT_LOGGER = "audit.checkpoint";
 
   private static final String CALLER_BOUNDARY = AuditChain.class.getName();
+  private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(AuditChain.class);
 
   private final Logger lines;
   private final Logger checkpoints;
@@ -111,19 +112,21 @@ public final class AuditChain implements AutoCloseable {
     if (!lines.isInfoEnabled()) {
       return;
     }
+    // the line's own part, before the lock
+    List<KeyValuePair> pairs = new ArrayList<>(fields.size() + 3);
+    List<Field> hashed = new ArrayList<>(fields.size() + 2);
+    for (KeyValuePair field : fields) {
+      pairs.add(field);
+      hashed.add(new Field(field.key, String.valueOf(field.value)));
+    }
     long covered = 0;
     String coveredHash = null;
     lock.lock();
     try {
+      // made here, so that the timestamps follow the numbers
       LoggingEvent event =
           new LoggingEvent(CALLER_BOUNDARY, lines, Level.INFO, message, null, null);
       long number = seq + 1;
-      List<KeyValuePair> pairs = new ArrayList<>(fields.size() + 3);
-      List<Field> hashed = new ArrayList<>(fields.size() + 2);
-      for (KeyValuePair field : fields) {
-        pairs.add(field);
-        hashed.add(new Field(field.key, String.valueOf(field.value)));
-      }
       pairs.add(new KeyValuePair("chain", id));
       hashed.add(new Field("chain", id));
       pairs.add(new KeyValuePair("seq", number));
@@ -155,6 +158,15 @@ public final class AuditChain implements AutoCloseable {
 
   /** A checkpoint of the chain as it is, if lines came since the last; on the signing thread. */
   private void checkpointIfBehind() {
+    try {
+      checkpointIfLinesCame();
+    } catch (RuntimeException e) {
+      // a failure would end the schedule: the next interval tries again
+      LOG.warn("The audit chain's checkpoint could not be written: {}", e.toString());
+    }
+  }
+
+  private void checkpointIfLinesCame() {
     long covered;
     String coveredHash;
     lock.lock();
