@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code vfps audit}: {@code verify [--public-key FILE]... FILE...} verifies collected logs (exit 0
+ * {@code vfps audit}: {@code verify [--public-key FILE]... [--partial] FILE...} verifies collected
+ * logs ({@code --partial}: a chain may begin past its first line, older files rotated away; exit 0
  * when every chain holds, 1 naming the first line that breaks one and why, 2 on a usage error or a
  * file that cannot be read); {@code new-key --out FILE} writes a new checkpoint signing key to FILE
  * (owner-only) and its public key to {@code FILE.pub} and standard output.
@@ -23,7 +24,8 @@ public final class AuditCommand {
 
   /** The command line's usage. */
   public static final String USAGE =
-      "usage: vfps audit verify [--public-key FILE]... FILE... | vfps audit new-key --out FILE";
+      "usage: vfps audit verify [--public-key FILE]... [--partial] FILE..."
+          + " | vfps audit new-key --out FILE";
 
   private static final int MAX_FAILURES_SHOWN = 20;
 
@@ -57,9 +59,12 @@ public final class AuditCommand {
   private int verify(List<String> args) {
     List<PublicKey> keys = new ArrayList<>();
     List<Path> files = new ArrayList<>();
+    boolean partial = false;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
-      if (arg.equals("--public-key") && i + 1 < args.size()) {
+      if (arg.equals("--partial")) {
+        partial = true;
+      } else if (arg.equals("--public-key") && i + 1 < args.size()) {
         Path keyFile = Path.of(args.get(++i));
         try {
           keys.add(CheckpointKeys.readPublicPem(Files.readString(keyFile, StandardCharsets.UTF_8)));
@@ -84,7 +89,7 @@ public final class AuditCommand {
     }
     AuditVerifier.Report report;
     try {
-      report = new AuditVerifier(keys).verify(files);
+      report = new AuditVerifier(keys, partial).verify(files);
     } catch (IOException e) {
       return usage("the files cannot be read (" + e.getClass().getSimpleName() + ")");
     }

@@ -23,7 +23,8 @@ import java.util.function.BiConsumer;
  * Verifies the chains of the audit lines in log files, and the chains against the checkpoints found
  * in the same files. The files are read in the order given, as one log (rotated files oldest
  * first); lines of other loggers are skipped, the lines of each chain checked on their own, so
- * several replicas' lines may be interleaved. A chain must be given from its first line.
+ * several replicas' lines may be interleaved. A chain must be given from its first line, unless
+ * {@code partial}.
  *
  * <p>What breaks a chain, each a {@link Failure} naming the line: a line whose hash does not match
  * its content and the line before (edited); a {@code seq} missing (deleted); a {@code seq} that
@@ -58,10 +59,17 @@ final class AuditVerifier {
   private final Map<String, BitSet> present = new HashMap<>();
   private final Map<String, Set<Long>> checkpointed = new HashMap<>();
 
+  private final boolean partial;
+  private int notCovered;
+
   /**
    * @param keys the public keys that may sign checkpoints; none: signatures are not checked
+   * @param partial whether a chain may begin past its first line (older files rotated away): its
+   *     first line given is then taken as it is, and the checkpoints before it, or of a chain none
+   *     of whose lines is given, are not checked
    */
-  AuditVerifier(List<PublicKey> keys) {
+  AuditVerifier(List<PublicKey> keys, boolean partial) {
+    this.partial = partial;
     for (PublicKey key : keys) {
       this.keys.put(CheckpointKeys.id(key), key);
     }
@@ -164,7 +172,7 @@ final class AuditVerifier {
     if (state == null) {
       state = new ChainState(seq, line.where());
       chains.put(chain, state);
-      if (seq != 1) {
+      if (seq != 1 && !partial) {
         failures.add(
             new Failure(
                 line.where(),
@@ -175,7 +183,7 @@ final class AuditVerifier {
                     + "; its lines 1 to "
                     + (seq - 1)
                     + " are missing (deleted, or in a file not given)"));
-      } else {
+      } else if (seq == 1) {
         checkHash(line, ChainHash.START, claimed);
       }
       state.advance(seq, claimed, line.where());
@@ -292,6 +300,10 @@ final class AuditVerifier {
       }
     }
     ChainState state = chains.get(chain);
+    if (partial && (state == null || seq < state.firstSeq)) {
+      notCovered++;
+      return;
+    }
     if (state == null) {
       failures.add(
           new Failure(
@@ -348,6 +360,7 @@ final class AuditVerifier {
               + " to "
               + state.lastWhere
               + "), "
+              + (state.firstSeq > 1 ? "its lines before not given (--partial), " : "")
               + (state.lastCheckpoint == 0
                   ? "no checkpoint"
                   : "checkpointed up to seq " + state.lastCheckpoint)
@@ -357,6 +370,11 @@ final class AuditVerifier {
     }
     if (chains.isEmpty()) {
       summary.add("no audit line in the files");
+    }
+    if (notCovered > 0) {
+      summary.add(
+          notCovered
+              + " checkpoints of lines before the files given (--partial) not held against them");
     }
     if (checkpoints.isEmpty()) {
       summary.add("no checkpoint: a cut tail would not show");

@@ -137,6 +137,31 @@ class AuditVerifyTest {
     assertThat(verified.output()).contains("cut tail");
   }
 
+  /**
+   * A log whose older files were rotated away begins past the chains' first lines: a deletion
+   * unless {@code --partial} says so, and then a cut tail still shows.
+   */
+  @Test
+  void aLogWithoutItsHeadNeedsPartialAndStillShowsACutTail() throws Exception {
+    writeLog(Format.TEXT, true);
+    List<Integer> audit = auditLineNumbers();
+    int firstKept = audit.get(6);
+    int lastKept = audit.get(audit.size() - 5);
+    tamper(lines -> new ArrayList<>(lines.subList(firstKept - 1, lines.size())));
+
+    Verified strict = verify(log, checkpoints);
+    Verified partial = verify("--partial", log, checkpoints);
+    tamper(lines -> new ArrayList<>(lines.subList(0, lastKept - firstKept + 1)));
+    Verified cut = verify("--partial", log, checkpoints);
+
+    assertThat(strict.exitCode()).isEqualTo(1);
+    assertThat(strict.firstBreak()).startsWith(log + ":1: deleted: chain ");
+    assertThat(partial.exitCode()).as(partial.output()).isZero();
+    assertThat(partial.output()).contains("its lines before not given (--partial)");
+    assertThat(cut.exitCode()).isEqualTo(1);
+    assertThat(cut.output()).contains("cut tail");
+  }
+
   /** Without the checkpoints, the same cut is invisible: why they are kept apart. */
   @Test
   void aCutTailWithoutTheCheckpointsDoesNotShow() throws Exception {
@@ -416,7 +441,15 @@ class AuditVerifyTest {
   }
 
   private Verified verify(Path... files) {
+    return verify(null, files);
+  }
+
+  /** {@code audit verify} with the public key, the option (unless null) and the files. */
+  private Verified verify(String option, Path... files) {
     List<String> args = new ArrayList<>(List.of("verify", "--public-key", publicKey.toString()));
+    if (option != null) {
+      args.add(option);
+    }
     for (Path file : files) {
       args.add(file.toString());
     }
