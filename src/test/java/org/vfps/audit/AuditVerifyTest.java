@@ -127,9 +127,7 @@ class AuditVerifyTest {
   @EnumSource(Format.class)
   void aCutTailIsCaughtByACheckpointKeptApart(Format format) throws Exception {
     writeLog(format, true);
-    List<Integer> audit = auditLineNumbers();
-    int kept = audit.get(audit.size() - 5);
-    tamper(lines -> new ArrayList<>(lines.subList(0, kept)));
+    cutAfterAuditLine(5);
 
     Verified verified = verify(log, checkpoints);
 
@@ -166,9 +164,7 @@ class AuditVerifyTest {
   @Test
   void aCutTailWithoutTheCheckpointsDoesNotShow() throws Exception {
     writeLog(Format.TEXT, true);
-    List<Integer> audit = auditLineNumbers();
-    int kept = audit.get(audit.size() - 5);
-    tamper(lines -> new ArrayList<>(lines.subList(0, kept)));
+    cutAfterAuditLine(5);
 
     Verified verified = verify(log);
 
@@ -386,6 +382,13 @@ class AuditVerifyTest {
       }
     }
     return numbers;
+  }
+
+  /** Cuts the log after its audit line {@code fromEnd} places before its last. */
+  private void cutAfterAuditLine(int fromEnd) throws Exception {
+    List<Integer> audit = auditLineNumbers();
+    int kept = audit.get(audit.size() - fromEnd);
+    tamper(lines -> new ArrayList<>(lines.subList(0, kept)));
   }
 
   private void tamper(UnaryOperator<List<String>> change) throws Exception {
