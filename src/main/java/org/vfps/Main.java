@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.audit.AuditCommand;
 import org.vfps.auth.SecretHashing;
 import org.vfps.config.ConfigException;
 import org.vfps.config.ConfigLoader;
@@ -35,7 +36,8 @@ import org.vfps.voprf.server.VoprfServer;
  * {@code Authorization__Clients__N__SecretHash} to configure; {@code vfps voprf-server} runs the
  * VOPRF server of keyed pseudonyms ({@link VoprfServer}, settings {@code VoprfServer__*}) until it
  * is stopped; {@code vfps --version} prints the version and the git revision it was built from
- * ({@code vfps 1.0.0 (revision 4bd8d3c)}). A bad setting exits 2, naming it.
+ * ({@code vfps 1.0.0 (revision 4bd8d3c)}); {@code vfps audit verify|new-key} verifies audit logs
+ * and makes the key of their checkpoints ({@link AuditCommand}). A bad setting exits 2, naming it.
  */
 public final class Main {
 
@@ -45,7 +47,7 @@ public final class Main {
 
   private static final String USAGE =
       "usage: vfps [serve|migrate|train|hash-secret|voprf-server] [--config appsettings.json]"
-          + " | vfps sealing ... | vfps --version";
+          + " | vfps sealing ... | vfps audit verify|new-key ... | vfps --version";
 
   public static void main(String[] args) {
     if (args.length == 1 && args[0].equals("--version")) {
@@ -55,6 +57,12 @@ public final class Main {
     }
     if (args.length > 0 && args[0].equals("sealing")) {
       sealing(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("audit")) {
+      // reads files only: no settings, no database
+      System.exit(
+          AuditCommand.run(Arrays.asList(args).subList(1, args.length), System.out, System.err));
       return;
     }
     String command = "serve";

@@ -82,7 +82,9 @@ final class PackageRules {
           Map.entry("ui", union(DOMAIN, "access", "auth", "text")),
           Map.entry("metrics", Set.of("config")),
           Map.entry("tracing", Set.of("config")),
-          Map.entry("access", Set.of("error", "config")),
+          Map.entry("access", Set.of("error", "config", "audit")),
+          // the audit trail's chain and checkpoints, and the command that verifies them
+          Map.entry("audit", Set.of("config")),
           Map.entry("auth", Set.of("access", "config", "error", "text")),
           Map.entry("api", Set.of()),
           // the listeners' connection limits, shared by both edges
@@ -100,7 +102,8 @@ final class PackageRules {
           // authenticates its callers and logs as the edges do, its audit lines escaped as
           // vfps's
           Map.entry(
-              "voprf", Set.of("access", "api", "auth", "config", "error", "log", "pseudonym")),
+              "voprf",
+              Set.of("access", "api", "audit", "auth", "config", "error", "log", "pseudonym")),
           // the start-up chain wires them all
           Map.entry(
               "server",
@@ -109,6 +112,7 @@ final class PackageRules {
                   "admission",
                   "alphabet",
                   "api",
+                  "audit",
                   "auth",
                   "cache",
                   "cluster",
@@ -135,9 +139,10 @@ final class PackageRules {
 
   /**
    * The packages the root package's command line may use: the start-up chain, the configuration,
-   * the console's log format and the secret hashing of {@code hash-secret}.
+   * the console's log format, the secret hashing of {@code hash-secret} and {@code audit}.
    */
-  static final Set<String> ROOT_MAY_USE = Set.of("server", "config", "log", "auth", "voprf");
+  static final Set<String> ROOT_MAY_USE =
+      Set.of("server", "config", "log", "auth", "voprf", "audit");
 
   /**
    * Packages that use the JDK alone: the alphabet method's pseudonym format (alphabets, check

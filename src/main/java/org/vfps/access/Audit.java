@@ -1,11 +1,11 @@
 package org.vfps.access;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.slf4j.spi.LoggingEventBuilder;
+import org.slf4j.event.KeyValuePair;
+import org.vfps.audit.AuditChain;
 import org.vfps.config.LoggingConfig.AuditBatchReads;
 import org.vfps.error.ServiceException;
 
@@ -19,40 +19,45 @@ import org.vfps.error.ServiceException;
  * confirm, {@code trace}), which the text format writes as {@code key="value"} and the JSON format
  * as {@code kvpList}. The outcome is {@code OK} or the error code. Never an original value. A call
  * that looks many pseudonyms up writes a line per pseudonym, or one line for the call by {@link
- * AuditBatchReads} ({@code Audit__BatchReads}). Thread-safe.
+ * AuditBatchReads} ({@code Audit__BatchReads}). Every line goes through an {@link AuditChain},
+ * which adds {@code chain}, {@code seq} and {@code hash} and signs checkpoints of them.
+ * Thread-safe.
  */
 public final class Audit {
 
   /** The logger's name. */
-  public static final String LOGGER = "audit";
+  public static final String LOGGER = AuditChain.LOGGER;
 
   /** The outcome of a call the service answered. */
   public static final String OK = "OK";
 
-  private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private final Supplier<String> traceIds;
   private final AuditBatchReads batchReads;
+  private final AuditChain chain;
 
   /**
-   * An audit trail of a line per pseudonym of a batch of reverse lookups.
+   * An audit trail of a line per pseudonym of a batch of reverse lookups, on a chain of its own
+   * without checkpoints.
    *
    * @param traceIds the current request's trace id, or an empty string; called on the request's
    *     context
    */
   public Audit(Supplier<String> traceIds) {
-    this(traceIds, AuditBatchReads.PER_VALUE);
+    this(traceIds, AuditBatchReads.PER_VALUE, AuditChain.unsigned());
   }
 
   /**
    * @param traceIds the current request's trace id, or an empty string; called on the request's
    *     context
    * @param batchReads the lines of a batch of reverse lookups
+   * @param chain the chain of the process's audit lines
    */
-  public Audit(Supplier<String> traceIds, AuditBatchReads batchReads) {
+  public Audit(Supplier<String> traceIds, AuditBatchReads batchReads, AuditChain chain) {
     this.traceIds = traceIds;
     this.batchReads = batchReads;
+    this.chain = chain;
   }
 
   /**
@@ -82,19 +87,19 @@ public final class Audit {
       }
       return;
     }
-    LoggingEventBuilder line =
+    Line line =
         line(
             operation,
             failure == null ? OK : failure,
             caller.subject(),
             caller.clientAddress(),
             namespace);
-    line.addKeyValue("count", pseudonyms.size());
+    line.add("count", pseudonyms.size());
     if (failure == null) {
-      line.addKeyValue("found", count(outcomes, OK))
-          .addKeyValue("withdrawn", count(outcomes, "WITHDRAWN"))
-          .addKeyValue("not_found", count(outcomes, "NOT_FOUND"))
-          .addKeyValue("invalid", count(outcomes, "INVALID_ARGUMENT"));
+      line.add("found", count(outcomes, OK))
+          .add("withdrawn", count(outcomes, "WITHDRAWN"))
+          .add("not_found", count(outcomes, "NOT_FOUND"))
+          .add("invalid", count(outcomes, "INVALID_ARGUMENT"));
     }
     if (batchReads == AuditBatchReads.PER_CALL_WITH_PSEUDONYMS) {
       StringBuilder listed = new StringBuilder();
@@ -104,7 +109,7 @@ public final class Audit {
         }
         listed.append(safe(pseudonym).replace(",", "\\u002c"));
       }
-      line.addKeyValue("pseudonyms", listed.toString());
+      line.add("pseudonyms", listed.toString());
     }
     emit(line);
   }
@@ -124,9 +129,7 @@ public final class Audit {
    * @param reason what was wrong, in words of the service (never the credentials)
    */
   public void unauthenticated(Operation operation, String clientAddress, String reason) {
-    emit(
-        line(operation, "UNAUTHENTICATED", null, clientAddress, null)
-            .addKeyValue("reason", safe(reason)));
+    emit(line(operation, "UNAUTHENTICATED", null, clientAddress, null).add("reason", safe(reason)));
   }
 
   /**
@@ -162,12 +165,11 @@ public final class Audit {
       String pseudonym,
       String outcome,
       Map<String, String> more) {
-    LoggingEventBuilder line =
-        line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
+    Line line = line(operation, outcome, caller.subject(), caller.clientAddress(), namespace);
     if (pseudonym != null) {
-      line.addKeyValue("pseudonym", safe(pseudonym));
+      line.add("pseudonym", safe(pseudonym));
     }
-    more.forEach((key, value) -> line.addKeyValue(key, safe(value)));
+    more.forEach((key, value) -> line.add(key, safe(value)));
     emit(line);
   }
 
@@ -194,9 +196,8 @@ public final class Audit {
    * @param failure null when the change succeeded
    */
   void changed(Caller caller, Operation operation, Throwable failure, Map<String, String> what) {
-    LoggingEventBuilder line =
-        line(operation, outcome(failure), caller.subject(), caller.clientAddress(), null);
-    what.forEach((key, value) -> line.addKeyValue(key, safe(value)));
+    Line line = line(operation, outcome(failure), caller.subject(), caller.clientAddress(), null);
+    what.forEach((key, value) -> line.add(key, safe(value)));
     emit(line);
   }
 
@@ -208,29 +209,44 @@ public final class Audit {
     return failure instanceof ServiceException service ? service.code().name() : "INTERNAL";
   }
 
-  private LoggingEventBuilder line(
+  private static Line line(
       Operation operation, String outcome, String subject, String client, String namespace) {
-    LoggingEventBuilder line =
-        LOG.atInfo()
-            .setMessage(operation.rpcName() + " " + outcome)
-            .addKeyValue("operation", operation.rpcName())
-            .addKeyValue("outcome", outcome);
+    Line line =
+        new Line(operation.rpcName() + " " + outcome)
+            .add("operation", operation.rpcName())
+            .add("outcome", outcome);
     if (subject != null) {
-      line.addKeyValue("subject", safe(subject));
+      line.add("subject", safe(subject));
     }
-    line.addKeyValue("client", safe(client));
+    line.add("client", safe(client));
     if (namespace != null) {
-      line.addKeyValue("namespace", safe(namespace));
+      line.add("namespace", safe(namespace));
     }
     return line;
   }
 
-  private void emit(LoggingEventBuilder line) {
+  private void emit(Line line) {
     String trace = traceIds.get();
     if (trace != null && !trace.isEmpty()) {
-      line.addKeyValue("trace", trace);
+      line.add("trace", trace);
     }
-    line.log();
+    chain.write(line.message, line.fields);
+  }
+
+  /** An audit line being built: its message and its fields in order. */
+  private static final class Line {
+
+    private final String message;
+    private final List<KeyValuePair> fields = new ArrayList<>(10);
+
+    Line(String message) {
+      this.message = message;
+    }
+
+    Line add(String key, Object value) {
+      fields.add(new KeyValuePair(key, value));
+      return this;
+    }
   }
 
   /**

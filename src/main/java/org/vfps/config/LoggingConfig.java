@@ -3,16 +3,21 @@ package org.vfps.config;
 import java.util.Objects;
 
 /**
- * How the service writes its log to standard output ({@code Logging__*}), and how many lines of the
- * audit trail a batch of reverse lookups takes ({@code Audit__BatchReads}).
+ * How the service writes its log to standard output ({@code Logging__*}), how many lines of the
+ * audit trail a batch of reverse lookups takes ({@code Audit__BatchReads}), and the audit trail's
+ * chain and checkpoints ({@code Audit__Checkpoint*}, {@code Audit__SigningKeyFile}).
  *
  * @param format lines for people, or one JSON object per line for log collectors ({@code Format})
  * @param clientErrors the level of the one line per request that the client's error ended ({@code
  *     ClientErrors})
  * @param auditBatchReads the audit lines of a call that looks many pseudonyms up
+ * @param auditChain the audit trail's checkpoints and their signing key
  */
 public record LoggingConfig(
-    Format format, ClientErrors clientErrors, AuditBatchReads auditBatchReads) {
+    Format format,
+    ClientErrors clientErrors,
+    AuditBatchReads auditBatchReads,
+    AuditChainConfig auditChain) {
 
   /** The log line formats. */
   public enum Format {
@@ -53,12 +58,13 @@ public record LoggingConfig(
 
   /** The default of each setting but {@code format}. */
   public LoggingConfig(Format format) {
-    this(format, ClientErrors.DEBUG, AuditBatchReads.PER_VALUE);
+    this(format, ClientErrors.DEBUG, AuditBatchReads.PER_VALUE, AuditChainConfig.UNSIGNED);
   }
 
   public LoggingConfig {
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(clientErrors, "clientErrors");
     Objects.requireNonNull(auditBatchReads, "auditBatchReads");
+    Objects.requireNonNull(auditChain, "auditChain");
   }
 }

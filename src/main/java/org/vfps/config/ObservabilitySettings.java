@@ -12,7 +12,7 @@ import java.util.Locale;
 
 /**
  * What the service tells about itself: metrics ({@code Metrics:*}), tracing ({@code Tracing:*}) and
- * logging ({@code Logging:*}, {@code Audit:BatchReads}).
+ * logging ({@code Logging:*}, {@code Audit:*}).
  */
 final class ObservabilitySettings {
 
@@ -38,7 +38,15 @@ final class ObservabilitySettings {
     return new LoggingConfig(
         oneOf(settings, "Logging:Format", LoggingConfig.Format.class),
         oneOf(settings, "Logging:ClientErrors", LoggingConfig.ClientErrors.class),
-        auditBatchReads(settings));
+        auditBatchReads(settings),
+        auditChain(settings));
+  }
+
+  private static AuditChainConfig auditChain(FlatSettings settings) {
+    return new AuditChainConfig(
+        ConfigLoader.positiveInt(settings, "Audit:CheckpointEvery"),
+        positiveTimeSpan(settings, "Audit:CheckpointInterval"),
+        ConfigLoader.optionalPath(settings, "Audit:SigningKeyFile").map(AuditSigningKeyFile::read));
   }
 
   private static LoggingConfig.AuditBatchReads auditBatchReads(FlatSettings settings) {

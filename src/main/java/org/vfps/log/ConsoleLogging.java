@@ -49,7 +49,11 @@ public final class ConsoleLogging {
     }
   }
 
-  private static JsonEncoder jsonEncoder(LoggerContext context) {
+  /**
+   * The encoder of {@code Logging__Format=json}, started: one object per line, the message
+   * formatted, the fields as {@code kvpList}. {@code vfps audit verify} reads lines of this shape.
+   */
+  public static JsonEncoder jsonEncoder(LoggerContext context) {
     JsonEncoder encoder = new JsonEncoder();
     encoder.setContext(context);
     encoder.setWithSequenceNumber(false);

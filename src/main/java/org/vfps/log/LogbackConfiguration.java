@@ -19,8 +19,11 @@ import java.util.Map;
  */
 public final class LogbackConfiguration extends ContextAwareBase implements Configurator {
 
-  /** The text lines; {@code %kvp} adds the fields of the audit lines, nothing for other lines. */
-  static final String PATTERN =
+  /**
+   * The text lines; {@code %kvp} adds the fields of the audit lines, nothing for other lines.
+   * {@code vfps audit verify} reads them in this shape.
+   */
+  public static final String PATTERN =
       "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level [%thread] %logger{30} -"
           + " %msg%replace( %kvp){'^ $', ''}%n";
 

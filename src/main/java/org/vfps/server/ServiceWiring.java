@@ -13,6 +13,7 @@ import org.vfps.access.AccessStore;
 import org.vfps.access.Audit;
 import org.vfps.access.Permissions;
 import org.vfps.admission.Admission;
+import org.vfps.audit.AuditChain;
 import org.vfps.auth.Authenticator;
 import org.vfps.cluster.CacheInvalidationVerticle;
 import org.vfps.cluster.EventBusAccessEvents;
@@ -195,7 +196,12 @@ final class ServiceWiring {
   private Services domain(Foundation foundation, SharedKeys keys) {
     Database database = foundation.database();
     AuthorizationConfig authorization = config.authorization();
-    Audit audit = new Audit(tracing::currentTraceId, config.logging().auditBatchReads());
+    AuditChain auditChain =
+        teardown.add(
+            "The audit chain", AuditChain.start(config.logging().auditChain()), AuditChain::close);
+    StartupReport.reportAuditChain(auditChain);
+    Audit audit =
+        new Audit(tracing::currentTraceId, config.logging().auditBatchReads(), auditChain);
     Permissions permissions = Permissions.of(authorization, foundation.snapshots());
     Access access =
         authorization.enabled()

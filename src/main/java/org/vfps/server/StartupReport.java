@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.audit.AuditChain;
 import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.VfpsConfig;
@@ -77,6 +78,24 @@ final class StartupReport {
           "The admin UI's sign-in is not configured (Authorization__ClientId,"
               + " Authorization__ClientSecret): the UI says so and nobody can sign in to it; the"
               + " API is not affected.");
+    }
+  }
+
+  /**
+   * Says which chain this replica's audit lines carry, and whether signed checkpoints cover it: an
+   * operator needs the chain's id and the key's to verify a log.
+   */
+  static void reportAuditChain(AuditChain chain) {
+    if (chain.signingKeyId() == null) {
+      LOG.info(
+          "Audit lines are chained (chain {}) without checkpoints (Audit__SigningKeyFile is not"
+              + " set): a cut tail of the audit log would not show",
+          chain.id());
+    } else {
+      LOG.info(
+          "Audit lines are chained (chain {}), checkpoints signed by key {}",
+          chain.id(),
+          chain.signingKeyId());
     }
   }
 

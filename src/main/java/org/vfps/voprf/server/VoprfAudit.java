@@ -1,8 +1,9 @@
 package org.vfps.voprf.server;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.List;
+import org.slf4j.event.KeyValuePair;
 import org.vfps.access.Audit;
+import org.vfps.audit.AuditChain;
 
 /**
  * The audit line of each {@code BlindEvaluate} call, on vfps's audit logger ({@value #LOGGER}) at
@@ -10,30 +11,31 @@ import org.vfps.access.Audit;
  * OK} or the status), {@code subject} (certificate thumbprint, JWT subject or {@code anonymous};
  * empty when the call did not authenticate), {@code client} (address), {@code count} (elements
  * supplied) and {@code keyId}, the chosen ones escaped as vfps's ({@link Audit#safe}). Never an
- * element, never the key. Thread-safe.
+ * element, never the key. The lines go through the server's {@link AuditChain}, as vfps's do
+ * through vfps's: chained, and covered by checkpoints when a signing key is set. Thread-safe.
  */
 final class VoprfAudit {
 
   /** The logger's name, as vfps's audit trail. */
   static final String LOGGER = Audit.LOGGER;
 
-  private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
-
   private final String keyId;
+  private final AuditChain chain;
 
-  VoprfAudit(String keyId) {
+  VoprfAudit(String keyId, AuditChain chain) {
     this.keyId = keyId;
+    this.chain = chain;
   }
 
   void blindEvaluate(String subject, String client, int count, String outcome) {
-    LOG.atInfo()
-        .setMessage("BlindEvaluate " + outcome)
-        .addKeyValue("operation", "BlindEvaluate")
-        .addKeyValue("outcome", outcome)
-        .addKeyValue("subject", Audit.safe(subject))
-        .addKeyValue("client", Audit.safe(client))
-        .addKeyValue("count", count)
-        .addKeyValue("keyId", keyId)
-        .log();
+    chain.write(
+        "BlindEvaluate " + outcome,
+        List.of(
+            new KeyValuePair("operation", "BlindEvaluate"),
+            new KeyValuePair("outcome", outcome),
+            new KeyValuePair("subject", Audit.safe(subject)),
+            new KeyValuePair("client", Audit.safe(client)),
+            new KeyValuePair("count", count),
+            new KeyValuePair("keyId", keyId)));
   }
 }

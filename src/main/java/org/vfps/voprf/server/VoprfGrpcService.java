@@ -30,6 +30,7 @@ import org.vfps.api.voprf.v1.VoprfServiceBlindEvaluateRequest;
 import org.vfps.api.voprf.v1.VoprfServiceBlindEvaluateResponse;
 import org.vfps.api.voprf.v1.VoprfServiceGetPublicKeyResponse;
 import org.vfps.api.voprf.v1.VoprfServiceGrpcService;
+import org.vfps.audit.AuditChain;
 import org.vfps.voprf.Evaluation;
 import org.vfps.voprf.InvalidElementException;
 import org.vfps.voprf.ServerKey;
@@ -72,7 +73,8 @@ final class VoprfGrpcService implements Service {
       long maxMessageBytes,
       CallAuthentication authentication,
       FixedWindowRateLimit rateLimit,
-      boolean detailedErrors) {
+      boolean detailedErrors,
+      AuditChain auditChain) {
     this.vertx = vertx;
     this.key = key;
     this.publicKey = ByteString.copyFrom(key.publicKey());
@@ -82,7 +84,7 @@ final class VoprfGrpcService implements Service {
     this.authentication = authentication;
     this.rateLimit = rateLimit;
     this.detailedErrors = detailedErrors;
-    this.audit = new VoprfAudit(keyId);
+    this.audit = new VoprfAudit(keyId, auditChain);
   }
 
   @Override

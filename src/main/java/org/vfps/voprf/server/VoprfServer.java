@@ -13,6 +13,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.util.concurrent.TimeUnit;
 import org.vfps.api.voprf.v1.VoprfServiceGrpcService;
+import org.vfps.audit.AuditChain;
 import org.vfps.auth.ServerTls;
 import org.vfps.config.ConfigException;
 import org.vfps.config.VoprfServerConfig;
@@ -41,8 +42,18 @@ public final class VoprfServer {
   private final VoprfServerConfig config;
   private final ServerTls tls;
   private final ServerKey key;
+  private final AuditChain auditChain;
+  private final Vertx vertx;
 
-  private VoprfServer(HttpServer server, VoprfServerConfig config, ServerTls tls, ServerKey key) {
+  private VoprfServer(
+      Vertx vertx,
+      HttpServer server,
+      VoprfServerConfig config,
+      ServerTls tls,
+      ServerKey key,
+      AuditChain auditChain) {
+    this.vertx = vertx;
+    this.auditChain = auditChain;
     this.server = server;
     this.tls = tls;
     this.key = key;
@@ -80,6 +91,7 @@ public final class VoprfServer {
       Vertx vertx, VoprfServerConfig config, ServerTls tls, CallAuthentication authentication) {
     VoprfServerConfig.Hardening hardening = config.hardening();
     ServerKey key = ConfiguredKey.of(config.key());
+    AuditChain auditChain = AuditChain.start(config.logging().auditChain());
     boolean clientCertificates = authentication instanceof ClientCertificates;
     GrpcServer grpc =
         GrpcServer.server(
@@ -101,7 +113,8 @@ public final class VoprfServer {
                     hardening.rateLimit().window(),
                     System::nanoTime)
                 : null,
-            hardening.enableDetailedErrors()));
+            hardening.enableDetailedErrors(),
+            auditChain));
     grpc.addService(
         HealthService.create(vertx)
             .register(VoprfServiceGrpcService.SERVICE_NAME, () -> Future.succeededFuture(true)));
@@ -121,8 +134,9 @@ public final class VoprfServer {
         .map(
             listening -> {
               tls.startReloading();
-              return new VoprfServer(listening, config, tls, key);
-            });
+              return new VoprfServer(vertx, listening, config, tls, key, auditChain);
+            })
+        .onFailure(failure -> auditChain.close());
   }
 
   /** Whether it listens over TLS. */
@@ -145,8 +159,19 @@ public final class VoprfServer {
     return key.publicKey();
   }
 
-  /** Stops taking calls; the calls in flight get up to 5 s to finish. */
+  /**
+   * Stops taking calls; the calls in flight get up to 5 s to finish. Then the audit trail's last
+   * checkpoint is written.
+   */
   public Future<Void> close() {
-    return server.shutdown(SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS);
+    return server
+        .shutdown(SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS)
+        .eventually(
+            () ->
+                vertx.executeBlocking(
+                    () -> {
+                      auditChain.close();
+                      return null;
+                    }));
   }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.LogCapture;
+import org.vfps.audit.AuditChain;
 
 /** The VOPRF server's audit line escapes what its callers chose as vfps's audit trail does. */
 class VoprfAuditTest {
@@ -17,13 +18,16 @@ class VoprfAuditTest {
 
   @Test
   void aSubjectOrClientCannotEndTheLine() {
-    new VoprfAudit("key-1").blindEvaluate("sub\u0085ject\u2028\"x", "10.0.0.1\r\n", 2, "OK");
+    new VoprfAudit("key-1", AuditChain.unsigned())
+        .blindEvaluate("sub\u0085ject\u2028\"x", "10.0.0.1\r\n", 2, "OK");
 
     ILoggingEvent line = log.atLeast(Level.INFO).getFirst();
     Map<String, String> fields = new HashMap<>();
     line.getKeyValuePairs().forEach(pair -> fields.put(pair.key, String.valueOf(pair.value)));
     assertThat(fields)
         .containsEntry("subject", "sub\\u0085ject\\u2028\\\"x")
-        .containsEntry("client", "10.0.0.1\\u000d\\u000a");
+        .containsEntry("client", "10.0.0.1\\u000d\\u000a")
+        .containsEntry("seq", "1")
+        .containsKeys("chain", "hash");
   }
 }
