@@ -87,7 +87,8 @@ public final class SealingCommands {
     SealingForm done = toSealed ? SealingForm.SEALED : SealingForm.PLAIN;
     SealingForm switchedAlready =
         toSealed ? SealingForm.BOTH_WRITES_SEALED : SealingForm.BOTH_WRITES_PLAIN;
-    return form(namespace)
+    return state(namespace)
+        .map(State::form)
         .compose(
             form -> {
               if (form == done) {
@@ -196,32 +197,18 @@ public final class SealingCommands {
    */
   public Future<Long> reindex(String namespace) {
     byte[] target = sealer.keyCheck();
-    return pool.preparedQuery(
-            """
-            SELECT s.reads_plain, s.index_key_check, s.other_index_key_check FROM namespaces n
-            LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
-            WHERE n.name = $1""")
-        .execute(Tuple.of(namespace))
+    return state(namespace)
         .compose(
-            rows -> {
-              if (rows.size() == 0) {
-                return Future.failedFuture(
-                    new IllegalArgumentException("namespace '" + namespace + "' does not exist"));
-              }
-              Row row = rows.iterator().next();
-              Buffer current = row.getBuffer("index_key_check");
-              if (current == null || row.getBoolean("reads_plain")) {
+            state -> {
+              if (state.form() != SealingForm.SEALED) {
                 return Future.failedFuture(
                     new IllegalStateException(
                         "namespace '"
                             + namespace
                             + "' is not sealed (or is being sealed or unsealed): seal it first"));
               }
-              Buffer other = row.getBuffer("other_index_key_check");
-              if (sealer.indexVersionOf(current.getBytes()).isEmpty()
-                  || (other != null && sealer.indexVersionOf(other.getBytes()).isEmpty())) {
-                return Future.failedFuture(otherKeyFile(namespace));
-              }
+              Buffer current = state.indexKeyCheck();
+              Buffer other = state.otherIndexKeyCheck();
               boolean switched = Arrays.equals(current.getBytes(), target);
               if (switched && other == null) {
                 progress.accept(
@@ -423,15 +410,18 @@ public final class SealingCommands {
             });
   }
 
+  /** A namespace's row of {@code vfps_namespace_sealing} as the table holds it now. */
+  private record State(SealingForm form, Buffer indexKeyCheck, Buffer otherIndexKeyCheck) {}
+
   /**
-   * The namespace's form as the table holds it; fails when it is sealed with another index key than
-   * this command's key file holds.
+   * The namespace's row as the table holds it; fails when the namespace does not exist, or is
+   * sealed under an index key this command's key file does not hold.
    */
-  private Future<SealingForm> form(String namespace) {
+  private Future<State> state(String namespace) {
     return pool.preparedQuery(
             """
-            SELECT n.name, s.writes_sealed, s.reads_plain, s.index_key_check FROM namespaces n
-            LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
+            SELECT s.writes_sealed, s.reads_plain, s.index_key_check, s.other_index_key_check
+            FROM namespaces n LEFT JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
             WHERE n.name = $1""")
         .execute(Tuple.of(namespace))
         .compose(
@@ -441,15 +431,21 @@ public final class SealingCommands {
                     new IllegalArgumentException("namespace '" + namespace + "' does not exist"));
               }
               Row row = rows.iterator().next();
+              if (row.getBoolean("writes_sealed") == null) {
+                return Future.succeededFuture(new State(SealingForm.PLAIN, null, null));
+              }
               Buffer check = row.getBuffer("index_key_check");
-              if (check != null && sealer.indexVersionOf(check.getBytes()).isEmpty()) {
+              Buffer other = row.getBuffer("other_index_key_check");
+              if (sealer.indexVersionOf(check.getBytes()).isEmpty()
+                  || (other != null && sealer.indexVersionOf(other.getBytes()).isEmpty())) {
                 return Future.failedFuture(otherKeyFile(namespace));
               }
               return Future.succeededFuture(
-                  row.getBoolean("writes_sealed") == null
-                      ? SealingForm.PLAIN
-                      : SealingForm.of(
-                          row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")));
+                  new State(
+                      SealingForm.of(
+                          row.getBoolean("writes_sealed"), row.getBoolean("reads_plain")),
+                      check,
+                      other));
             });
   }
 

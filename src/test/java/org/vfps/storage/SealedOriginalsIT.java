@@ -3,6 +3,7 @@ package org.vfps.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -207,15 +209,7 @@ class SealedOriginalsIT {
   void sealingAndUnsealingAnExistingNamespaceUnderLoadLosesNothing() throws Exception {
     Namespace namespace = namespace(false);
     String name = namespace.name();
-    Map<String, String> before = new HashMap<>();
-    List<String> values = new ArrayList<>();
-    for (int i = 0; i < 1200; i++) {
-      values.add("existing-" + i);
-    }
-    for (Pseudonym pseudonym :
-        pseudonyms.upsertAll(namespace, values, value -> () -> "e-" + random()).await()) {
-      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
-    }
+    Map<String, String> before = stored(namespace, "existing-", 1200);
     SealingCommands commands =
         new SealingCommands(vertx, database.pool(), new Sealer(keys), line -> {}, SETTLE);
 
@@ -243,99 +237,97 @@ class SealedOriginalsIT {
     again.verify();
   }
 
-  @Test
-  void reencryptionUnderANewDataKeyUnderLoadLosesNothing() throws Exception {
-    Namespace namespace = namespace(true);
-    Map<String, String> before = new HashMap<>();
+  /** {@code count} values stored in the namespace, with their pseudonyms. */
+  private static Map<String, String> stored(Namespace namespace, String prefix, int count) {
     List<String> values = new ArrayList<>();
-    for (int i = 0; i < 800; i++) {
-      values.add("rotated-" + i);
+    for (int i = 0; i < count; i++) {
+      values.add(prefix + i);
     }
+    Map<String, String> stored = new HashMap<>();
     for (Pseudonym pseudonym :
-        pseudonyms.upsertAll(namespace, values, value -> () -> "r-" + random()).await()) {
-      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
+        pseudonyms.upsertAll(namespace, values, value -> () -> "s-" + random()).await()) {
+      stored.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
     }
-    SealingKeys rotated = keys.withNewDataKey();
-    Sealer newSealer = new Sealer(rotated);
+    return stored;
+  }
+
+  /**
+   * Runs {@code command} with the rotated keys of a second replica, while that replica creates and
+   * looks values up; returns what the command returned, once the load found nothing wrong.
+   */
+  private static long underLoadOf(
+      Namespace namespace,
+      Map<String, String> before,
+      Sealer rotated,
+      Function<SealingCommands, Future<Long>> command)
+      throws InterruptedException {
     try (Database replica =
         Database.connect(
             vertx,
             settings,
             UpsertTimer.NONE,
             Admission.unbounded(),
-            SealingKeyFile.fixed(newSealer))) {
+            SealingKeyFile.fixed(rotated))) {
       Load load = new Load(namespace, before, replica.pseudonyms());
       load.start();
-      long reencrypted =
-          new SealingCommands(vertx, replica.pool(), newSealer, line -> {}, SETTLE)
-              .reencrypt()
+      long done =
+          command
+              .apply(new SealingCommands(vertx, replica.pool(), rotated, line -> {}, SETTLE))
               .await();
       load.stop();
-      assertThat(reencrypted).isGreaterThanOrEqualTo(800);
       assertThat(load.failures).isEmpty();
-      assertThat(
-              count(
-                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
-                      + " AND substring(x_sealed_original_value FROM 2 FOR 4) <> '\\x00000002'::bytea",
-                  namespace.name()))
-          .isZero();
       load.verify();
+      return done;
     }
+  }
+
+  @Test
+  void reencryptionUnderANewDataKeyUnderLoadLosesNothing() throws Exception {
+    Namespace namespace = namespace(true);
+    Map<String, String> before = stored(namespace, "rotated-", 800);
+    Sealer newSealer = new Sealer(keys.withNewDataKey());
+    long reencrypted = underLoadOf(namespace, before, newSealer, SealingCommands::reencrypt);
+    assertThat(reencrypted).isGreaterThanOrEqualTo(800);
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
+                    + " AND substring(x_sealed_original_value FROM 2 FOR 4) <> '\\x00000002'::bytea",
+                namespace.name()))
+        .isZero();
   }
 
   @Test
   void reindexingUnderANewIndexKeyUnderLoadLosesNothing() throws Exception {
     Namespace namespace = namespace(true);
-    Map<String, String> before = new HashMap<>();
-    List<String> values = new ArrayList<>();
-    for (int i = 0; i < 700; i++) {
-      values.add("reindexed-" + i);
-    }
-    for (Pseudonym pseudonym :
-        pseudonyms.upsertAll(namespace, values, value -> () -> "x-" + random()).await()) {
-      before.put(pseudonym.originalValue(), pseudonym.pseudonymValue());
-    }
-    SealingKeys rotated = keys.withNewIndexSecret();
-    Sealer newSealer = new Sealer(rotated);
-    try (Database replica =
-        Database.connect(
-            vertx,
-            settings,
-            UpsertTimer.NONE,
-            Admission.unbounded(),
-            SealingKeyFile.fixed(newSealer))) {
-      Load load = new Load(namespace, before, replica.pseudonyms());
-      load.start();
-      long reindexed =
-          new SealingCommands(vertx, replica.pool(), newSealer, line -> {}, SETTLE)
-              .reindex(namespace.name())
-              .await();
-      load.stop();
-      assertThat(reindexed).isGreaterThanOrEqualTo(700);
-      assertThat(load.failures).isEmpty();
-      load.verify();
-      // every row is indexed under the new key now
-      String sample = "reindexed-7";
-      assertThat(
-              count(
-                  "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = '"
-                      + newSealer.blindIndex(2, namespace.name(), sample)
-                      + "'",
-                  namespace.name()))
-          .isEqualTo(1);
-      assertThat(
-              count(
-                  "SELECT count(*) FROM vfps_namespace_sealing WHERE namespace_name = ?"
-                      + " AND other_index_key_check IS NULL",
-                  namespace.name()))
-          .isEqualTo(1);
-    }
+    Map<String, String> before = stored(namespace, "reindexed-", 700);
+    Sealer newSealer = new Sealer(keys.withNewIndexSecret());
+    long reindexed =
+        underLoadOf(namespace, before, newSealer, commands -> commands.reindex(namespace.name()));
+    assertThat(reindexed).isGreaterThanOrEqualTo(700);
+    // every row is indexed under the new key now
+    String sample = "reindexed-7";
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND original_value = '"
+                    + newSealer.blindIndex(2, namespace.name(), sample)
+                    + "'",
+                namespace.name()))
+        .isEqualTo(1);
+    assertThat(
+            count(
+                "SELECT count(*) FROM vfps_namespace_sealing WHERE namespace_name = ?"
+                    + " AND other_index_key_check IS NULL",
+                namespace.name()))
+        .isEqualTo(1);
     // a replica that holds the old index key only cannot serve the namespace any more
     assertThatThrownBy(
             () -> pseudonyms.findAllByOriginal(namespace.name(), List.of("reindexed-1")).await())
         .isInstanceOfSatisfying(
             ServiceException.class,
             e -> assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION));
+    // the other tests' key file does not hold the new index key: the namespace goes
+    TestPostgres.execute(
+        settings, "DELETE FROM namespaces WHERE name = '" + namespace.name() + "'");
   }
 
   @Test
