@@ -22,10 +22,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -702,17 +700,7 @@ class AuthorizationIT {
         NamespaceServiceDeleteRequest.newBuilder().setName(created).build(),
         headers(callers.get("admin")));
 
-    // each line's own fields; those of its chain are AuditVerifyTest's
-    List<Map<String, String>> lines =
-        audit.list.stream()
-            .map(
-                event ->
-                    event.getKeyValuePairs().stream()
-                        .filter(kvp -> !Set.of("chain", "seq", "hash").contains(kvp.key))
-                        .collect(
-                            Collectors.toMap(
-                                kvp -> kvp.key, kvp -> String.valueOf(kvp.value), (a, b) -> a)))
-            .toList();
+    List<Map<String, String>> lines = AuditLines.fields(audit.list);
     assertThat(lines)
         .contains(
             Map.of(

@@ -82,7 +82,7 @@ class CommandLineIT {
     Run second = run(Map.of("ConnectionStrings__PostgreSQL", TestPostgres.uri(fresh)), "migrate");
 
     assertThat(first.exitCode()).as(first.output()).isZero();
-    assertThat(first.output()).contains("13 migrations applied");
+    assertThat(first.output()).contains("14 migrations applied");
     assertThat(second.exitCode()).as(second.output()).isZero();
     assertThat(second.output()).contains("0 migrations applied");
     assertThat(TestPostgres.queryLong(fresh, "SELECT count(*) FROM vfps_secrets")).isZero();

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -360,15 +359,7 @@ class FhirAuthorizationIT {
         parameters(
             "context", "valueIdentifier", namespace, "pseudonym", "valueIdentifier", pseudonym));
 
-    List<Map<String, String>> lines =
-        audit.list.stream()
-            .map(
-                event ->
-                    event.getKeyValuePairs().stream()
-                        .collect(
-                            Collectors.toMap(
-                                kvp -> kvp.key, kvp -> String.valueOf(kvp.value), (a, b) -> a)))
-            .toList();
+    List<Map<String, String>> lines = AuditLines.fields(audit.list);
     assertThat(lines)
         .contains(
             Map.of(

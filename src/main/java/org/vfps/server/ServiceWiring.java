@@ -97,8 +97,9 @@ final class ServiceWiring {
     }
     Foundation foundation = foundation(storage, keyFile);
     AuthorizationConfig authorization = config.authorization();
-    return sealingReady(foundation.database(), keyFile)
-        .compose(ready -> sharedKeys(foundation.database(), authorization))
+    // the shared keys first: their read names an unmigrated database as such
+    return sharedKeys(foundation.database(), authorization)
+        .compose(keys -> sealingReady(foundation.database(), keyFile).map(keys))
         .compose(keys -> accessSnapshots(foundation.snapshots(), authorization).map(keys))
         .compose(keys -> followInvalidations(foundation, authorization).map(keys))
         .map(keys -> domain(foundation, keys));

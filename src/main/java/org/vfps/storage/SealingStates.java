@@ -5,8 +5,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -47,6 +49,12 @@ final class SealingStates {
   private volatile Future<View> loading;
 
   /**
+   * Where the table is read: a context of its own, so that a read a call asks for is no part of the
+   * call's trace; null until {@link #startReloading}.
+   */
+  private volatile Context reads;
+
+  /**
    * A namespace's row: its form, the check value of the index key its new rows are indexed under,
    * and while it moves to another index key, the check of the other one (else null); both null for
    * a plain namespace.
@@ -73,6 +81,7 @@ final class SealingStates {
 
   /** Starts reading the table every {@value #RELOAD_MILLIS} ms on {@code vertx}; returns its id. */
   long startReloading(Vertx vertx) {
+    reads = ((VertxInternal) vertx).createEventLoopContext();
     return vertx.setPeriodic(RELOAD_MILLIS, id -> reload());
   }
 
@@ -136,9 +145,15 @@ final class SealingStates {
     if (running != null && !running.isComplete()) {
       return running;
     }
+    Context on = reads;
+    Promise<RowSet<Row>> read = Promise.promise();
+    if (on == null) {
+      pool.query(SELECT).execute().onComplete(read);
+    } else {
+      on.runOnContext(ignored -> pool.query(SELECT).execute().onComplete(read));
+    }
     Future<View> next =
-        pool.query(SELECT)
-            .execute()
+        read.future()
             .map(
                 rows -> {
                   Map<String, Sealing> namespaces = new HashMap<>();

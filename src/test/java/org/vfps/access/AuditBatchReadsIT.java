@@ -7,11 +7,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.vfps.AuditLines;
 import org.vfps.GrpcTestClient;
 import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
@@ -26,8 +25,6 @@ import org.vfps.server.VfpsServer;
 
 /** The audit lines of a batch of reverse lookups under each {@code Audit__BatchReads}. */
 class AuditBatchReadsIT {
-
-  private static final Set<String> CHAIN_FIELDS = Set.of("chain", "seq", "hash");
 
   @RegisterExtension final LogCapture audit = LogCapture.of(Audit.LOGGER);
 
@@ -83,15 +80,8 @@ class AuditBatchReadsIT {
   private List<Map<String, String>> batchGetLines() {
     return audit.atLeast(Level.TRACE).stream()
         .filter(event -> event.getFormattedMessage().startsWith("PseudonymService/BatchGet "))
-        .map(AuditBatchReadsIT::fields)
+        .map(AuditLines::fields)
         .toList();
-  }
-
-  /** The line's own fields: those of its chain ({@code AuditVerifyTest}'s) left out. */
-  private static Map<String, String> fields(ILoggingEvent event) {
-    return event.getKeyValuePairs().stream()
-        .filter(kvp -> !CHAIN_FIELDS.contains(kvp.key))
-        .collect(Collectors.toMap(kvp -> kvp.key, kvp -> String.valueOf(kvp.value)));
   }
 
   private void assertNoOriginalValue(Lookup lookup) {

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.vfps.AuditLines;
 import org.vfps.ClassResources;
 import org.vfps.TestPostgres;
 import org.vfps.access.Access;
@@ -334,13 +334,6 @@ class PseudonymBatchIT {
   }
 
   private List<Map<String, String>> auditLines() {
-    return audit.list.stream()
-        .map(
-            event ->
-                event.getKeyValuePairs().stream()
-                    .collect(
-                        Collectors.toMap(
-                            kvp -> kvp.key, kvp -> String.valueOf(kvp.value), (a, b) -> a)))
-        .toList();
+    return AuditLines.fields(audit.list);
   }
 }

@@ -159,8 +159,10 @@ class WriteCoalescerIT {
     String namespace = namespace();
     Namespace looked = TestPostgres.storedNamespace(namespace);
     repository.upsert(looked, "owner", candidates("taken")).await();
-    // a namespace deleted since its caller looked it up
+    // a namespace deleted since its caller looked it up; written once before, so that the sealing
+    // view has read it since its creation and the request takes no detour to read it again
     Namespace missing = TestPostgres.storedNamespace(namespace());
+    repository.upsert(missing, "before", candidates("p-before")).await();
     TestPostgres.execute(
         TestPostgres.database(), "DELETE FROM namespaces WHERE name = '" + missing.name() + "'");
 
