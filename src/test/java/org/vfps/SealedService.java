@@ -161,10 +161,13 @@ public final class SealedService implements BeforeAllCallback, AfterAllCallback 
           .as("rows holding an original value")
           .isZero();
     }
-    String dump = TestPostgres.dump(database);
-    for (String original : originals) {
-      assertThat(dump).as("a dump of the database").doesNotContain(original);
-    }
+    TestPostgres.dump(database)
+        .ifPresent(
+            dump -> {
+              for (String original : originals) {
+                assertThat(dump).as("a dump of the database").doesNotContain(original);
+              }
+            });
     List<String> lines =
         log.events().stream()
             .filter(SealedService::fromTheService)

@@ -15,6 +15,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -201,9 +202,11 @@ public final class TestPostgres {
 
   /**
    * The database's data as {@code pg_dump --data-only} writes it, for tests that search a dump;
-   * needs {@code pg_dump} (postgresql-client) on the path.
+   * empty where no {@code pg_dump} of the server's major version is on the path (the embedded
+   * server of a machine without Docker is PostgreSQL 17, a Debian client may be older), except
+   * under {@code CI=true}, where that fails the test.
    */
-  public static String dump(ConnectionSettings settings) {
+  public static Optional<String> dump(ConnectionSettings settings) {
     try {
       java.nio.file.Path out = Files.createTempFile("vfps-dump", ".sql");
       try {
@@ -215,7 +218,7 @@ public final class TestPostgres {
                   .redirectErrorStream(true)
                   .start();
         } catch (IOException e) {
-          throw new AssertionError("pg_dump is needed for this test (postgresql-client)", e);
+          return noDump("no pg_dump on the path (postgresql-client)");
         }
         String output =
             new String(
@@ -224,10 +227,13 @@ public final class TestPostgres {
           process.destroyForcibly();
           throw new AssertionError("pg_dump did not end in 60 s: " + output);
         }
+        if (process.exitValue() != 0 && output.contains("server version mismatch")) {
+          return noDump("pg_dump is of another major version than the server: " + output.strip());
+        }
         if (process.exitValue() != 0) {
           throw new AssertionError("pg_dump failed: " + output);
         }
-        return Files.readString(out);
+        return Optional.of(Files.readString(out));
       } finally {
         Files.deleteIfExists(out);
       }
@@ -237,6 +243,14 @@ public final class TestPostgres {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  private static Optional<String> noDump(String why) {
+    if ("true".equals(System.getenv("CI"))) {
+      throw new AssertionError("CI=true needs a dump of the test database: " + why);
+    }
+    LOG.warn("No dump of the test database is searched: {}", why);
+    return Optional.empty();
   }
 
   /** Runs SQL statements over JDBC, for setting up what the service itself would never write. */

@@ -44,12 +44,25 @@ public final class Sealer {
   private static final byte[] KEY_CHECK_LABEL =
       "vfps sealed originals: key check".getBytes(StandardCharsets.UTF_8);
 
-  private static final SecureRandom RANDOM = new SecureRandom();
+  /**
+   * The nonces' source, one generator per thread: the default one shares a lock between all
+   * threads. A nonce need only never repeat under a key; 96 random bits do that.
+   */
+  private static final ThreadLocal<SecureRandom> NONCES =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return SecureRandom.getInstance("DRBG");
+            } catch (GeneralSecurityException e) {
+              return new SecureRandom();
+            }
+          });
 
   private final SealingKeys keys;
   private final Map<Integer, IndexKey> indexKeys;
   private final IndexKey currentIndexKey;
   private final ThreadLocal<Cipher> cipher;
+  private final Map<Integer, SecretKeySpec> dataKeySpecs;
 
   /** An index key: its version, its check value, and a MAC under it for each thread. */
   private record IndexKey(int version, byte[] check, ThreadLocal<Mac> mac) {
@@ -70,6 +83,10 @@ public final class Sealer {
         .forEach((version, secret) -> derived.put(version, IndexKey.derive(version, secret)));
     this.indexKeys = Collections.unmodifiableMap(derived);
     this.currentIndexKey = derived.get(keys.currentIndexVersion());
+    Map<Integer, SecretKeySpec> specs = new TreeMap<>();
+    keys.versions()
+        .forEach(version -> specs.put(version, new SecretKeySpec(keys.dataKey(version), "AES")));
+    this.dataKeySpecs = Collections.unmodifiableMap(specs);
     this.cipher =
         ThreadLocal.withInitial(
             () -> {
@@ -165,14 +182,12 @@ public final class Sealer {
   public byte[] seal(String namespace, String blindIndex, String originalValue) {
     int version = keys.currentVersion();
     byte[] nonce = new byte[NONCE_BYTES];
-    RANDOM.nextBytes(nonce);
+    NONCES.get().nextBytes(nonce);
     byte[] plain = originalValue.getBytes(StandardCharsets.UTF_8);
     try {
       Cipher aead = cipher.get();
       aead.init(
-          Cipher.ENCRYPT_MODE,
-          new SecretKeySpec(keys.dataKey(version), "AES"),
-          new GCMParameterSpec(TAG_BITS, nonce));
+          Cipher.ENCRYPT_MODE, dataKeySpecs.get(version), new GCMParameterSpec(TAG_BITS, nonce));
       aead.updateAAD(associatedData(namespace, blindIndex));
       ByteBuffer sealed = ByteBuffer.allocate(HEADER_BYTES + aead.getOutputSize(plain.length));
       sealed.put(FORMAT).putInt(version).put(nonce);
@@ -202,7 +217,7 @@ public final class Sealer {
       Cipher aead = cipher.get();
       aead.init(
           Cipher.DECRYPT_MODE,
-          new SecretKeySpec(key, "AES"),
+          dataKeySpecs.get(version),
           new GCMParameterSpec(TAG_BITS, sealed, 5, NONCE_BYTES));
       aead.updateAAD(associatedData(namespace, blindIndex));
       byte[] plain = aead.doFinal(sealed, HEADER_BYTES, sealed.length - HEADER_BYTES);

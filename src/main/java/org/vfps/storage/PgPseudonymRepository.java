@@ -77,6 +77,16 @@ public final class PgPseudonymRepository implements PseudonymRepository {
     if (known != null && known.form() == SealingForm.PLAIN) {
       return coalescers.upsert(namespace, originalValue, null, candidates);
     }
+    if (known != null) {
+      // the view at hand serves: no future for the form
+      StoredOriginals.Write write;
+      try {
+        write = originals.write(namespace.name(), originalValue, known);
+      } catch (ServiceException refused) {
+        return Future.failedFuture(refused);
+      }
+      return insertAs(namespace, originalValue, write, candidates, 1);
+    }
     return originals
         .write(namespace.name(), namespace.createdAt(), originalValue)
         .compose(write -> insertAs(namespace, originalValue, write, candidates, 1));
