@@ -13,7 +13,7 @@
 #   5. sealed originals (docs/sealed-originals.md): vfps with its caches off and a new key file in
 #      Sealing__KeyFile, the same ghz workloads (Create of new values, of known values, Get) in a
 #      namespace it creates, which is sealed, and then in the namespace "bench" of step 1, which
-#      stays plain: both in one JVM, sealed first;
+#      stays plain: both in one JVM, measured sealed, plain, plain, sealed and pooled by pairs;
 #
 # and prints requests per second, latency, errors and the ratio to pgbench, and, from /proc
 # (loadtest/cpu.py), the CPU per request of the service, of PostgreSQL's backends and of the load
@@ -211,8 +211,9 @@ stop_service
 # database, and so without the blind index's lookup): one JVM with a key file serves a sealed
 # namespace it creates and the plain namespace "bench" of the first start, whose Creates and Gets
 # take the plain path in a replica with keys too. After the caches-on start, since a replica
-# without the key file refuses to start once a sealed namespace exists. The sealed workloads run
-# first, so that the plain ones have had at least as many calls to be compiled by.
+# without the key file refuses to start once a sealed namespace exists. Each call is measured
+# sealed, plain, plain again and sealed again, and the report pools each pair: what the JIT still
+# compiles, and any drift of the machine, then falls on both alike.
 "$JAVA" -jar "$JAR" sealing new-key --out "$work/sealing-keys.json" >/dev/null
 start_service sealed Sealing__KeyFile="$work/sealing-keys.json"
 create_namespace bench-sealed
@@ -224,9 +225,13 @@ ghz_run seed-sealed "$GRPC_PORT" -n "$KNOWN" -D "$work/known-sealed.json"
 say "== ghz: gRPC Create, new values, sealed namespace, then plain"
 ghz_measured grpc-new-sealed "$GRPC_PORT" -n "$REQUESTS" -d "$sealed_new_values"
 ghz_measured grpc-new-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
+ghz_measured grpc-new-keyed-plain-again "$GRPC_PORT" -n "$REQUESTS" -d "$new_values"
+ghz_measured grpc-new-sealed-again "$GRPC_PORT" -n "$REQUESTS" -d "$sealed_new_values"
 say "== ghz: gRPC Create, known values, sealed namespace, then plain"
 ghz_measured grpc-known-sealed "$GRPC_PORT" -n "$REQUESTS" -D "$work/known-sealed.json"
 ghz_measured grpc-known-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+ghz_measured grpc-known-keyed-plain-again "$GRPC_PORT" -n "$REQUESTS" -D "$work/known.json"
+ghz_measured grpc-known-sealed-again "$GRPC_PORT" -n "$REQUESTS" -D "$work/known-sealed.json"
 say "== ghz: gRPC Get (reverse lookup), sealed namespace, then plain"
 known_pseudonyms "$work/known-sealed.json" "$work/get-sealed.json" bench-sealed
 # a quarter of WARMUP in each namespace: with $KNOWN calls, the JIT compiles the Get path while
@@ -235,6 +240,8 @@ CALL=Get ghz_run warmup-get-sealed "$GRPC_PORT" -n $((WARMUP / 4)) -D "$work/get
 CALL=Get ghz_run warmup-get-keyed-plain "$GRPC_PORT" -n $((WARMUP / 4)) -D "$work/get.json"
 CALL=Get ghz_measured grpc-get-sealed "$GRPC_PORT" -n "$REQUESTS" -D "$work/get-sealed.json"
 CALL=Get ghz_measured grpc-get-keyed-plain "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
+CALL=Get ghz_measured grpc-get-keyed-plain-again "$GRPC_PORT" -n "$REQUESTS" -D "$work/get.json"
+CALL=Get ghz_measured grpc-get-sealed-again "$GRPC_PORT" -n "$REQUESTS" -D "$work/get-sealed.json"
 stop_service
 
 say "== the floor: a bare vertx-grpc server (loadtest/FloorServer.java, $JAVA_OPTS)"
