@@ -361,26 +361,74 @@ public final class PgPseudonymRepository implements PseudonymRepository {
                   .write(namespace.name(), namespace.createdAt(), originalValue)
                   .compose(
                       write ->
-                          pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS)
-                              .execute(
-                                  Tuple.of(
-                                      namespace.name(),
-                                      write.key(),
-                                      pseudonymValues.toArray(String[]::new),
-                                      sequenceNumbers.toArray(Long[]::new),
-                                      PseudonymRows.createdAt(namespace),
-                                      write.sealed())))
-                  .recover(
-                      failure ->
-                          PgFailures.violates(failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
-                              ? Future.failedFuture(NamespaceFailures.notFound(namespace.name()))
-                              : PseudonymRows.failed(failure, namespace.name()))
-                  .compose(
-                      inserted ->
-                          inserted.iterator().next().getBoolean("present")
-                              ? grow(namespace, originalValue, count, supplier, next, round + 1)
-                              : Future.failedFuture(NamespaceFailures.notFound(namespace.name())));
+                          insertSequenceNumbers(namespace, write, pseudonymValues, sequenceNumbers)
+                              .recover(
+                                  failure ->
+                                      PgFailures.violates(
+                                              failure, PgFailures.FOREIGN_KEY_VIOLATION, null)
+                                          ? Future.failedFuture(
+                                              NamespaceFailures.notFound(namespace.name()))
+                                          : PseudonymRows.failed(failure, namespace.name()))
+                              .compose(
+                                  inserted -> {
+                                    Row row = inserted.iterator().next();
+                                    if (row.getBoolean("present")) {
+                                      return grow(
+                                          namespace,
+                                          originalValue,
+                                          count,
+                                          supplier,
+                                          next,
+                                          round + 1);
+                                    }
+                                    if (write.otherKey() != null && row.getBoolean("stale")) {
+                                      // the form changed since it was read: read it again
+                                      return originals
+                                          .states()
+                                          .reload()
+                                          .compose(
+                                              reloaded ->
+                                                  grow(
+                                                      namespace,
+                                                      originalValue,
+                                                      count,
+                                                      supplier,
+                                                      next,
+                                                      round + 1));
+                                    }
+                                    return Future.failedFuture(
+                                        NamespaceFailures.notFound(namespace.name()));
+                                  }));
             });
+  }
+
+  /**
+   * Stores candidates for the sequence numbers of one value in the form {@code write} says: in a
+   * namespace being sealed or unsealed, guarded against the other form ({@link
+   * PseudonymQueries#INSERT_SEQUENCE_NUMBERS_IN_TRANSITION}).
+   */
+  private Future<RowSet<Row>> insertSequenceNumbers(
+      Namespace namespace,
+      StoredOriginals.Write write,
+      List<String> pseudonymValues,
+      List<Long> sequenceNumbers) {
+    Tuple tuple =
+        Tuple.of(
+            namespace.name(),
+            write.key(),
+            pseudonymValues.toArray(String[]::new),
+            sequenceNumbers.toArray(Long[]::new),
+            PseudonymRows.createdAt(namespace),
+            write.sealed());
+    if (write.otherKey() == null) {
+      return pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS).execute(tuple);
+    }
+    return pool.preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS_IN_TRANSITION)
+        .execute(
+            tuple
+                .addString(write.otherKey())
+                .addBoolean(write.sealed() != null)
+                .addBuffer(Buffer.buffer(write.indexKeyCheck())));
   }
 
   /** See {@link PgWithdrawals#withdraw}. */

@@ -16,12 +16,43 @@ final class PseudonymQueries {
         WITH namespace AS (
           SELECT name FROM namespaces WHERE name = $1 AND created_at = %s
         ),
-        inserted AS (
-          INSERT INTO pseudonyms
-            (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-             last_updated_at, x_sealed_original_value)
         """
-        .formatted(createdAt);
+            .formatted(createdAt)
+        + INSERT_INTO_PSEUDONYMS;
+  }
+
+  /** The CTE {@code inserted}, open after the insert's column list. */
+  private static final String INSERT_INTO_PSEUDONYMS =
+      """
+      inserted AS (
+        INSERT INTO pseudonyms
+          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
+           last_updated_at, x_sealed_original_value)
+      """;
+
+  /**
+   * The head of a statement that stores rows of the namespace {@code $1}, created at {@code
+   * createdAt}, only while it is being sealed or unsealed and new rows take the form the caller
+   * read ({@code writesSealed}, under the index key of check {@code indexKeyCheck}): the CTE {@code
+   * namespace} holds its name, or no row, and the CTE {@code inserted} opens as in {@link
+   * #insertIntoBoundNamespace}. It locks the namespace's row of {@code vfps_namespace_sealing}
+   * {@code FOR SHARE}, so that a command changing the form waits for the statement's commit, and a
+   * statement that waited for the command's finds no row.
+   */
+  private static String insertIntoNamespaceInTransition(
+      String createdAt, String writesSealed, String indexKeyCheck) {
+    return """
+        WITH namespace AS (
+          SELECT n.name FROM namespaces n
+          JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
+          WHERE n.name = $1 AND n.created_at = %s AND s.writes_sealed = %s
+            AND s.index_key_check = %s
+            AND (s.reads_plain OR s.other_index_key_check IS NOT NULL)
+          FOR SHARE OF s
+        ),
+        """
+            .formatted(createdAt, writesSealed, indexKeyCheck)
+        + INSERT_INTO_PSEUDONYMS;
   }
 
   /**
@@ -85,19 +116,8 @@ final class PseudonymQueries {
    * row says {@code stale}, for the caller to read the form again and retry.
    */
   static final String UPSERT_IN_TRANSITION =
-      """
-      WITH namespace AS (
-        SELECT n.name FROM namespaces n
-        JOIN vfps_namespace_sealing s ON s.namespace_name = n.name
-        WHERE n.name = $1 AND n.created_at = $4 AND s.writes_sealed = $7
-          AND s.index_key_check = $8
-          AND (s.reads_plain OR s.other_index_key_check IS NOT NULL)
-        FOR SHARE OF s
-      ),
-      inserted AS (
-        INSERT INTO pseudonyms
-          (namespace_name, original_value, pseudonym_value, sequence_number, created_at,
-           last_updated_at, x_sealed_original_value)
+      insertIntoNamespaceInTransition("$4", "$7", "$8")
+          + """
         SELECT name, $2, $3, 0, now(), now(), $5 FROM namespace
         WHERE NOT EXISTS (
           SELECT FROM pseudonyms
@@ -229,6 +249,31 @@ final class PseudonymQueries {
         ON CONFLICT DO NOTHING
       )
       SELECT EXISTS (SELECT FROM namespace) AS present""";
+
+  /**
+   * {@link #INSERT_SEQUENCE_NUMBERS} in a namespace being sealed or unsealed, guarded as {@link
+   * #UPSERT_IN_TRANSITION} is: {@code $6} is the sealed value (null for plain rows), {@code $7} the
+   * key of the other form, {@code $8} whether new rows are sealed and {@code $9} the check of the
+   * index key they are indexed under. A candidate whose sequence number a row of the other form
+   * holds is skipped, so that no sequence number of a value is stored in both forms. Nothing is
+   * stored when the form changed since the caller read it: then {@code present} is false and {@code
+   * stale} true, for the caller to read the form again.
+   */
+  static final String INSERT_SEQUENCE_NUMBERS_IN_TRANSITION =
+      insertIntoNamespaceInTransition("$5", "$8", "$9")
+          + """
+        SELECT n.name, $2, candidate.pseudonym_value, candidate.sequence_number, now(), now(), $6
+        FROM unnest($3::text[], $4::bigint[]) AS candidate (pseudonym_value, sequence_number)
+        CROSS JOIN namespace n
+        WHERE NOT EXISTS (
+          SELECT FROM pseudonyms other
+          WHERE other.namespace_name = $1 AND other.original_value = $7
+            AND other.sequence_number = candidate.sequence_number)
+        ON CONFLICT DO NOTHING
+      )
+      SELECT EXISTS (SELECT FROM namespace) AS present,
+        NOT EXISTS (SELECT FROM namespace)
+          AND EXISTS (SELECT FROM namespaces WHERE name = $1 AND created_at = $5) AS stale""";
 
   /** The values of {@code $2}, a text array, that are pseudonyms of the namespace. */
   static final String EXISTING_PSEUDONYM_VALUES =

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -238,6 +241,94 @@ class SealedOriginalsIT {
     assertThat(count("SELECT count(*) FROM vfps_namespace_sealing WHERE namespace_name = ?", name))
         .isZero();
     again.verify();
+  }
+
+  /**
+   * While a namespace is being sealed, a value's further pseudonyms ({@code growTo}, the path of
+   * namespaces with several pseudonyms per value) never take a sequence number that a row of the
+   * other form holds, and a writer that read the form before it changed stores nothing.
+   */
+  @Test
+  void aValueGrowingWhileItsNamespaceIsSealedKeepsEachSequenceNumberInOneForm() throws Exception {
+    Namespace namespace = namespace(false);
+    String name = namespace.name();
+    Pseudonym first = pseudonyms.upsert(namespace, "grown", () -> "g-" + random()).await();
+    Sealer sealer = new Sealer(keys);
+    String check = HexFormat.of().formatHex(sealer.keyCheck());
+    // as after a seal's switch: new rows are sealed, and values are looked up in both forms
+    TestPostgres.execute(
+        settings,
+        "INSERT INTO vfps_namespace_sealing"
+            + " (namespace_name, writes_sealed, reads_plain, index_key_check) VALUES ('"
+            + name
+            + "', true, true, '\\x"
+            + check
+            + "')");
+    String blind = sealer.blindIndex(name, "grown");
+
+    Row sealedWriter =
+        insertInTransition(
+            namespace, blind, sealer.seal(name, blind, "grown"), "grown", true, 0L, 1L);
+    assertThat(sealedWriter.getBoolean("present")).isTrue();
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ? AND sequence_number = 0",
+                name))
+        .as("the plain row keeps sequence number 0; the sealed candidate for it is skipped")
+        .isOne();
+    assertThat(
+            count(
+                "SELECT count(*) FROM pseudonyms WHERE namespace_name = ?"
+                    + " AND x_sealed_original_value IS NOT NULL AND sequence_number = 1",
+                name))
+        .isOne();
+
+    Row staleWriter = insertInTransition(namespace, "grown", null, blind, false, 2L);
+    assertThat(staleWriter.getBoolean("present")).isFalse();
+    assertThat(staleWriter.getBoolean("stale")).isTrue();
+    assertThat(count("SELECT count(*) FROM pseudonyms WHERE namespace_name = ?", name))
+        .isEqualTo(2);
+
+    Thread.sleep(SETTLE.toMillis()); // this replica's view learns of the transition
+    List<Pseudonym> grown =
+        pseudonyms.growTo(namespace, "grown", 3, () -> () -> "g-" + random()).await();
+    assertThat(grown).extracting(Pseudonym::sequenceNumber).containsExactly(0L, 1L, 2L);
+    assertThat(grown).extracting(Pseudonym::originalValue).containsOnly("grown");
+    assertThat(grown.get(0).pseudonymValue()).isEqualTo(first.pseudonymValue());
+    assertThat(plainRows(name)).isOne();
+  }
+
+  /** Runs the guarded insert of sequence numbers as a replica that read the form as given. */
+  private static Row insertInTransition(
+      Namespace namespace,
+      String key,
+      byte[] sealed,
+      String otherKey,
+      boolean writesSealed,
+      Long... sequenceNumbers) {
+    String[] candidates = new String[sequenceNumbers.length];
+    for (int i = 0; i < candidates.length; i++) {
+      candidates[i] = "g-" + random();
+    }
+    Tuple tuple =
+        Tuple.of(
+            namespace.name(),
+            key,
+            candidates,
+            sequenceNumbers,
+            PseudonymRows.createdAt(namespace),
+            sealed == null ? null : Buffer.buffer(sealed));
+    return database
+        .pool()
+        .preparedQuery(PseudonymQueries.INSERT_SEQUENCE_NUMBERS_IN_TRANSITION)
+        .execute(
+            tuple
+                .addString(otherKey)
+                .addBoolean(writesSealed)
+                .addBuffer(Buffer.buffer(new Sealer(keys).keyCheck())))
+        .await()
+        .iterator()
+        .next();
   }
 
   /** {@code count} values stored in the namespace, with their pseudonyms. */
