@@ -250,10 +250,13 @@ check_chart() {
 --set database.existingSecret=s --set voprf.client.address=https://v:8081|voprf.client.publicKey: the VOPRF server's public key is pinned
 --set database.existingSecret=s --set voprf.client.address=https://v:8081 --set voprf.client.publicKey=k --set voprf.client.bearerToken.audience=a --set voprf.client.bearerToken.existingSecret=t|set one of audience
 --set database.existingSecret=s --set voprf.client.address=http://v:8081 --set voprf.client.publicKey=k --set voprf.client.tls.secretName=c|need an https:// address
+--set database.existingSecret=s --set config.Sealing.KeyFile=/keys.json|set it through sealing.existingSecret
+--set database.existingSecret=s --set config.Audit.SigningKeyFile=/key.pem|set it through audit.signingKey.existingSecret
 EOF
 
   check_chart_services "$work/cluster-values.yaml" "$work/default.yaml"
   check_chart_voprf "$work"
+  check_chart_key_files "$work/key-files-values.yaml" "$work/default.yaml"
   check_chart_environment "$work/full-values.yaml"
   check_chart_voprf_environment "$work/voprf-values.yaml"
 
@@ -534,6 +537,98 @@ PY
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   pid=""
+}
+
+# The key files from Secrets (values.yaml's sealing and audit.signingKey): vfps reads owner-only
+# copies that an init container makes in an in-memory emptyDir, the Secrets' volumes are mounted
+# into the init container only, and nothing of it renders without them. Then the init container's
+# script runs here as the pods' user on files of the Secret volume's mode: vfps refuses the
+# Secret's file and takes the copy (`vfps sealing rotate --out` reads the key file, offline).
+check_chart_key_files() { # rendered manifests: with key files, without
+  if ! python3 -c 'import yaml' 2>/dev/null; then
+    skip "the key files' init container (needs python3 with PyYAML)"
+    return
+  fi
+  if ! python3 - "$1" "$2" "$work/key-files.sh" <<'PY'
+import sys, yaml
+def deployment(path, name):
+    return next(d for d in yaml.safe_load_all(open(path))
+                if d and d["kind"] == "Deployment" and d["metadata"]["name"] == name)
+def key_files(name, settings, secrets):
+    """the server's key files: read from owner-only copies in memory, which its init container
+    makes from the Secrets that only it mounts; returns the init container's script"""
+    spec = deployment(sys.argv[1], name)["spec"]["template"]["spec"]
+    server = spec["containers"][0]
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    env = {v["name"]: v.get("value") for v in server["env"]}
+    (init,) = spec["initContainers"]
+    script = init["command"][2]
+    assert {k for k in env if k.endswith("KeyFile")} == set(settings), (name, env)
+    for setting in settings:
+        path = env[setting]
+        (mount,) = [m for m in server["volumeMounts"] if path.startswith(m["mountPath"] + "/")]
+        assert mount["readOnly"] is True, mount
+        assert volumes[mount["name"]]["emptyDir"]["medium"] == "Memory", setting
+        assert f" {path}\n" in script, f"{name}'s init container does not write {path}"
+    assert {n for n, v in volumes.items() if n in ("sealing-key", "audit-signing-key")} == set(secrets)
+    assert all("secret" in volumes[n] for n in secrets)
+    assert not any(m["name"] in secrets for m in server["volumeMounts"]), f"{name} mounts a key's Secret"
+    assert {m["name"] for m in init["volumeMounts"]} == set(secrets) | {"key-files"}
+    assert init["securityContext"]["readOnlyRootFilesystem"] is True
+    return script
+
+script = key_files("vfps", ["Sealing__KeyFile", "Audit__SigningKeyFile"],
+                   ["sealing-key", "audit-signing-key"])
+# the VOPRF server signs its audit checkpoints, and seals nothing
+key_files("vfps-voprf", ["Audit__SigningKeyFile"], ["audit-signing-key"])
+default = deployment(sys.argv[2], "vfps")["spec"]["template"]["spec"]
+assert "initContainers" not in default, "an init container without key files"
+assert not any(v["name"].endswith("KeyFile") for v in default["containers"][0]["env"]), \
+    "a key file setting without its Secret"
+open(sys.argv[3], "w").write(script)
+PY
+  then
+    fail "the key files' init container"
+    return
+  fi
+  pass "key files: vfps and the VOPRF server read owner-only copies in memory; only their init containers mount the Secrets"
+  if [ "$(id -u)" != 0 ] || ! have setpriv || [ ! -f target/vfps.jar ]; then
+    skip "the init container's copy, run here (needs root, setpriv and target/vfps.jar)"
+    return
+  fi
+  # the pod's paths under $work/pod, the Secrets' files as the kubelet gives them (root's, 0444)
+  local pod=$work/pod as_pod
+  mkdir -p "$pod/secrets/sealing-key" "$pod/secrets/audit-signing-key" "$pod/keys"
+  chmod 1777 "$pod/keys"
+  "$JAVA_HOME/bin/java" -jar target/vfps.jar sealing new-key --out "$pod/secrets/sealing-key/sealing-keys.json" >/dev/null
+  "$JAVA_HOME/bin/java" -jar target/vfps.jar audit new-key --out "$pod/secrets/audit-signing-key/audit-signing-key.pem" >/dev/null 2>&1
+  chmod 0444 "$pod"/secrets/*/*
+  chmod 0755 "$work" "$pod" "$pod/secrets" "$pod"/secrets/*
+  as_pod=(setpriv --reuid=65534 --regid=65534 --clear-groups env -i HOME=/tmp PATH=/usr/bin:/bin)
+  if ! "${as_pod[@]}" sh -ec "$(sed "s#/etc/vfps/#$pod/#g" "$work/key-files.sh")" 2>"$work/key-files.err"; then
+    fail "the init container's script: $(cat "$work/key-files.err")"
+    return
+  fi
+  local modes
+  modes=$(stat -c '%u %a' "$pod/keys/sealing-keys.json" "$pod/keys/audit-signing-key.pem" | sort -u)
+  if [ "$modes" != "65534 400" ]; then
+    fail "the init container's copies are not the pod user's and owner-only: $modes"
+    return
+  fi
+  local rotate=(sealing rotate --out /tmp/vfps-rotated-keys.json)
+  if "${as_pod[@]}" Sealing__KeyFile="$pod/secrets/sealing-key/sealing-keys.json" \
+    ConnectionStrings__PostgreSQL=postgresql://nobody@127.0.0.1:1/none \
+    "$JAVA_HOME/bin/java" -jar target/vfps.jar "${rotate[@]}" >/dev/null 2>"$work/key-files.err" ||
+    ! grep -q Sealing__KeyFile "$work/key-files.err"; then
+    fail "vfps did not refuse the Secret's own file (mode 0444): $(cat "$work/key-files.err")"
+  elif ! "${as_pod[@]}" Sealing__KeyFile="$pod/keys/sealing-keys.json" \
+    ConnectionStrings__PostgreSQL=postgresql://nobody@127.0.0.1:1/none \
+    "$JAVA_HOME/bin/java" -jar target/vfps.jar "${rotate[@]}" >/dev/null 2>"$work/key-files.err"; then
+    fail "vfps refused the init container's copy: $(cat "$work/key-files.err")"
+  else
+    pass "the init container's script, run as uid 65534: owner-only copies (0400), which vfps takes where it refuses the Secret's own file"
+  fi
+  rm -f /tmp/vfps-rotated-keys.json
 }
 
 # Starts the jar with the environment the chart gives its pods (ports shifted, the embedded

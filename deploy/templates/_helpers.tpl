@@ -132,11 +132,13 @@ floats).
 {{- end }}
 {{- end }}
 {{- end }}
+{{- range $fromSecret := list (list "authorization" "clientsecret" "authorization.clientSecret (a Secret)") (list "sealing" "keyfile" "sealing.existingSecret (a Secret)") (list "audit" "signingkeyfile" "audit.signingKey.existingSecret (a Secret)") }}
 {{- range $key := keys $config }}
-{{- if and (eq (lower $key) "authorization") (kindIs "map" (get $config $key)) }}
+{{- if and (eq (lower $key) (index $fromSecret 0)) (kindIs "map" (get $config $key)) }}
 {{- range $inner := keys (get $config $key) }}
-{{- if eq (lower $inner) "clientsecret" }}
-{{- fail (printf "config.%s.%s: set it through authorization.clientSecret (a Secret) instead" $key $inner) }}
+{{- if eq (lower $inner) (index $fromSecret 1) }}
+{{- fail (printf "config.%s.%s: set it through %s instead" $key $inner (index $fromSecret 2)) }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -374,5 +376,101 @@ this release's server once a public key is pinned (or unpinned keys are allowed)
   value: {{ printf "%s/token" (include "vfps.voprfTokenDirectory" .) }}
 {{- end }}
 {{- include "vfps.configEnv" (dict "name" "Voprf" "value" $client.config) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The key files from Secrets that a server of the release reads (root: the chart's context; server:
+"vfps" or "voprf-server", which signs audit checkpoints but seals nothing), as a JSON list of the
+setting that names the file, the Secret and its key, and the file's name in the owner-only copy.
+See values.yaml's sealing.
+*/}}
+{{- define "vfps.keyFiles" -}}
+{{- $files := list }}
+{{- with .root.Values.sealing }}
+{{- if and .existingSecret (eq $.server "vfps") }}
+{{- $files = append $files (dict "setting" "Sealing__KeyFile" "volume" "sealing-key" "secret" .existingSecret "key" .existingSecretKey "file" "sealing-keys.json") }}
+{{- end }}
+{{- end }}
+{{- with .root.Values.audit.signingKey }}
+{{- if .existingSecret }}
+{{- $files = append $files (dict "setting" "Audit__SigningKeyFile" "volume" "audit-signing-key" "secret" .existingSecret "key" .existingSecretKey "file" "audit-signing-key.pem") }}
+{{- end }}
+{{- end }}
+{{- toJson $files }}
+{{- end }}
+
+{{/* Where a server reads the owner-only copies of its key files. */}}
+{{- define "vfps.keyFilesDirectory" -}}
+/etc/vfps/keys
+{{- end }}
+
+{{/*
+The init container that copies each key file (files) from its Secret into the in-memory emptyDir,
+owner-only: vfps refuses a key file that its group or others may read.
+*/}}
+{{- define "vfps.keyFilesInitContainer" -}}
+- name: key-files
+  image: {{ include "vfps.image" .root }}
+  imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+  command:
+    - sh
+    - -ec
+    - |
+      umask 077
+      {{- range .files }}
+      cp -f /etc/vfps/secrets/{{ .volume }}/{{ .file }} {{ include "vfps.keyFilesDirectory" $.root }}/{{ .file }}
+      {{- end }}
+  securityContext:
+    {{- toYaml .root.Values.securityContext | nindent 4 }}
+  resources:
+    requests:
+      cpu: 10m
+      memory: 16Mi
+    limits:
+      memory: 16Mi
+  volumeMounts:
+    - name: key-files
+      mountPath: {{ include "vfps.keyFilesDirectory" .root }}
+    {{- range .files }}
+    - name: {{ .volume }}
+      mountPath: /etc/vfps/secrets/{{ .volume }}
+      readOnly: true
+    {{- end }}
+{{- end }}
+
+{{/* The settings that name the copies (files). */}}
+{{- define "vfps.keyFilesEnv" -}}
+{{- range .files }}
+- name: {{ .setting }}
+  value: {{ include "vfps.keyFilesDirectory" $.root }}/{{ .file }}
+{{- end }}
+{{- end }}
+
+{{/* The server's mount of the copies. */}}
+{{- define "vfps.keyFilesMount" -}}
+- name: key-files
+  mountPath: {{ include "vfps.keyFilesDirectory" . }}
+  readOnly: true
+{{- end }}
+
+{{/*
+The volumes of the key files (a list of them): the copies, in memory and never on the node's disk,
+and each Secret, readable by the init container's user (neither root nor in root's group); only the
+init container mounts the Secrets.
+*/}}
+{{- define "vfps.keyFilesVolumes" -}}
+- name: key-files
+  emptyDir:
+    medium: Memory
+    sizeLimit: 1Mi
+{{- range . }}
+- name: {{ .volume }}
+  secret:
+    secretName: {{ .secret }}
+    defaultMode: 0444
+    items:
+      - key: {{ .key }}
+        path: {{ .file }}
 {{- end }}
 {{- end }}

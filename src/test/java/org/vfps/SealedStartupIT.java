@@ -118,6 +118,14 @@ class SealedStartupIT {
               .getPseudonymValue();
     }
 
+    assertThat(log.atLeast(Level.INFO))
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .contains(
+            "Sealing__KeyFile "
+                + keyFile
+                + ": data key versions [1], sealing with 1; index key 1 for new namespaces")
+        .anySatisfy(line -> assertThat(line).contains("started in").endsWith(", sealing on"));
+
     assertThatThrownBy(() -> TestService.start(Map.of("ConnectionStrings__PostgreSQL", uri)))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("sealed namespaces")

@@ -124,7 +124,9 @@ final class ServiceWiring {
       return null;
     }
     try {
-      return SealingKeyFile.open(sealing.keyFile().get());
+      SealingKeyFile keyFile = SealingKeyFile.open(sealing.keyFile().get());
+      StartupReport.reportSealingKeys(sealing.keyFile().get(), keyFile.sealer().keys());
+      return keyFile;
     } catch (SealingException e) {
       throw new StartupException(SealingConfig.KEY_FILE_SETTING + ": " + e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package org.vfps.server;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,6 +11,7 @@ import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.CachingConfig;
 import org.vfps.config.VfpsConfig;
 import org.vfps.objectstore.ObjectStore;
+import org.vfps.seal.SealingKeys;
 import org.vfps.tracing.Tracing;
 
 /**
@@ -25,7 +27,7 @@ final class StartupReport {
 
   /**
    * Logs the line that says the service started and what runs where: ports, database, cluster,
-   * caches, tracing, reflection, authorization, CSV jobs.
+   * caches, tracing, reflection, authorization, CSV jobs, sealed originals.
    *
    * @param started when the start began ({@link System#nanoTime()})
    */
@@ -38,7 +40,8 @@ final class StartupReport {
       Optional<ObjectStore> objectStore) {
     LOG.info(
         "vfps {} started in {} ms: gRPC on port {}, HTTP on port {}, metrics {}, database {},"
-            + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}, CSV jobs {}",
+            + " cluster {}, caches {}, tracing {}, reflection {}, authorization {}, CSV jobs {},"
+            + " sealing {}",
         BuildInfo.current().describe(),
         (System.nanoTime() - started) / 1_000_000,
         listening.grpc().get(0).actualPort(),
@@ -56,7 +59,22 @@ final class StartupReport {
         Tracing.describe(config.tracing()),
         config.server().grpcReflectionEnabled() ? "on" : "off",
         authorization(config.authorization()),
-        CsvJobs.describe(config, objectStore));
+        CsvJobs.describe(config, objectStore),
+        config.sealing().keyFile().isPresent() ? "on" : "off");
+  }
+
+  /**
+   * Logs the versions of the sealing key file read at start, as a replica logs them when it reads
+   * the file again: what an operator waits for before re-encrypting after a rotation.
+   */
+  static void reportSealingKeys(Path keyFile, SealingKeys keys) {
+    LOG.info(
+        "Sealing__KeyFile {}: data key versions {}, sealing with {}; index key {} for new"
+            + " namespaces",
+        keyFile,
+        keys.versions(),
+        keys.currentVersion(),
+        keys.currentIndexVersion());
   }
 
   /**
