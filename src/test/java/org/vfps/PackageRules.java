@@ -30,7 +30,8 @@ final class PackageRules {
           Map.entry("job", union(DOMAIN, "access", "config", "csv", "objectstore")),
           Map.entry("csv", Set.of()),
           Map.entry("objectstore", Set.of("config")),
-          Map.entry("config", Set.of("error")),
+          // the database URL's percent escapes are decoded as the edges decode theirs
+          Map.entry("config", Set.of("error", "text")),
           Map.entry("alphabet", Set.of()),
           // sealed originals: the key file and the blind index and encryption of a value
           Map.entry("seal", Set.of()),

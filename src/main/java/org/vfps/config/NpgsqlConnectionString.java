@@ -1,6 +1,5 @@
 package org.vfps.config;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.vfps.config.ConnectionSettings.SslMode;
+import org.vfps.text.StrictDecoding;
 
 /**
  * Parses a PostgreSQL connection string as the .NET vfps takes it: the Npgsql keyword form ({@code
@@ -192,23 +192,13 @@ final class NpgsqlConnectionString {
     if (text.indexOf('%') < 0) {
       return text;
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c != '%') {
-        bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
-        continue;
-      }
-      int high = i + 1 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
-      int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
-      if (high < 0 || low < 0) {
-        throw new IllegalArgumentException(
-            "the " + what + " in the URI has an invalid percent escape");
-      }
-      bytes.write(high * 16 + low);
-      i += 2;
-    }
-    return bytes.toString(StandardCharsets.UTF_8);
+    byte[] bytes =
+        StrictDecoding.percentDecodedBytes(text)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "the " + what + " in the URI has an invalid percent escape"));
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private static String emptyToNull(String value) {

@@ -33,6 +33,15 @@ public final class StrictDecoding {
    * bytes are no valid UTF-8.
    */
   public static Optional<String> decodePercentEncoded(String component) {
+    return percentDecodedBytes(component).flatMap(bytes -> decode(bytes, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The bytes a percent-encoded URI component stands for: each escape its byte, each other
+   * character its UTF-8 bytes ({@code +} stays a plus sign, unlike form decoding); empty when an
+   * escape is malformed (not {@code %} and two hexadecimal digits).
+   */
+  public static Optional<byte[]> percentDecodedBytes(String component) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(component.length());
     for (int i = 0; i < component.length(); i++) {
       char c = component.charAt(i);
@@ -48,6 +57,6 @@ public final class StrictDecoding {
       bytes.write(high * 16 + low);
       i += 2;
     }
-    return decode(bytes.toByteArray(), StandardCharsets.UTF_8);
+    return Optional.of(bytes.toByteArray());
   }
 }

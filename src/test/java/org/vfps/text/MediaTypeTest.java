@@ -44,4 +44,14 @@ class MediaTypeTest {
     assertThat(StrictDecoding.decodePercentEncoded("100%")).isEmpty();
     assertThat(StrictDecoding.decodePercentEncoded("%zz")).isEmpty();
   }
+
+  @Test
+  void percentDecodedBytesKeepPlusSignsAndAnyBytesButRefuseMalformedEscapes() {
+    assertThat(StrictDecoding.percentDecodedBytes("a+b%20é%C3"))
+        .hasValueSatisfying(
+            bytes -> assertThat(bytes).containsExactly('a', '+', 'b', ' ', 0xC3, 0xA9, 0xC3));
+    assertThat(StrictDecoding.percentDecodedBytes("%2")).isEmpty();
+    assertThat(StrictDecoding.percentDecodedBytes("%g0")).isEmpty();
+    assertThat(StrictDecoding.percentDecodedBytes("%0g")).isEmpty();
+  }
 }
