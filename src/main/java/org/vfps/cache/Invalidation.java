@@ -2,6 +2,7 @@ package org.vfps.cache;
 
 import java.util.Objects;
 import java.util.Set;
+import org.vfps.error.ConstantNames;
 
 /**
  * One committed change that every replica must apply to its caches, as the database's invalidation
@@ -18,31 +19,22 @@ public record Invalidation(
   /** What changed, as the log's {@code kind} column names it. */
   public enum Kind {
     /** A namespace was deleted, and with it its pseudonyms and grants. */
-    NAMESPACE("namespace"),
+    NAMESPACE,
     /** Pseudonyms of a namespace were deleted, or their original values anonymized. */
-    PSEUDONYMS("pseudonyms"),
+    PSEUDONYMS,
     /** Grants, service accounts or access tokens changed. */
-    ACCESS("access");
+    ACCESS;
 
-    private final String stored;
+    private static final ConstantNames<Kind> STORED = ConstantNames.lowerCase(values());
 
-    Kind(String stored) {
-      this.stored = stored;
-    }
-
-    /** The name in the log. */
+    /** The name in the log: the constant's name in lower case. */
     public String stored() {
-      return stored;
+      return STORED.of(this);
     }
 
     /** The kind of a name in the log. */
     public static Kind of(String stored) {
-      for (Kind kind : values()) {
-        if (kind.stored.equals(stored)) {
-          return kind;
-        }
-      }
-      throw new IllegalArgumentException("unknown invalidation kind '" + stored + "'");
+      return STORED.constantOf(stored, "invalidation kind");
     }
   }
 

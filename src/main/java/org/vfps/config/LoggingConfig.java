@@ -1,6 +1,7 @@
 package org.vfps.config;
 
 import java.util.Objects;
+import org.vfps.error.ConstantNames;
 
 /**
  * How the service writes its log to standard output ({@code Logging__*}), how many lines of the
@@ -38,21 +39,18 @@ public record LoggingConfig(
   /** The audit lines of a batch of reverse lookups (a BatchGet, a FHIR list, a CSV job's chunk). */
   public enum AuditBatchReads {
     /** One line per pseudonym with its outcome. */
-    PER_VALUE("PerValue"),
+    PER_VALUE,
     /** One line per call: its namespace, caller and counts; no pseudonym. */
-    PER_CALL("PerCall"),
+    PER_CALL,
     /** One line per call, with its counts and the pseudonyms it looked up. */
-    PER_CALL_WITH_PSEUDONYMS("PerCallWithPseudonyms");
+    PER_CALL_WITH_PSEUDONYMS;
 
-    private final String settingValue;
+    private static final ConstantNames<AuditBatchReads> SETTING_VALUES =
+        ConstantNames.pascalCase(values(), "");
 
-    AuditBatchReads(String settingValue) {
-      this.settingValue = settingValue;
-    }
-
-    /** The value as the setting writes it, e.g. {@code PerCall}. */
+    /** The value as the setting writes it, the constant's name in Pascal case: {@code PerCall}. */
     public String settingValue() {
-      return settingValue;
+      return SETTING_VALUES.of(this);
     }
   }
 

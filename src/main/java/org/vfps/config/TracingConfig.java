@@ -2,6 +2,7 @@ package org.vfps.config;
 
 import java.net.URI;
 import java.util.Objects;
+import org.vfps.error.ConstantNames;
 
 /**
  * OpenTelemetry tracing ({@code Tracing__*}), with the .NET service's keys. The root sampler
@@ -28,19 +29,19 @@ public record TracingConfig(
 
   /** The root samplers of the .NET service, by their .NET names. */
   public enum RootSampler {
-    ALWAYS_ON("AlwaysOnSampler"),
-    ALWAYS_OFF("AlwaysOffSampler"),
-    TRACE_ID_RATIO_BASED("TraceIdRatioBasedSampler");
+    ALWAYS_ON,
+    ALWAYS_OFF,
+    TRACE_ID_RATIO_BASED;
 
-    private final String dotnetName;
+    private static final ConstantNames<RootSampler> DOTNET_NAMES =
+        ConstantNames.pascalCase(values(), "Sampler");
 
-    RootSampler(String dotnetName) {
-      this.dotnetName = dotnetName;
-    }
-
-    /** The name the configuration uses, e.g. {@code AlwaysOnSampler}. */
+    /**
+     * The name the configuration uses, the constant's name in Pascal case and {@code Sampler}:
+     * {@code AlwaysOnSampler}.
+     */
     public String dotnetName() {
-      return dotnetName;
+      return DOTNET_NAMES.of(this);
     }
   }
 

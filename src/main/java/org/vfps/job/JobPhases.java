@@ -1,5 +1,7 @@
 package org.vfps.job;
 
+import org.vfps.error.ConstantNames;
+
 /**
  * Where the time of running jobs goes, by phase and direction: the .NET vfps's {@code
  * vfps_csv_job_phase_duration_seconds_total{phase,direction}}.
@@ -15,22 +17,19 @@ public interface JobPhases {
   /** The phases, by the .NET vfps's label values. */
   enum Phase {
     /** Reading and parsing the input. */
-    READ_INPUT("read_input"),
+    READ_INPUT,
     /** Waiting for the database: the batch calls of a chunk, an import, an export's page. */
-    RESOLVE_DATABASE("resolve_database"),
+    RESOLVE_DATABASE,
     /** Writing the output and uploading its parts. */
-    WRITE_OUTPUT("write_output"),
+    WRITE_OUTPUT,
     /** Moving the checkpoint and the counters. */
-    REPORT_PROGRESS("report_progress");
+    REPORT_PROGRESS;
 
-    private final String label;
+    private static final ConstantNames<Phase> LABELS = ConstantNames.lowerCase(values());
 
-    Phase(String label) {
-      this.label = label;
-    }
-
+    /** The label value: the constant's name in lower case, e.g. {@code read_input}. */
     public String label() {
-      return label;
+      return LABELS.of(this);
     }
   }
 }
