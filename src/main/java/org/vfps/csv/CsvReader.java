@@ -176,22 +176,19 @@ public final class CsvReader implements Closeable {
             due = 1;
           } else if (u >= 0xE0 && u <= 0xEF) {
             due = 2;
-            // no overlong forms, no surrogates
-            if (u == 0xE0) {
-              low = 0xA0;
-            } else if (u == 0xED) {
-              high = 0x9F;
-            }
           } else if (u >= 0xF0 && u <= 0xF4) {
             due = 3;
-            // no overlong forms, nothing above U+10FFFF
-            if (u == 0xF0) {
-              low = 0x90;
-            } else if (u == 0xF4) {
-              high = 0x8F;
-            }
           } else {
             throw notUtf8(sequenceStart);
+          }
+          // four lead bytes narrow the range of the next byte (Unicode's table of well-formed
+          // sequences): no overlong forms (E0, F0), no surrogates (ED), nothing above U+10FFFF (F4)
+          switch (u) {
+            case 0xE0 -> low = 0xA0;
+            case 0xED -> high = 0x9F;
+            case 0xF0 -> low = 0x90;
+            case 0xF4 -> high = 0x8F;
+            default -> {}
           }
         }
         // a byte of a multi-byte character is content in any state

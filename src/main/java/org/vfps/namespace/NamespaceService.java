@@ -8,8 +8,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -264,6 +266,20 @@ public final class NamespaceService {
   }
 
   /**
+   * The member of an enumeration that {@code number} names ({@code fromNumber}); fails with {@code
+   * INVALID_ARGUMENT}, "Unknown {@code what} {@code number}.", when it names none.
+   */
+  private static <T> T known(
+      IntFunction<Optional<T>> fromNumber, int number, String what, Map<String, String> metadata) {
+    return fromNumber
+        .apply(number)
+        .orElseThrow(
+            () ->
+                new ServiceException(
+                    ErrorCode.INVALID_ARGUMENT, "Unknown " + what + " " + number + ".", metadata));
+  }
+
+  /**
    * The namespace the draft describes, checked in the .NET vfps's order (the name, the length, the
    * method, multiple pseudonyms with VOPRF, the method's fixed length, the regex, the parent
    * settings), each with its status and message, and the limits of {@link TextLimits} beside the
@@ -291,13 +307,11 @@ public final class NamespaceService {
           ErrorCode.OUT_OF_RANGE, "Pseudonym length must be larger than 0.", metadata);
     }
     GenerationMethod method =
-        GenerationMethod.fromNumber(draft.generationMethod())
-            .orElseThrow(
-                () ->
-                    new ServiceException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "Unknown pseudonym generation method " + draft.generationMethod() + ".",
-                        metadata));
+        known(
+            GenerationMethod::fromNumber,
+            draft.generationMethod(),
+            "pseudonym generation method",
+            metadata);
     if (!generation.generates(method)) {
       throw GenerationSupport.notSupported(method, metadata);
     }
@@ -338,13 +352,11 @@ public final class NamespaceService {
     String parentName =
         draft.parentName() == null || draft.parentName().isEmpty() ? null : draft.parentName();
     ParentValidationMode parentMode =
-        ParentValidationMode.fromNumber(draft.parentValidationMode())
-            .orElseThrow(
-                () ->
-                    new ServiceException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "Unknown parent validation mode " + draft.parentValidationMode() + ".",
-                        metadata));
+        known(
+            ParentValidationMode::fromNumber,
+            draft.parentValidationMode(),
+            "parent validation mode",
+            metadata);
     if (parentMode != ParentValidationMode.UNSPECIFIED && parentName == null) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,
@@ -402,13 +414,7 @@ public final class NamespaceService {
           metadata);
     }
     CheckDigitKind checkDigit =
-        CheckDigitKind.fromNumber(format.checkDigit())
-            .orElseThrow(
-                () ->
-                    new ServiceException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "Unknown check digit " + format.checkDigit() + ".",
-                        metadata));
+        known(CheckDigitKind::fromNumber, format.checkDigit(), "check digit", metadata);
     if (format.groupSize() > TextLimits.MAX_PSEUDONYM_LENGTH) {
       throw new ServiceException(
           ErrorCode.INVALID_ARGUMENT,

@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
@@ -52,15 +51,22 @@ final class PseudonymLookups {
   Future<List<Pseudonym>> resolve(Caller caller, String namespaceName, String originalValue) {
     return resolveStored(caller, namespaceName, originalValue)
         .map(
-            found -> {
-              if (found.isEmpty()) {
-                throw new ServiceException(
-                    ErrorCode.NOT_FOUND,
-                    "No pseudonym exists in the namespace for the requested original value.",
-                    Map.of("namespace", namespaceName));
-              }
-              return found;
-            });
+            found ->
+                requireFound(
+                    found,
+                    namespaceName,
+                    "No pseudonym exists in the namespace for the requested original value."));
+  }
+
+  /**
+   * The pseudonyms found for an original value; fails with {@code NOT_FOUND} and {@code message}
+   * when there are none.
+   */
+  static List<Pseudonym> requireFound(List<Pseudonym> found, String namespaceName, String message) {
+    if (found.isEmpty()) {
+      throw new ServiceException(ErrorCode.NOT_FOUND, message, Map.of("namespace", namespaceName));
+    }
+    return found;
   }
 
   /** See {@link PseudonymService#resolveStored}. */
@@ -173,10 +179,9 @@ final class PseudonymLookups {
         caller,
         namespaceName,
         pseudonymValue,
-        () ->
-            namespaces
-                .resolve(namespaceName)
-                .map(namespace -> lookupForm(namespace, pseudonymValue))
+        namespace ->
+            namespace
+                .map(resolved -> lookupForm(resolved, pseudonymValue))
                 // as the .NET service: a Get in a namespace that does not exist finds no pseudonym
                 .recover(
                     failure ->
@@ -203,15 +208,11 @@ final class PseudonymLookups {
             caller,
             namespaceName,
             pseudonymValue,
-            () ->
-                namespaces
-                    .resolve(namespaceName)
-                    .compose(
-                        namespace ->
-                            findByValue(
-                                namespace.name(),
-                                lookupForm(namespace, pseudonymValue),
-                                pseudonymValue)))
+            namespace ->
+                namespace.compose(
+                    resolved ->
+                        findByValue(
+                            resolved.name(), lookupForm(resolved, pseudonymValue), pseudonymValue)))
         .map(Optional::of)
         .recover(
             failure ->
@@ -224,19 +225,25 @@ final class PseudonymLookups {
 
   /**
    * A reverse lookup of one pseudonym ({@link Operation#PSEUDONYM_GET}): the permission checked,
-   * then {@code find} asked, its answer written to the audit trail.
+   * then the namespace resolved and {@code findIn} asked with it, its answer written to the audit
+   * trail.
    */
   private Future<Pseudonym> audited(
       Caller caller,
       String namespaceName,
       String pseudonymValue,
-      Supplier<Future<Pseudonym>> find) {
+      Function<Future<Namespace>, Future<Pseudonym>> findIn) {
     Operation operation = Operation.PSEUDONYM_GET;
     return access
         .check(caller, operation, namespaceName)
         .compose(
             allowed ->
-                access.audited(caller, operation, namespaceName, pseudonymValue, find.get()));
+                access.audited(
+                    caller,
+                    operation,
+                    namespaceName,
+                    pseudonymValue,
+                    findIn.apply(namespaces.resolve(namespaceName))));
   }
 
   /**

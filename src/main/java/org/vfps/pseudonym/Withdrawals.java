@@ -8,8 +8,6 @@ import java.util.Set;
 import org.vfps.access.Access;
 import org.vfps.access.Caller;
 import org.vfps.access.Operation;
-import org.vfps.error.ErrorCode;
-import org.vfps.error.ServiceException;
 import org.vfps.namespace.Namespace;
 import org.vfps.namespace.NamespaceService;
 
@@ -51,15 +49,11 @@ final class Withdrawals {
       Caller caller, Withdrawal withdrawal, String namespaceName, String originalValue) {
     return withdrawStored(caller, withdrawal, namespaceName, originalValue)
         .map(
-            pseudonyms -> {
-              if (pseudonyms.isEmpty()) {
-                throw new ServiceException(
-                    ErrorCode.NOT_FOUND,
-                    "No pseudonym exists in the namespace for the original value to withdraw.",
-                    Map.of("namespace", namespaceName));
-              }
-              return pseudonyms;
-            });
+            pseudonyms ->
+                PseudonymLookups.requireFound(
+                    pseudonyms,
+                    namespaceName,
+                    "No pseudonym exists in the namespace for the original value to withdraw."));
   }
 
   /** See {@link PseudonymService#withdrawStored}. */

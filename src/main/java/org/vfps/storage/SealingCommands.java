@@ -153,14 +153,7 @@ public final class SealingCommands {
         fresh
             ? pool.preparedQuery(statement)
                 .execute(arguments)
-                .map(
-                    done -> {
-                      progress.accept(
-                          "namespace '"
-                              + namespace
-                              + "': announced: values are looked up in both forms");
-                      return null;
-                    })
+                .map(done -> reported(namespace, "announced: values are looked up in both forms"))
             : Future.succeededFuture();
     return announced.compose(done -> waitSettle());
   }
@@ -269,26 +262,13 @@ public final class SealingCommands {
 
   /** New rows of the namespace are indexed under {@code target}; the old key is still read. */
   private Future<Void> switchIndex(String namespace, Buffer old, byte[] target) {
-    return pool.withTransaction(
-            transaction ->
-                transaction
-                    .preparedQuery(
-                        "SELECT FROM vfps_namespace_sealing WHERE namespace_name = $1 FOR UPDATE")
-                    .execute(Tuple.of(namespace))
-                    .compose(
-                        locked ->
-                            transaction
-                                .preparedQuery(
-                                    "UPDATE vfps_namespace_sealing SET index_key_check = $2,"
-                                        + " other_index_key_check = $3, changed_at = now()"
-                                        + " WHERE namespace_name = $1")
-                                .execute(Tuple.of(namespace, Buffer.buffer(target), old))))
-        .map(
-            done -> {
-              progress.accept(
-                  "namespace '" + namespace + "': new rows are indexed under the new key");
-              return null;
-            });
+    return updateLocked(
+        namespace,
+        "UPDATE vfps_namespace_sealing SET index_key_check = $2,"
+            + " other_index_key_check = $3, changed_at = now()"
+            + " WHERE namespace_name = $1",
+        Tuple.of(namespace, Buffer.buffer(target), old),
+        "new rows are indexed under the new key");
   }
 
   /**
@@ -351,12 +331,7 @@ public final class SealingCommands {
                           sealed.toArray(Buffer[]::new)))
                   .compose(
                       updated -> {
-                        progress.accept(
-                            "namespace '"
-                                + namespace
-                                + "': "
-                                + (done + updated.rowCount())
-                                + " rows re-indexed");
+                        reported(namespace, (done + updated.rowCount()) + " rows re-indexed");
                         return reindexBatch(namespace, next, done + updated.rowCount());
                       });
             });
@@ -457,11 +432,7 @@ public final class SealingCommands {
   private Future<Void> update(String namespace, String statement, String report) {
     return pool.preparedQuery(statement)
         .execute(Tuple.of(namespace))
-        .map(
-            done -> {
-              progress.accept("namespace '" + namespace + "': " + report);
-              return null;
-            });
+        .map(done -> reported(namespace, report));
   }
 
   /**
@@ -469,24 +440,35 @@ public final class SealingCommands {
    * committed.
    */
   private Future<Void> switchWrites(String namespace, boolean sealed, String report) {
+    return updateLocked(
+        namespace,
+        "UPDATE vfps_namespace_sealing SET writes_sealed = $2,"
+            + " changed_at = now() WHERE namespace_name = $1",
+        Tuple.of(namespace, sealed),
+        report);
+  }
+
+  /**
+   * Runs {@code statement} on the namespace's row of {@code vfps_namespace_sealing} in a
+   * transaction that first locks that row {@code FOR UPDATE}, so that it waits for every writer
+   * that locked the row {@code FOR SHARE} for its statement; then reports {@code report}.
+   */
+  private Future<Void> updateLocked(
+      String namespace, String statement, Tuple arguments, String report) {
     return pool.withTransaction(
             transaction ->
                 transaction
                     .preparedQuery(
                         "SELECT FROM vfps_namespace_sealing WHERE namespace_name = $1 FOR UPDATE")
                     .execute(Tuple.of(namespace))
-                    .compose(
-                        locked ->
-                            transaction
-                                .preparedQuery(
-                                    "UPDATE vfps_namespace_sealing SET writes_sealed = $2,"
-                                        + " changed_at = now() WHERE namespace_name = $1")
-                                .execute(Tuple.of(namespace, sealed))))
-        .map(
-            done -> {
-              progress.accept("namespace '" + namespace + "': " + report);
-              return null;
-            });
+                    .compose(locked -> transaction.preparedQuery(statement).execute(arguments)))
+        .map(done -> reported(namespace, report));
+  }
+
+  /** Reports a step of the namespace's command, one line; never a value. */
+  private Void reported(String namespace, String report) {
+    progress.accept("namespace '" + namespace + "': " + report);
+    return null;
   }
 
   private Future<Void> waitSettle() {
@@ -551,12 +533,7 @@ public final class SealingCommands {
                       toSealed))
               .compose(
                   updated -> {
-                    progress.accept(
-                        "namespace '"
-                            + namespace
-                            + "': "
-                            + (done + rows.size())
-                            + " values turned");
+                    reported(namespace, (done + rows.size()) + " values turned");
                     return convert(namespace, toSealed, done + rows.size());
                   });
         });

@@ -211,12 +211,8 @@ final class StoredOriginals {
   private static int indexVersion(String namespace, Sealer sealer, byte[] check) {
     OptionalInt version = sealer.indexVersionOf(check);
     if (version.isEmpty()) {
-      throw new ServiceException(
-          ErrorCode.FAILED_PRECONDITION,
-          "Namespace '"
-              + namespace
-              + "' is sealed with another key file than this replica's Sealing__KeyFile.",
-          Map.of("namespace", namespace));
+      throw sealedRefusal(
+          namespace, " with another key file than this replica's Sealing__KeyFile.");
     }
     return version.getAsInt();
   }
@@ -239,11 +235,18 @@ final class StoredOriginals {
   }
 
   private static ServiceException noKeys(String namespace) {
+    return sealedRefusal(
+        namespace, ", and this replica has no key file to open it: set Sealing__KeyFile.");
+  }
+
+  /**
+   * The refusal of a sealed namespace this replica cannot serve, {@code FAILED_PRECONDITION}: its
+   * message is "Namespace '...' is sealed" followed by {@code why}.
+   */
+  private static ServiceException sealedRefusal(String namespace, String why) {
     return new ServiceException(
         ErrorCode.FAILED_PRECONDITION,
-        "Namespace '"
-            + namespace
-            + "' is sealed, and this replica has no key file to open it: set Sealing__KeyFile.",
+        "Namespace '" + namespace + "' is sealed" + why,
         Map.of("namespace", namespace));
   }
 }

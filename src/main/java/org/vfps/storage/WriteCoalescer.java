@@ -302,16 +302,9 @@ final class WriteCoalescer {
     waiting.values().forEach(this::retryAlone);
   }
 
+  /** A pair the batch statement did not answer takes the single-row statement on its own. */
   private void retryAlone(Group group) {
-    Future.<Upserted>succeededFuture()
-        .compose(
-            ignored ->
-                single.upsert(
-                    group.pair.namespace(),
-                    group.pair.originalValue(),
-                    group.pair.sealed(),
-                    group.first.candidates))
-        .onComplete(group::deliver);
+    sendOne(group);
   }
 
   /** Feeds one {@link #upsertAll} call to the coalescer, chunk by chunk. */
