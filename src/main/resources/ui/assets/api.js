@@ -178,24 +178,19 @@ export function listPseudonyms(namespace, {pageSize = 25, pageToken = '', includ
   return request('GET', `/v1/namespaces/${segment(namespace)}/pseudonyms?${query}`, undefined, signal);
 }
 
+/** A batch method on the namespace's pseudonyms (POST …/pseudonyms:method): its pseudonyms, in their order. */
+function pseudonymBatch(namespace, method, body, signal) {
+  return request('POST', `/v1/namespaces/${segment(namespace)}/pseudonyms:${method}`, body, signal).then((reply) => reply.pseudonyms ?? []);
+}
+
 /** The pseudonyms of the values, in their order (BatchCreate). */
 export function batchCreate(namespace, originalValues, signal) {
-  return request(
-    'POST',
-    `/v1/namespaces/${segment(namespace)}/pseudonyms:batchCreate`,
-    {originalValues},
-    signal,
-  ).then((reply) => reply.pseudonyms ?? []);
+  return pseudonymBatch(namespace, 'batchCreate', {originalValues}, signal);
 }
 
 /** The pseudonyms with their original values, in their order (BatchGet); 404 names a missing one. */
 export function batchGet(namespace, pseudonymValues, signal) {
-  return request(
-    'POST',
-    `/v1/namespaces/${segment(namespace)}/pseudonyms:batchGet`,
-    {pseudonymValues},
-    signal,
-  ).then((reply) => reply.pseudonyms ?? []);
+  return pseudonymBatch(namespace, 'batchGet', {pseudonymValues}, signal);
 }
 
 // The access API (/x/v1/access/...): grants and service accounts for admins, access tokens for

@@ -133,6 +133,54 @@ export function onSubmit(form, action) {
 }
 
 /**
+ * A form of the children, then its actions (the submit button) and its message area. A submission
+ * clears the message and runs submitted, at most once at a time (see guarded).
+ */
+export function submittingForm(attributes, children, {submit, message, submitted}) {
+  const form = h('form', attributes, children, h('div', {class: 'actions'}, submit), message);
+  onSubmit(
+    form,
+    guarded(submit, async () => {
+      clearMessage(message);
+      await submitted();
+    }),
+  );
+  return form;
+}
+
+/**
+ * Whether a form's entry is valid; where it is not, the message area shows text as an error and
+ * the focus goes to the control to correct.
+ */
+export function checkEntry(valid, message, control, text) {
+  if (!valid) {
+    showMessage(message, 'error', text);
+    control.focus();
+  }
+  return valid;
+}
+
+/** Whether the input holds more than white space; where it does not, as checkEntry. */
+export function checkFilled(input, message, text) {
+  return checkEntry(input.value.trim() !== '', message, input, text);
+}
+
+/**
+ * What load answers, for a page to show; undefined when it failed, whose message then shows as an
+ * error in the message area, or when the page was left meanwhile (the signal aborted).
+ */
+export async function loadOrShowError(message, signal, load) {
+  let loaded;
+  try {
+    loaded = await load();
+  } catch (e) {
+    showMessage(message, 'error', e.message);
+    return undefined;
+  }
+  return signal.aborted ? undefined : loaded;
+}
+
+/**
  * Shows the items in the area as a data table, or the empty text when there are none.
  *
  * @param id the table's id

@@ -4,7 +4,22 @@
 // configuration, and the grants of all namespaces.
 
 import * as api from './api.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, guarded, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from './dom.js';
+import {
+  h,
+  replace,
+  field,
+  messageArea,
+  showMessage,
+  clearMessage,
+  confirmRow,
+  submittingForm,
+  checkEntry,
+  checkFilled,
+  loadOrShowError,
+  showDataTable,
+  columnHeaders,
+  actionsHeader,
+} from './dom.js';
 
 export const GRANTEE_TYPES = [
   {
@@ -36,14 +51,8 @@ export function configureAccess(name, context) {
   const everywhere = h('div', {class: 'table-area', id: 'all-namespaces-grants-area'}, h('p', {class: 'empty'}, 'Loading…'));
 
   const loadGrants = async () => {
-    let grants;
-    try {
-      grants = await api.listGrants(name);
-    } catch (e) {
-      showMessage(grantsMessage, 'error', e.message);
-      return;
-    }
-    if (context.signal.aborted) {
+    const grants = await loadOrShowError(grantsMessage, context.signal, () => api.listGrants(name));
+    if (grants === undefined) {
       return;
     }
     showGrants(grantsArea, grants, {name, message: grantsMessage, heading: grantsHeading, refresh: loadGrants});
@@ -216,35 +225,11 @@ function addGrantForm(name, accounts, reload) {
     }
   };
   type.addEventListener('change', chooseType);
-  const form = h(
-    'form',
-    {id: 'add-grant', class: 'card form-grid', novalidate: true, 'aria-labelledby': 'add-grant-heading'},
-    field('Grantee type', type),
-    granteeField,
-    accounts,
-    h(
-      'fieldset',
-      {class: 'choices-set'},
-      h('legend', {}, 'Rights'),
-      h(
-        'div',
-        {class: 'choices'},
-        FLAGS.map((flag, i) => h('label', {for: boxes[i].id}, boxes[i], ` ${flag.label}`)),
-      ),
-    ),
-    h('div', {class: 'actions'}, submit),
-    message,
-  );
-  const add = guarded(submit, async () => {
-    clearMessage(message);
-    if (!granteeInput.value.trim()) {
-      showMessage(message, 'error', 'Enter the grantee.');
-      granteeInput.focus();
+  const add = async () => {
+    if (!checkFilled(granteeInput, message, 'Enter the grantee.')) {
       return;
     }
-    if (!boxes.some((box) => box.checked)) {
-      showMessage(message, 'error', 'Choose at least one right.');
-      boxes[0].focus();
+    if (!checkEntry(boxes.some((box) => box.checked), message, boxes[0], 'Choose at least one right.')) {
       return;
     }
     const draft = {namespace: name, granteeType: type.value, grantee: granteeInput.value};
@@ -261,8 +246,26 @@ function addGrantForm(name, accounts, reload) {
     } catch (e) {
       showMessage(message, 'error', e.message);
     }
-  });
-  onSubmit(form, add);
+  };
+  const form = submittingForm(
+    {id: 'add-grant', class: 'card form-grid', novalidate: true, 'aria-labelledby': 'add-grant-heading'},
+    [
+      field('Grantee type', type),
+      granteeField,
+      accounts,
+      h(
+        'fieldset',
+        {class: 'choices-set'},
+        h('legend', {}, 'Rights'),
+        h(
+          'div',
+          {class: 'choices'},
+          FLAGS.map((flag, i) => h('label', {for: boxes[i].id}, boxes[i], ` ${flag.label}`)),
+        ),
+      ),
+    ],
+    {submit, message, submitted: add},
+  );
   return [h('h4', {id: 'add-grant-heading'}, 'Add a grant'), form];
 }
 

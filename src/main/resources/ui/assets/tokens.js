@@ -3,7 +3,7 @@
 // service whose access tokens are off.
 
 import * as api from './api.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, copyButton, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from './dom.js';
+import {h, replace, field, messageArea, showMessage, formatTime, copyButton, confirmRow, submittingForm, checkEntry, checkFilled, showDataTable, columnHeaders, actionsHeader} from './dom.js';
 
 /** The longest token name the service takes. */
 const MAX_NAME_LENGTH = 128;
@@ -64,29 +64,14 @@ export function createTokenForm({session, serviceAccount = '', created}) {
   const submit = h('button', {type: 'submit', class: 'primary'}, serviceAccount ? 'Issue token' : 'Create token');
   const message = messageArea('create-token-message');
   const secretArea = h('div', {id: 'token-secret-area'});
-  const form = h(
-    'form',
-    {id: 'create-token', class: 'card form-grid', novalidate: true},
-    field('Name', name, serviceAccount ? 'What the token is for, e.g. "etl 2027".' : 'What the token is for, e.g. "laptop scripts".'),
-    field('Lifetime in days', lifetime, `Whole days; ${settings.defaultDays} by default. ${limit}`),
-    h('div', {class: 'actions'}, submit),
-    message,
-  );
-  const create = guarded(submit, async () => {
-    clearMessage(message);
-    if (!name.value.trim()) {
-      showMessage(message, 'error', 'Enter a name for the token.');
-      name.focus();
+  const create = async () => {
+    if (!checkFilled(name, message, 'Enter a name for the token.')) {
       return;
     }
     const days = Number(lifetime.value);
-    if (!lifetime.value || !Number.isInteger(days) || days < 1 || (settings.maximumDays != null && days > settings.maximumDays)) {
-      showMessage(
-        message,
-        'error',
-        settings.maximumDays == null ? 'The lifetime must be a whole number of days, at least 1.' : `The lifetime must be a whole number of days from 1 to ${settings.maximumDays}.`,
-      );
-      lifetime.focus();
+    const validDays = Boolean(lifetime.value) && Number.isInteger(days) && days >= 1 && (settings.maximumDays == null || days <= settings.maximumDays);
+    const daysError = settings.maximumDays == null ? 'The lifetime must be a whole number of days, at least 1.' : `The lifetime must be a whole number of days from 1 to ${settings.maximumDays}.`;
+    if (!checkEntry(validDays, message, lifetime, daysError)) {
       return;
     }
     let reply;
@@ -102,8 +87,15 @@ export function createTokenForm({session, serviceAccount = '', created}) {
     replace(secretArea, secretBox(reply, () => replace(secretArea), name));
     secretArea.querySelector('input').focus();
     await created?.(reply.accessToken);
-  });
-  onSubmit(form, create);
+  };
+  const form = submittingForm(
+    {id: 'create-token', class: 'card form-grid', novalidate: true},
+    [
+      field('Name', name, serviceAccount ? 'What the token is for, e.g. "etl 2027".' : 'What the token is for, e.g. "laptop scripts".'),
+      field('Lifetime in days', lifetime, `Whole days; ${settings.defaultDays} by default. ${limit}`),
+    ],
+    {submit, message, submitted: create},
+  );
   return {form, secretArea};
 }
 
@@ -201,36 +193,29 @@ function tokenRow(token, owners, width, table) {
     h('td', {class: 'time revoked-at'}, revoked ? formatTime(token.revokedAt) : h('span', {class: 'empty'}, 'No')),
     h('td', {class: 'row-actions'}, revoke, ' ', remove),
   );
-  revoke.addEventListener('click', () =>
-    confirmRow(tr, revoke, width, {
-      text: [
-        'Revoke the token ',
-        h('strong', {}, token.name),
-        ' (',
-        h('code', {}, token.tokenId),
-        ')? It stops working at once. Its row stays, with its last use.',
-      ],
-      button: 'Revoke token',
-      run: () => api.revokeAccessToken(token.id),
-      done: `Token '${token.name}' revoked.`,
+  /** Opens the confirmation of the action on the token, whose question names it by name and token id. */
+  const confirmAction = (opener, {action, consequences, run, done}) =>
+    confirmRow(tr, opener, width, {
+      text: [`${action} the token `, h('strong', {}, token.name), ' (', h('code', {}, token.tokenId), ')? ', consequences],
+      button: `${action} token`,
+      run,
+      done: `Token '${token.name}' ${done}.`,
       ...table,
+    });
+  revoke.addEventListener('click', () =>
+    confirmAction(revoke, {
+      action: 'Revoke',
+      consequences: 'It stops working at once. Its row stays, with its last use.',
+      run: () => api.revokeAccessToken(token.id),
+      done: 'revoked',
     }),
   );
   remove.addEventListener('click', () =>
-    confirmRow(tr, remove, width, {
-      text: [
-        'Delete the token ',
-        h('strong', {}, token.name),
-        ' (',
-        h('code', {}, token.tokenId),
-        ')? ',
-        revoked ? 'Its row and its last use are removed.' : 'It stops working at once, and its row and its last use are removed.',
-        ' This cannot be undone.',
-      ],
-      button: 'Delete token',
+    confirmAction(remove, {
+      action: 'Delete',
+      consequences: [revoked ? 'Its row and its last use are removed.' : 'It stops working at once, and its row and its last use are removed.', ' This cannot be undone.'],
       run: () => api.deleteAccessToken(token.id),
-      done: `Token '${token.name}' deleted.`,
-      ...table,
+      done: 'deleted',
     }),
   );
   return tr;

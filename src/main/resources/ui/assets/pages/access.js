@@ -3,7 +3,7 @@
 
 import * as api from '../api.js';
 import {can} from '../session.js';
-import {h, replace, messageArea, showMessage} from '../dom.js';
+import {h, replace, messageArea, loadOrShowError} from '../dom.js';
 
 export async function render(page, context) {
   context.setTitle('Access control');
@@ -30,14 +30,8 @@ export async function render(page, context) {
   }
   const message = messageArea('access-message');
   replace(page, h('h1', {tabindex: -1}, 'Access control'), message);
-  let rules;
-  try {
-    rules = await api.accessRules();
-  } catch (e) {
-    showMessage(message, 'error', e.message);
-    return;
-  }
-  if (context.signal.aborted) {
+  const rules = await loadOrShowError(message, context.signal, () => api.accessRules());
+  if (rules === undefined) {
     return;
   }
   replace(

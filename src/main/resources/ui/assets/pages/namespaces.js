@@ -6,7 +6,7 @@ import {can, denial} from '../session.js';
 import {DEFAULT_LENGTH, lengthHint, methodLabel, offeredMethods} from '../methods.js';
 import {regexTester} from '../regex-tester.js';
 import {formatFields} from '../format-fields.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded, onSubmit} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatNumber, guarded, onSubmit, submittingForm, checkEntry, checkFilled, loadOrShowError} from '../dom.js';
 
 /** How many pseudonym counts are asked for at once (each counts one namespace's rows). */
 const PARALLEL_COUNTS = 2;
@@ -149,40 +149,12 @@ function createSection(context, reload, listMessage) {
   };
   regex.addEventListener('input', () => setRegexError(null));
 
-  const form = h(
-    'form',
-    {id: 'create-namespace', class: 'card form-grid', novalidate: true},
-    field('Name', name, 'Cannot be changed later.'),
-    field('Description', description, 'Optional.'),
-    wide(field('Method', method)),
-    sha256Warning,
-    lengthField,
-    field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
-    field('Suffix', suffix),
-    format.element,
-    h(
-      'div',
-      {class: 'field'},
-      h('div', {class: 'check'}, multiple, h('label', {for: 'allows-multiple'}, 'Several pseudonyms per original value')),
-      multipleHint,
-    ),
-    field('Parent namespace', parent, 'Optional. A namespace is deleted only after its children.'),
-    wide(parentModeField),
-    h('div', {class: 'regex-area'}, regexField, tester.element),
-    h('div', {class: 'actions'}, submit),
-    message,
-  );
-  const create = guarded(submit, async () => {
-    clearMessage(message);
+  const create = async () => {
     setRegexError(null);
-    if (!name.value.trim()) {
-      showMessage(message, 'error', 'Enter a name.');
-      name.focus();
+    if (!checkFilled(name, message, 'Enter a name.')) {
       return;
     }
-    if (!length.checkValidity()) {
-      showMessage(message, 'error', 'The length must be a whole number from 1 to 1024.');
-      length.focus();
+    if (!checkEntry(length.checkValidity(), message, length, 'The length must be a whole number from 1 to 1024.')) {
       return;
     }
     const draft = {
@@ -228,8 +200,30 @@ function createSection(context, reload, listMessage) {
         regex.focus();
       }
     }
-  });
-  onSubmit(form, create);
+  };
+  const form = submittingForm(
+    {id: 'create-namespace', class: 'card form-grid', novalidate: true},
+    [
+      field('Name', name, 'Cannot be changed later.'),
+      field('Description', description, 'Optional.'),
+      wide(field('Method', method)),
+      sha256Warning,
+      lengthField,
+      field('Prefix', prefix, 'Put before every pseudonym, e.g. "stud-".'),
+      field('Suffix', suffix),
+      format.element,
+      h(
+        'div',
+        {class: 'field'},
+        h('div', {class: 'check'}, multiple, h('label', {for: 'allows-multiple'}, 'Several pseudonyms per original value')),
+        multipleHint,
+      ),
+      field('Parent namespace', parent, 'Optional. A namespace is deleted only after its children.'),
+      wide(parentModeField),
+      h('div', {class: 'regex-area'}, regexField, tester.element),
+    ],
+    {submit, message, submitted: create},
+  );
   lockLength();
   lockParentMode();
   if (!allowed) {
@@ -263,14 +257,8 @@ function createSection(context, reload, listMessage) {
 }
 
 async function loadTable(area, message, context, parents) {
-  let namespaces;
-  try {
-    namespaces = await api.listNamespaces();
-  } catch (e) {
-    showMessage(message, 'error', e.message);
-    return;
-  }
-  if (context.signal.aborted) {
+  const namespaces = await loadOrShowError(message, context.signal, () => api.listNamespaces());
+  if (namespaces === undefined) {
     return;
   }
   namespaces.sort((a, b) => a.name.localeCompare(b.name));

@@ -3,7 +3,7 @@
 
 import * as api from '../api.js';
 import {can} from '../session.js';
-import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, guarded, confirmRow, onSubmit, showDataTable, columnHeaders, actionsHeader} from '../dom.js';
+import {h, replace, field, messageArea, showMessage, clearMessage, formatTime, confirmRow, submittingForm, checkFilled, showDataTable, columnHeaders, actionsHeader} from '../dom.js';
 
 export async function render(page, context) {
   context.setTitle('Service accounts');
@@ -71,19 +71,8 @@ function createForm(listMessage, reload) {
   const description = h('input', {id: 'service-account-description', name: 'description', maxlength: 1024, autocomplete: 'off'});
   const submit = h('button', {type: 'submit', class: 'primary'}, 'Create');
   const message = messageArea('create-service-account-message');
-  const form = h(
-    'form',
-    {id: 'create-service-account', class: 'card form-grid', novalidate: true},
-    field('Name', name, '2 to 64 lower-case letters, digits and hyphens, starting and ending with a letter or digit. Cannot be changed later.'),
-    field('Description', description, 'Optional: the client that uses it, who to ask about it.'),
-    h('div', {class: 'actions'}, submit),
-    message,
-  );
-  const create = guarded(submit, async () => {
-    clearMessage(message);
-    if (!name.value.trim()) {
-      showMessage(message, 'error', 'Enter a name.');
-      name.focus();
+  const create = async () => {
+    if (!checkFilled(name, message, 'Enter a name.')) {
       return;
     }
     try {
@@ -97,9 +86,15 @@ function createForm(listMessage, reload) {
     } catch (e) {
       showMessage(message, 'error', e.message);
     }
-  });
-  onSubmit(form, create);
-  return form;
+  };
+  return submittingForm(
+    {id: 'create-service-account', class: 'card form-grid', novalidate: true},
+    [
+      field('Name', name, '2 to 64 lower-case letters, digits and hyphens, starting and ending with a letter or digit. Cannot be changed later.'),
+      field('Description', description, 'Optional: the client that uses it, who to ask about it.'),
+    ],
+    {submit, message, submitted: create},
+  );
 }
 
 function showTable(area, accounts, table) {
