@@ -12,9 +12,9 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.vfps.access.AccessAdmin;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallLocals;
@@ -23,11 +23,7 @@ import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
-import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
-import org.vfps.namespace.NamespaceService;
-import org.vfps.pseudonym.PseudonymService;
-import org.vfps.rpc.ApiMethods;
 import org.vfps.rpc.ApiService;
 
 /**
@@ -59,10 +55,7 @@ public final class GrpcApiVerticle extends VerticleBase {
 
   private final int port;
   private final boolean reflection;
-  private final NamespaceService namespaces;
-  private final PseudonymService pseudonyms;
-  private final AccessAdmin accessAdmin;
-  private final CsvJobService csvJobs;
+  private final List<ApiService> api;
   private final Supplier<Future<Boolean>> ready;
   private final CallObserver observer;
   private final ServerTls tls;
@@ -73,19 +66,17 @@ public final class GrpcApiVerticle extends VerticleBase {
   private HttpServer server;
 
   /**
-   * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
-   * caller from {@code authenticator}, listens with {@code tls}, holds its connections to {@code
-   * connections} and admits the calls of the vfps services through {@code admission} (health and
-   * reflection are never refused); calls that fail UNAVAILABLE and malformed calls are logged
-   * through {@code warnings}.
+   * A verticle that binds each method of {@code api} (the API's table, shared by the instances),
+   * reports every call of the vfps services to {@code observer}, takes each call's caller from
+   * {@code authenticator}, listens with {@code tls}, holds its connections to {@code connections}
+   * and admits the calls of the vfps services through {@code admission} (health and reflection are
+   * never refused); calls that fail UNAVAILABLE and malformed calls are logged through {@code
+   * warnings}.
    */
   public GrpcApiVerticle(
       int port,
       boolean reflection,
-      NamespaceService namespaces,
-      PseudonymService pseudonyms,
-      AccessAdmin accessAdmin,
-      CsvJobService csvJobs,
+      List<ApiService> api,
       Supplier<Future<Boolean>> ready,
       CallObserver observer,
       ServerTls tls,
@@ -95,10 +86,7 @@ public final class GrpcApiVerticle extends VerticleBase {
       EdgeWarnings warnings) {
     this.port = port;
     this.reflection = reflection;
-    this.namespaces = namespaces;
-    this.pseudonyms = pseudonyms;
-    this.accessAdmin = accessAdmin;
-    this.csvJobs = csvJobs;
+    this.api = List.copyOf(api);
     this.ready = ready;
     this.observer = observer;
     this.tls = tls;
@@ -116,7 +104,7 @@ public final class GrpcApiVerticle extends VerticleBase {
             new GrpcServerOptions()
                 .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
-    for (ApiService service : ApiMethods.of(namespaces, pseudonyms, accessAdmin, csvJobs)) {
+    for (ApiService service : api) {
       grpc.addService(BoundService.of(service, observer, authenticator, admission, warnings));
     }
     grpc.addService(new HealthChecks(vertx, ready, warnings));
