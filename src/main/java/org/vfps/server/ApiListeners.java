@@ -96,16 +96,17 @@ final class ApiListeners {
     VfpsConfig config = edges.config();
     Services services = edges.services();
     return new GrpcApiVerticle(
-        config.server().grpcPort(),
-        config.server().grpcReflectionEnabled(),
-        api,
-        ready,
-        observer,
-        edges.tls(),
-        services.authenticator(),
-        grpcConnections(config.connections()),
-        services.admission(),
-        services.warnings());
+        new GrpcApiVerticle.Dependencies(
+            config.server().grpcPort(),
+            config.server().grpcReflectionEnabled(),
+            api,
+            ready,
+            observer,
+            edges.tls(),
+            services.authenticator(),
+            grpcConnections(config.connections()),
+            services.admission(),
+            services.warnings()));
   }
 
   private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
