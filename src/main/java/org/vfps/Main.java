@@ -18,6 +18,7 @@ import org.vfps.auth.SecretHashing;
 import org.vfps.config.ConfigException;
 import org.vfps.config.ConfigLoader;
 import org.vfps.config.LoadedConfig;
+import org.vfps.config.LoggingConfig;
 import org.vfps.config.VfpsConfig;
 import org.vfps.config.VoprfServerConfig;
 import org.vfps.config.VoprfServerSettings;
@@ -85,20 +86,13 @@ public final class Main {
       voprfServer(settingsFile);
       return;
     }
-    LoadedConfig loaded;
-    try {
-      loaded = ConfigLoader.read(System.getenv(), Optional.ofNullable(settingsFile));
-    } catch (ConfigException e) {
-      LOG.error("Invalid configuration: {}", e.getMessage());
-      System.exit(2);
+    Optional<Path> file = Optional.ofNullable(settingsFile);
+    Optional<LoadedConfig> loaded = settingsOrExit(() -> ConfigLoader.read(System.getenv(), file));
+    if (loaded.isEmpty()) {
       return;
     }
-    VfpsConfig config = loaded.config();
-    ConsoleLogging.apply(config.logging());
-    for (String key : loaded.unreadKeys()) {
-      // the name only: a misspelt key may hold a secret
-      LOG.warn("{} is not a setting of vfps and is ignored (a typo?)", key);
-    }
+    VfpsConfig config = loaded.get().config();
+    startLogging(config.logging(), loaded.get().unreadKeys(), "vfps");
     switch (command) {
       case "serve" -> serve(config);
       case "migrate" -> migrate(config);
@@ -134,6 +128,37 @@ public final class Main {
     }
     ConsoleLogging.apply(loaded.config().logging());
     System.exit(cli.run(rest, loaded.config()));
+  }
+
+  /** Reads settings; fails with the {@link ConfigException} that names the offending key. */
+  private interface SettingsRead<T> {
+    T read() throws ConfigException;
+  }
+
+  /**
+   * The settings {@code read} gives; empty once an invalid one is logged and the process told to
+   * exit 2.
+   */
+  private static <T> Optional<T> settingsOrExit(SettingsRead<T> read) {
+    try {
+      return Optional.of(read.read());
+    } catch (ConfigException e) {
+      LOG.error("Invalid configuration: {}", e.getMessage());
+      System.exit(2);
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Applies the console logging, then warns of each key read from the settings that is not a
+   * setting of {@code whose} (the service or the VOPRF server).
+   */
+  private static void startLogging(LoggingConfig logging, List<String> unreadKeys, String whose) {
+    ConsoleLogging.apply(logging);
+    for (String key : unreadKeys) {
+      // the name only: a misspelt key may hold a secret
+      LOG.warn("{} is not a setting of {} and is ignored (a typo?)", key, whose);
+    }
   }
 
   private static void train() {
@@ -212,19 +237,14 @@ public final class Main {
 
   /** Loads the VOPRF server's settings, starts it, and stops it on SIGTERM. */
   private static void voprfServer(Path settingsFile) {
-    VoprfServerSettings.Loaded loaded;
-    try {
-      loaded = VoprfServerSettings.read(System.getenv(), Optional.ofNullable(settingsFile));
-    } catch (ConfigException e) {
-      LOG.error("Invalid configuration: {}", e.getMessage());
-      System.exit(2);
+    Optional<VoprfServerSettings.Loaded> loaded =
+        settingsOrExit(
+            () -> VoprfServerSettings.read(System.getenv(), Optional.ofNullable(settingsFile)));
+    if (loaded.isEmpty()) {
       return;
     }
-    VoprfServerConfig config = loaded.config();
-    ConsoleLogging.apply(config.logging());
-    for (String key : loaded.unreadKeys()) {
-      LOG.warn("{} is not a setting of the VOPRF server and is ignored (a typo?)", key);
-    }
+    VoprfServerConfig config = loaded.get().config();
+    startLogging(config.logging(), loaded.get().unreadKeys(), "the VOPRF server");
     Vertx vertx = Vertx.vertx();
     VoprfServer server;
     try {

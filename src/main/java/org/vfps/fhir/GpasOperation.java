@@ -7,7 +7,7 @@ import org.vfps.access.Operation;
  * of the gateway's implementation guide, which take many values, and the two older shapes the FHIR
  * pseudonymizer sends to gPAS before 1.10.3, which take one.
  */
-enum GpasOperation implements CapabilityStatements.Listed {
+enum GpasOperation implements ListedOperation {
   /** Create or get, {@code original} 1..*. */
   PSEUDONYMIZE_ALLOW_CREATE(
       "pseudonymizeAllowCreate",
@@ -72,11 +72,9 @@ enum GpasOperation implements CapabilityStatements.Listed {
   /** Where the gateway's OperationDefinitions live. */
   private static final String GPAS = "https://ths-greifswald.de/fhir/OperationDefinition/gpas/";
 
-  private final String code;
-  private final String definition;
+  private final Listing listing;
   private final PseudonymCall.Kind kind;
   private final String valueName;
-  private final Operation access;
   private final boolean legacy;
 
   GpasOperation(
@@ -86,22 +84,15 @@ enum GpasOperation implements CapabilityStatements.Listed {
       String valueName,
       Operation access,
       boolean legacy) {
-    this.code = code;
-    this.definition = definition;
+    this.listing = new Listing(code, definition, access);
     this.kind = kind;
     this.valueName = valueName;
-    this.access = access;
     this.legacy = legacy;
   }
 
   @Override
-  public String code() {
-    return code;
-  }
-
-  @Override
-  public String definition() {
-    return definition;
+  public Listing listing() {
+    return listing;
   }
 
   PseudonymCall.Kind kind() {
@@ -113,11 +104,6 @@ enum GpasOperation implements CapabilityStatements.Listed {
     return valueName;
   }
 
-  /** What the operation asks of the domain, for the authentication's audit line. */
-  Operation access() {
-    return access;
-  }
-
   /** Whether it is an older shape, which takes one value. */
   boolean legacy() {
     return legacy;
@@ -126,7 +112,7 @@ enum GpasOperation implements CapabilityStatements.Listed {
   /** The operation named {@code code} (without {@code $}). */
   static GpasOperation named(String code) {
     for (GpasOperation operation : values()) {
-      if (operation.code.equals(code)) {
+      if (operation.code().equals(code)) {
         return operation;
       }
     }

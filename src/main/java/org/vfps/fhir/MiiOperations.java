@@ -215,8 +215,17 @@ final class MiiOperations {
     }
   }
 
+  /** The reply of a call that creates or finds pseudonyms: a new pair is {@code 201 Created}. */
+  private interface ForwardReply extends OriginalValueReply {
+
+    @Override
+    default boolean createdIs201() {
+      return true;
+    }
+  }
+
   /** {@code context}, {@code original}, {@code pseudonym}: the answer of the two forward calls. */
-  private record PseudonymReply(String operation, Request request) implements OriginalValueReply {
+  private record PseudonymReply(String operation, Request request) implements ForwardReply {
 
     @Override
     public Parameters success(Pseudonym pseudonym) {
@@ -229,18 +238,13 @@ final class MiiOperations {
           .setValue(request.answered(pseudonym.pseudonymValue()));
       return reply;
     }
-
-    @Override
-    public boolean createdIs201() {
-      return true;
-    }
   }
 
   /**
    * {@code pseudonym} with the parts {@code context}, {@code original} and {@code value}, once per
    * pseudonym: the answer of {@code $pseudonymize-multiple}.
    */
-  private record MultipleReply(Request request) implements OriginalValueReply {
+  private record MultipleReply(Request request) implements ForwardReply {
 
     @Override
     public String operation() {
@@ -262,11 +266,6 @@ final class MiiOperations {
         answered.addPart().setName("value").setValue(request.answered(pseudonym.pseudonymValue()));
       }
       return reply;
-    }
-
-    @Override
-    public boolean createdIs201() {
-      return true;
     }
   }
 

@@ -7,6 +7,7 @@ import org.hl7.fhir.r4.model.Identifier;
 import org.hl7.fhir.r4.model.IntegerType;
 import org.hl7.fhir.r4.model.Parameters;
 import org.hl7.fhir.r4.model.Parameters.ParametersParameterComponent;
+import org.hl7.fhir.r4.model.PrimitiveType;
 import org.hl7.fhir.r4.model.StringType;
 import org.hl7.fhir.r4.model.Type;
 
@@ -57,10 +58,7 @@ final class ParameterReader {
 
   /** The {@code valueString} of the parameter. */
   static String string(ParametersParameterComponent parameter) {
-    if (parameter.getValue() instanceof StringType string && string.getValue() != null) {
-      return string.getValue();
-    }
-    throw wrongType(parameter, "a valueString");
+    return primitive(parameter, StringType.class, "a valueString");
   }
 
   /** The {@code valueIdentifier} of the parameter, which must have a {@code value}. */
@@ -85,18 +83,29 @@ final class ParameterReader {
 
   /** The {@code valueBoolean} of the parameter. */
   static boolean bool(ParametersParameterComponent parameter) {
-    if (parameter.getValue() instanceof BooleanType bool && bool.getValue() != null) {
-      return bool.getValue();
-    }
-    throw wrongType(parameter, "a valueBoolean");
+    return primitive(parameter, BooleanType.class, "a valueBoolean");
   }
 
   /** The {@code valueInteger} of the parameter. */
   static int integer(ParametersParameterComponent parameter) {
-    if (parameter.getValue() instanceof IntegerType integer && integer.getValue() != null) {
-      return integer.getValue();
+    return primitive(parameter, IntegerType.class, "a valueInteger");
+  }
+
+  /**
+   * The value of the parameter's primitive {@code value[x]} of {@code type}, which must have one;
+   * else a wrong type naming {@code expected}.
+   */
+  private static <T> T primitive(
+      ParametersParameterComponent parameter,
+      Class<? extends PrimitiveType<T>> type,
+      String expected) {
+    if (type.isInstance(parameter.getValue())) {
+      T value = type.cast(parameter.getValue()).getValue();
+      if (value != null) {
+        return value;
+      }
     }
-    throw wrongType(parameter, "a valueInteger");
+    throw wrongType(parameter, expected);
   }
 
   /** The FHIRPath of a parameter, as the MII interface module names it in its outcomes. */

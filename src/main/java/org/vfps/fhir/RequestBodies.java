@@ -56,15 +56,12 @@ final class RequestBodies {
             .filter(decoded -> !decoded.isBlank())
             .orElseThrow(RequestBodies::malformed);
     if (!JsonLimits.within(text)) {
-      throw new RefusedFhirRequest(
-          400,
+      throw malformed(
           IssueType.TOOCOSTLY,
-          FhirErrors.MALFORMED
-              + ": nested deeper than "
+          "nested deeper than "
               + JsonLimits.MAX_DEPTH
               + " levels, or a number with an exponent beyond "
-              + JsonLimits.MAX_EXPONENT,
-          null);
+              + JsonLimits.MAX_EXPONENT);
     }
     IBaseResource resource;
     try {
@@ -86,21 +83,20 @@ final class RequestBodies {
   /** The resource as the type the operation takes; a 400 naming both types otherwise. */
   static <T extends Resource> T require(Resource resource, Class<T> type) {
     if (!type.isInstance(resource)) {
-      throw new RefusedFhirRequest(
-          400,
+      throw malformed(
           IssueType.PROCESSING,
-          FhirErrors.MALFORMED
-              + ": expected a "
-              + type.getSimpleName()
-              + " resource, not "
-              + resource.fhirType(),
-          null);
+          "expected a " + type.getSimpleName() + " resource, not " + resource.fhirType());
     }
     return type.cast(resource);
   }
 
   private static RefusedFhirRequest malformed() {
     return new RefusedFhirRequest(400, IssueType.PROCESSING, FhirErrors.MALFORMED, null);
+  }
+
+  /** A malformed body (400 with {@code issue}), its message saying what is wrong with it. */
+  private static RefusedFhirRequest malformed(IssueType issue, String what) {
+    return new RefusedFhirRequest(400, issue, FhirErrors.MALFORMED + ": " + what, null);
   }
 
   /** {@code application/fhir+json} or {@code application/json}, whatever the parameters. */

@@ -11,7 +11,7 @@ import org.vfps.access.Operation;
  * resource, alone or as the entries of a batch or transaction Bundle: the .NET service's {@code
  * $create-pseudonym} and {@code $resolve-pseudonym}, and the MII interface module's six.
  */
-enum SystemOperation implements CapabilityStatements.Listed {
+enum SystemOperation implements ListedOperation {
   CREATE_PSEUDONYM(
       DotnetOperations.CREATE_PSEUDONYM,
       "urn:vfps:OperationDefinition:create-pseudonym",
@@ -58,35 +58,21 @@ enum SystemOperation implements CapabilityStatements.Listed {
       "https://www.medizininformatik-initiative.de/fhir/ext/mii-interface-module-pseudonymization"
           + "/OperationDefinition/";
 
-  private final String code;
-  private final String definition;
+  private final Listing listing;
   private final Function<Parameters, PseudonymCall> reader;
-  private final Operation access;
 
   SystemOperation(
       String code,
       String definition,
       Function<Parameters, PseudonymCall> reader,
       Operation access) {
-    this.code = code;
-    this.definition = definition;
+    this.listing = new Listing(code, definition, access);
     this.reader = reader;
-    this.access = access;
   }
 
   @Override
-  public String code() {
-    return code;
-  }
-
-  @Override
-  public String definition() {
-    return definition;
-  }
-
-  /** What the operation asks of the domain, for the authentication's audit line. */
-  Operation access() {
-    return access;
+  public Listing listing() {
+    return listing;
   }
 
   /** Reads a request; a {@link RefusedFhirRequest} when it is not one of this operation. */
@@ -96,6 +82,6 @@ enum SystemOperation implements CapabilityStatements.Listed {
 
   /** The operation named {@code code} (without {@code $}). */
   static Optional<SystemOperation> named(String code) {
-    return Arrays.stream(values()).filter(operation -> operation.code.equals(code)).findFirst();
+    return Arrays.stream(values()).filter(operation -> operation.code().equals(code)).findFirst();
   }
 }

@@ -184,6 +184,66 @@ final class BoundService implements Service {
       Operation operation,
       CallHandler<Req, Resp, T> handler,
       BiFunction<GrpcServerRequest<Req, Resp>, T, Future<Void>> reply) {
+    bindOpened(
+        method,
+        (call, names, started, deadline) -> {
+          ReplyBytes bytes = ReplyBytes.begin(Vertx.currentContext(), admission);
+          CallEnding ending =
+              new CallEnding(
+                  call,
+                  deadline,
+                  admission,
+                  () -> {
+                    LOG.debug("{} was left by the client before its reply", names.fullName());
+                    completed(names, GrpcStatus.CANCELLED, started);
+                  });
+          Handler<AsyncResult<T>> answer =
+              outcome -> {
+                if (!ending.end()) {
+                  // answered at its deadline, or left by its client
+                  bytes.release();
+                  return;
+                }
+                GrpcStatus status =
+                    outcome.succeeded() ? GrpcStatus.OK : GrpcErrors.status(outcome.cause());
+                completed(names, status, started);
+                if (outcome.succeeded()) {
+                  reply.apply(call, outcome.result()).onComplete(written -> bytes.release());
+                } else {
+                  bytes.release();
+                  GrpcErrors.fail(call.response(), names.fullName(), outcome.cause(), warnings);
+                }
+              };
+          Future<Req> request = requests.read(call, method.decoder());
+          ending.atDeadline(() -> answer.handle(Future.failedFuture(CallDeadline.exceeded())));
+          caller(call, operation)
+              .compose(
+                  authenticated ->
+                      // the work starts once the message is in: a slow sender holds
+                      // no place
+                      request.compose(
+                          r -> {
+                            if (deadline.passed()) {
+                              return Future.failedFuture(CallDeadline.exceeded());
+                            }
+                            Optional<Admission.Limit> refusal =
+                                ending.admit(authenticated.admissionKey());
+                            if (refusal.isPresent()) {
+                              return Future.failedFuture(Admission.overloaded(refusal.get()));
+                            }
+                            return handler.apply(call, authenticated, r, bytes);
+                          }))
+              .onComplete(answer);
+        });
+    return this;
+  }
+
+  /**
+   * Adds the binding of {@code method}: each of its calls is opened ({@link #open}) as it comes in
+   * and then given to {@code handler}.
+   */
+  private <Req, Resp> void bindOpened(
+      ServiceMethod<Req, Resp> method, OpenedCallHandler<Req, Resp> handler) {
     MethodNames names = MethodNames.of(method);
     bindings.add(
         server ->
@@ -191,64 +251,14 @@ final class BoundService implements Service {
                 method,
                 call -> {
                   long started = System.nanoTime();
-                  CallDeadline deadline = open(call, names, started);
-                  ReplyBytes bytes = ReplyBytes.begin(Vertx.currentContext(), admission);
-                  CallEnding ending =
-                      new CallEnding(
-                          call,
-                          deadline,
-                          admission,
-                          () -> {
-                            LOG.debug(
-                                "{} was left by the client before its reply", names.fullName());
-                            completed(names, GrpcStatus.CANCELLED, started);
-                          });
-                  Handler<AsyncResult<T>> answer =
-                      outcome -> {
-                        if (!ending.end()) {
-                          // answered at its deadline, or left by its client
-                          bytes.release();
-                          return;
-                        }
-                        GrpcStatus status =
-                            outcome.succeeded()
-                                ? GrpcStatus.OK
-                                : GrpcErrors.status(outcome.cause());
-                        completed(names, status, started);
-                        if (outcome.succeeded()) {
-                          reply
-                              .apply(call, outcome.result())
-                              .onComplete(written -> bytes.release());
-                        } else {
-                          bytes.release();
-                          GrpcErrors.fail(
-                              call.response(), names.fullName(), outcome.cause(), warnings);
-                        }
-                      };
-                  Future<Req> request = requests.read(call, method.decoder());
-                  ending.atDeadline(
-                      () -> answer.handle(Future.failedFuture(CallDeadline.exceeded())));
-                  caller(call, operation)
-                      .compose(
-                          authenticated ->
-                              // the work starts once the message is in: a slow sender holds
-                              // no place
-                              request.compose(
-                                  r -> {
-                                    if (deadline.passed()) {
-                                      return Future.failedFuture(CallDeadline.exceeded());
-                                    }
-                                    Optional<Admission.Limit> refusal =
-                                        ending.admit(authenticated.admissionKey());
-                                    if (refusal.isPresent()) {
-                                      return Future.failedFuture(
-                                          Admission.overloaded(refusal.get()));
-                                    }
-                                    return handler.apply(call, authenticated, r, bytes);
-                                  }))
-                      .onComplete(answer);
+                  handler.serve(call, names, started, open(call, names, started));
                 }));
-    return this;
+  }
+
+  /** Serves a call that is open: its observer told that it started, its deadline taken. */
+  private interface OpenedCallHandler<Req, Resp> {
+    void serve(
+        GrpcServerRequest<Req, Resp> call, MethodNames names, long started, CallDeadline deadline);
   }
 
   /** The names of a bound method, taken once when it is bound. */
@@ -283,54 +293,45 @@ final class BoundService implements Service {
    */
   private <Req, Resp> BoundService streaming(
       ServiceMethod<Req, Resp> method, Operation operation, StreamHandler<Req, Resp> handler) {
-    MethodNames names = MethodNames.of(method);
-    bindings.add(
-        server ->
-            server.callHandler(
-                method,
-                call -> {
-                  long started = System.nanoTime();
-                  CallDeadline deadline = open(call, names, started);
-                  // the stream may close before it is served, and its handlers set
-                  Future<Void> closed = CallLocals.streamClosed();
-                  call.pause();
-                  caller(call, operation)
-                      .transform(
-                          caller -> {
-                            Throwable failure =
-                                deadline.passed() ? CallDeadline.exceeded() : caller.cause();
-                            if (failure == null && closed.isComplete()) {
-                              LOG.debug(
-                                  "{} was left by the client before it was served",
-                                  names.fullName());
-                              return Future.succeededFuture(GrpcStatus.CANCELLED);
-                            }
-                            if (failure == null) {
-                              Object key = caller.result().admissionKey();
-                              Optional<Admission.Limit> refusal = admission.tryOpenStream(key);
-                              if (refusal.isEmpty()) {
-                                try {
-                                  return handler
-                                      .serve(caller.result(), call, deadline)
-                                      .andThen(served -> admission.closeStream(key));
-                                } catch (RuntimeException e) {
-                                  admission.closeStream(key);
-                                  throw e;
-                                }
-                              }
-                              failure = Admission.overloaded(refusal.get());
-                            }
-                            GrpcErrors.fail(call.response(), names.fullName(), failure, warnings);
-                            return Future.succeededFuture(GrpcErrors.status(failure));
-                          })
-                      .onComplete(
-                          status -> {
-                            completed(
-                                names,
-                                status.succeeded() ? status.result() : GrpcStatus.INTERNAL,
-                                started);
-                          });
-                }));
+    bindOpened(
+        method,
+        (call, names, started, deadline) -> {
+          // the stream may close before it is served, and its handlers set
+          Future<Void> closed = CallLocals.streamClosed();
+          call.pause();
+          caller(call, operation)
+              .transform(
+                  caller -> {
+                    Throwable failure =
+                        deadline.passed() ? CallDeadline.exceeded() : caller.cause();
+                    if (failure == null && closed.isComplete()) {
+                      LOG.debug("{} was left by the client before it was served", names.fullName());
+                      return Future.succeededFuture(GrpcStatus.CANCELLED);
+                    }
+                    if (failure == null) {
+                      Object key = caller.result().admissionKey();
+                      Optional<Admission.Limit> refusal = admission.tryOpenStream(key);
+                      if (refusal.isEmpty()) {
+                        try {
+                          return handler
+                              .serve(caller.result(), call, deadline)
+                              .andThen(served -> admission.closeStream(key));
+                        } catch (RuntimeException e) {
+                          admission.closeStream(key);
+                          throw e;
+                        }
+                      }
+                      failure = Admission.overloaded(refusal.get());
+                    }
+                    GrpcErrors.fail(call.response(), names.fullName(), failure, warnings);
+                    return Future.succeededFuture(GrpcErrors.status(failure));
+                  })
+              .onComplete(
+                  status -> {
+                    completed(
+                        names, status.succeeded() ? status.result() : GrpcStatus.INTERNAL, started);
+                  });
+        });
     return this;
   }
 

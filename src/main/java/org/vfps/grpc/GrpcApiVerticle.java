@@ -12,9 +12,9 @@ import io.vertx.grpc.server.GrpcProtocol;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.vfps.access.AccessAdmin;
 import org.vfps.access.Operation;
 import org.vfps.admission.Admission;
 import org.vfps.admission.CallLocals;
@@ -23,11 +23,7 @@ import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.error.ServiceException;
-import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
-import org.vfps.namespace.NamespaceService;
-import org.vfps.pseudonym.PseudonymService;
-import org.vfps.rpc.ApiMethods;
 import org.vfps.rpc.ApiService;
 
 /**
@@ -57,35 +53,24 @@ public final class GrpcApiVerticle extends VerticleBase {
   /** The path prefix of both reflection services' calls (v1 and v1alpha). */
   private static final String REFLECTION_PATH = "/grpc.reflection.";
 
-  private final int port;
-  private final boolean reflection;
-  private final NamespaceService namespaces;
-  private final PseudonymService pseudonyms;
-  private final AccessAdmin accessAdmin;
-  private final CsvJobService csvJobs;
-  private final Supplier<Future<Boolean>> ready;
-  private final CallObserver observer;
-  private final ServerTls tls;
-  private final Authenticator authenticator;
-  private final ConnectionLimits connections;
-  private final Admission admission;
-  private final EdgeWarnings warnings;
-  private HttpServer server;
-
   /**
-   * A verticle that reports every call of the vfps services to {@code observer}, takes each call's
-   * caller from {@code authenticator}, listens with {@code tls}, holds its connections to {@code
-   * connections} and admits the calls of the vfps services through {@code admission} (health and
-   * reflection are never refused); calls that fail UNAVAILABLE and malformed calls are logged
-   * through {@code warnings}.
+   * What the gRPC listener needs.
+   *
+   * @param reflection whether server reflection is served
+   * @param api the API's table, whose methods are bound (shared by the instances)
+   * @param ready whether the service is ready, as {@code grpc.health.v1.Health} reports it
+   * @param observer told of every call of the vfps services
+   * @param tls plaintext, or the certificate to listen with
+   * @param authenticator the callers of the calls
+   * @param connections the limits the listener holds its connections to
+   * @param admission admits the calls of the vfps services (health and reflection are never
+   *     refused)
+   * @param warnings logs the calls that failed UNAVAILABLE and the malformed ones
    */
-  public GrpcApiVerticle(
+  public record Dependencies(
       int port,
       boolean reflection,
-      NamespaceService namespaces,
-      PseudonymService pseudonyms,
-      AccessAdmin accessAdmin,
-      CsvJobService csvJobs,
+      List<ApiService> api,
       Supplier<Future<Boolean>> ready,
       CallObserver observer,
       ServerTls tls,
@@ -93,19 +78,17 @@ public final class GrpcApiVerticle extends VerticleBase {
       ConnectionLimits connections,
       Admission admission,
       EdgeWarnings warnings) {
-    this.port = port;
-    this.reflection = reflection;
-    this.namespaces = namespaces;
-    this.pseudonyms = pseudonyms;
-    this.accessAdmin = accessAdmin;
-    this.csvJobs = csvJobs;
-    this.ready = ready;
-    this.observer = observer;
-    this.tls = tls;
-    this.authenticator = authenticator;
-    this.connections = connections;
-    this.admission = admission;
-    this.warnings = warnings;
+
+    public Dependencies {
+      api = List.copyOf(api);
+    }
+  }
+
+  private final Dependencies dependencies;
+  private HttpServer server;
+
+  public GrpcApiVerticle(Dependencies dependencies) {
+    this.dependencies = dependencies;
   }
 
   @Override
@@ -116,35 +99,43 @@ public final class GrpcApiVerticle extends VerticleBase {
             new GrpcServerOptions()
                 .removeEnabledProtocol(GrpcProtocol.TRANSCODING)
                 .setMaxMessageSize(MAX_MESSAGE_BYTES));
-    for (ApiService service : ApiMethods.of(namespaces, pseudonyms, accessAdmin, csvJobs)) {
-      grpc.addService(BoundService.of(service, observer, authenticator, admission, warnings));
+    for (ApiService service : dependencies.api()) {
+      grpc.addService(
+          BoundService.of(
+              service,
+              dependencies.observer(),
+              dependencies.authenticator(),
+              dependencies.admission(),
+              dependencies.warnings()));
     }
-    grpc.addService(new HealthChecks(vertx, ready, warnings));
-    if (reflection) {
+    grpc.addService(new HealthChecks(vertx, dependencies.ready(), dependencies.warnings()));
+    if (dependencies.reflection()) {
       grpc.addService(ReflectionService.v1());
       grpc.addService(new LegacyReflection());
     }
     server =
-        tls.createHttpServer(
-            vertx,
-            ConnectionDeadlines.options(
-                new HttpServerOptions()
-                    .setPort(port)
-                    .setHost("0.0.0.0")
-                    .setUseAlpn(true)
-                    .setHttp2RstFloodMaxRstFramePerWindow(MAX_STREAM_RESETS_PER_WINDOW),
-                connections));
-    MessageEncodings encodings = new MessageEncodings(grpc, warnings);
+        dependencies
+            .tls()
+            .createHttpServer(
+                vertx,
+                ConnectionDeadlines.options(
+                    new HttpServerOptions()
+                        .setPort(dependencies.port())
+                        .setHost("0.0.0.0")
+                        .setUseAlpn(true)
+                        .setHttp2RstFloodMaxRstFramePerWindow(MAX_STREAM_RESETS_PER_WINDOW),
+                    dependencies.connections()));
+    MessageEncodings encodings = new MessageEncodings(grpc, dependencies.warnings());
     server.requestHandler(
         ConnectionDeadlines.apply(
             vertx,
             server,
-            connections,
+            dependencies.connections(),
             ReplyFlushes::consolidate,
             request -> {
               CallLocals.watchStreamClose(request.response());
-              if (reflection
-                  && authenticator.enabled()
+              if (dependencies.reflection()
+                  && dependencies.authenticator().enabled()
                   && request.path().startsWith(REFLECTION_PATH)) {
                 authenticateReflection(request, encodings);
               } else {
@@ -155,13 +146,15 @@ public final class GrpcApiVerticle extends VerticleBase {
   }
 
   /**
-   * Serves a reflection call once its caller is authenticated, as the .NET vfps 1.22.3 asks: any
-   * valid credentials will do; without them the call is answered {@code UNAUTHENTICATED} at once.
+   * Serves a dependencies.reflection() call once its caller is authenticated, as the .NET vfps
+   * 1.22.3 asks: any valid credentials will do; without them the call is answered {@code
+   * UNAUTHENTICATED} at once.
    */
   private void authenticateReflection(HttpServerRequest request, MessageEncodings encodings) {
     request.pause();
     SocketAddress remote = request.remoteAddress();
-    authenticator
+    dependencies
+        .authenticator()
         .authenticate(
             request.getHeader("authorization"),
             remote == null ? "" : remote.hostAddress(),
@@ -190,15 +183,15 @@ public final class GrpcApiVerticle extends VerticleBase {
   }
 
   /**
-   * Stops taking connections and shuts the open ones down gracefully (an HTTP/2 GOAWAY at once,
-   * then the calls in flight finish); completes when they are closed, at the latest after {@code
-   * timeout}.
+   * Stops taking dependencies.connections() and shuts the open ones down gracefully (an HTTP/2
+   * GOAWAY at once, then the calls in flight finish); completes when they are closed, at the latest
+   * after {@code timeout}.
    */
   public Future<Void> shutdown(Duration timeout) {
     return server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** The port the server listens on (useful when configured as 0). */
+  /** The dependencies.port() the server listens on (useful when configured as 0). */
   public int actualPort() {
     return server.actualPort();
   }

@@ -9,21 +9,18 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.vfps.access.AccessAdmin;
 import org.vfps.admission.Admission;
 import org.vfps.auth.Authenticator;
 import org.vfps.auth.ServerTls;
 import org.vfps.connection.ConnectionDeadlines;
 import org.vfps.connection.ConnectionLimits;
 import org.vfps.fhir.FhirOperations;
-import org.vfps.job.CsvJobService;
 import org.vfps.log.EdgeWarnings;
-import org.vfps.namespace.NamespaceService;
-import org.vfps.pseudonym.PseudonymService;
-import org.vfps.rpc.ApiMethods;
+import org.vfps.rpc.ApiService;
 
 /**
  * Serves HTTP/1.1 (HTTPS when TLS is on): the REST routes of the contract, the FHIR operations, the
@@ -35,6 +32,7 @@ public final class HttpApiVerticle extends VerticleBase {
    * What the HTTP listener needs.
    *
    * @param maxRequestBodyBytes larger bodies are answered with 413
+   * @param api the API's table, whose methods the REST routes bind (shared by the instances)
    * @param startup completes when the service's start-up is finished (for {@code /readyz})
    * @param databaseHealthy whether PostgreSQL answers
    * @param tls plaintext, or the certificate to listen with
@@ -50,10 +48,7 @@ public final class HttpApiVerticle extends VerticleBase {
       int port,
       int maxRequestBodyBytes,
       ApiContract contract,
-      NamespaceService namespaces,
-      PseudonymService pseudonyms,
-      AccessAdmin accessAdmin,
-      CsvJobService csvJobs,
+      List<ApiService> api,
       FhirOperations fhir,
       Future<?> startup,
       Future<?> stopping,
@@ -88,14 +83,7 @@ public final class HttpApiVerticle extends VerticleBase {
     builder.rootHandler(admission);
     Authentication authentication = new Authentication(dependencies.authenticator(), admission);
     builder.rootHandler(authentication::admitSession);
-    new RestRoutes(
-            ApiMethods.of(
-                dependencies.namespaces(),
-                dependencies.pseudonyms(),
-                dependencies.accessAdmin(),
-                dependencies.csvJobs()),
-            authentication)
-        .bind(builder);
+    new RestRoutes(dependencies.api(), authentication).bind(builder);
     FhirRoutes fhirRoutes = new FhirRoutes(dependencies.fhir(), authentication);
     fhirRoutes.bind(builder);
     HttpErrors errors =

@@ -213,18 +213,30 @@ public final class ServiceMeters {
       IntSupplier callers,
       IntSupplier queuedWrites,
       LongSupplier replyBytes) {
-    Gauge.builder("vfps.admission.requests.in.flight", requestsInFlight::getAsInt)
-        .description("gRPC calls and HTTP requests in flight (probes and gRPC health not counted)")
-        .register(registry);
-    Gauge.builder("vfps.admission.callers", callers::getAsInt)
-        .description("Callers that hold a place for a request in flight")
-        .register(registry);
-    Gauge.builder("vfps.admission.queued.writes", queuedWrites::getAsInt)
-        .description("Values waiting in the write coalescers for their upsert statement")
-        .register(registry);
-    Gauge.builder("vfps.admission.reply.bytes", replyBytes::getAsLong)
-        .description("Bytes held by replies built whole in memory before they are sent")
-        .register(registry);
+    gauge(
+        "vfps.admission.requests.in.flight",
+        "gRPC calls and HTTP requests in flight (probes and gRPC health not counted)",
+        requestsInFlight::getAsInt);
+    gauge(
+        "vfps.admission.callers",
+        "Callers that hold a place for a request in flight",
+        callers::getAsInt);
+    gauge(
+        "vfps.admission.queued.writes",
+        "Values waiting in the write coalescers for their upsert statement",
+        queuedWrites::getAsInt);
+    gauge(
+        "vfps.admission.reply.bytes",
+        "Bytes held by replies built whole in memory before they are sent",
+        replyBytes::getAsLong);
+  }
+
+  /**
+   * A gauge without labels, registered now, that reads {@code value} at each scrape; the gauge
+   * holds {@code value} strongly.
+   */
+  private void gauge(String name, String description, Supplier<Number> value) {
+    Gauge.builder(name, value).description(description).register(registry);
   }
 
   /**

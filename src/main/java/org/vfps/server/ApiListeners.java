@@ -17,6 +17,8 @@ import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
 import org.vfps.http.ApiContract;
 import org.vfps.http.HttpApiVerticle;
+import org.vfps.rpc.ApiMethods;
+import org.vfps.rpc.ApiService;
 import org.vfps.storage.Database;
 import org.vfps.tracing.Tracing;
 import org.vfps.ui.UiRoutes;
@@ -48,19 +50,28 @@ final class ApiListeners {
    * first Create.
    */
   static Future<Listening> listen(Edges edges, MeterHooks meters, Tracing tracing) {
+    Services services = edges.services();
+    // one table for both edges and all their instances: it holds no state of its own
+    List<ApiService> api =
+        ApiMethods.of(
+            services.namespaces(),
+            services.pseudonyms(),
+            services.accessAdmin(),
+            services.csvJobs());
     Future<Integer> metricsPort =
         meters.listen(edges.vertx(), edges.config(), edges.services().database());
     Future<List<GrpcApiVerticle>> grpc =
         metricsPort.compose(
-            port -> listenGrpc(edges, Instrumentation.callObserver(meters, tracing)));
+            port -> listenGrpc(edges, api, Instrumentation.callObserver(meters, tracing)));
     Future<List<HttpApiVerticle>> http =
         grpc.compose(serving -> httpParts(edges.vertx(), edges.services()))
-            .compose(parts -> listenHttp(edges, parts));
+            .compose(parts -> listenHttp(edges, api, parts));
     return Future.all(metricsPort, grpc, http)
         .map(all -> new Listening(grpc.result(), http.result(), metricsPort.result()));
   }
 
-  private static Future<List<GrpcApiVerticle>> listenGrpc(Edges edges, CallObserver observer) {
+  private static Future<List<GrpcApiVerticle>> listenGrpc(
+      Edges edges, List<ApiService> api, CallObserver observer) {
     Lifecycle lifecycle = edges.lifecycle();
     Database database = edges.services().database();
     // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
@@ -75,29 +86,27 @@ final class ApiListeners {
         "gRPC",
         "Grpc__Port",
         port,
-        Stream.generate(() -> grpcVerticle(edges, ready, observer))
+        Stream.generate(() -> grpcVerticle(edges, api, ready, observer))
             .limit(Listeners.PER_EVENT_LOOP)
             .toList());
   }
 
   private static GrpcApiVerticle grpcVerticle(
-      Edges edges, Supplier<Future<Boolean>> ready, CallObserver observer) {
+      Edges edges, List<ApiService> api, Supplier<Future<Boolean>> ready, CallObserver observer) {
     VfpsConfig config = edges.config();
     Services services = edges.services();
     return new GrpcApiVerticle(
-        config.server().grpcPort(),
-        config.server().grpcReflectionEnabled(),
-        services.namespaces(),
-        services.pseudonyms(),
-        services.accessAdmin(),
-        services.csvJobs(),
-        ready,
-        observer,
-        edges.tls(),
-        services.authenticator(),
-        grpcConnections(config.connections()),
-        services.admission(),
-        services.warnings());
+        new GrpcApiVerticle.Dependencies(
+            config.server().grpcPort(),
+            config.server().grpcReflectionEnabled(),
+            api,
+            ready,
+            observer,
+            edges.tls(),
+            services.authenticator(),
+            grpcConnections(config.connections()),
+            services.admission(),
+            services.warnings()));
   }
 
   private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
@@ -108,8 +117,9 @@ final class ApiListeners {
     return Future.all(contract, fhir).map(both -> new HttpParts(contract.result(), fhir.result()));
   }
 
-  private static Future<List<HttpApiVerticle>> listenHttp(Edges edges, HttpParts parts) {
-    HttpApiVerticle.Dependencies http = httpDependencies(edges, parts);
+  private static Future<List<HttpApiVerticle>> listenHttp(
+      Edges edges, List<ApiService> api, HttpParts parts) {
+    HttpApiVerticle.Dependencies http = httpDependencies(edges, api, parts);
     return Listeners.deploy(
         edges.vertx(),
         "HTTP",
@@ -118,7 +128,8 @@ final class ApiListeners {
         Stream.generate(() -> new HttpApiVerticle(http)).limit(Listeners.PER_EVENT_LOOP).toList());
   }
 
-  private static HttpApiVerticle.Dependencies httpDependencies(Edges edges, HttpParts parts) {
+  private static HttpApiVerticle.Dependencies httpDependencies(
+      Edges edges, List<ApiService> api, HttpParts parts) {
     VfpsConfig config = edges.config();
     Services services = edges.services();
     Lifecycle lifecycle = edges.lifecycle();
@@ -126,10 +137,7 @@ final class ApiListeners {
         config.server().httpPort(),
         config.server().httpMaxRequestBodyBytes(),
         parts.contract(),
-        services.namespaces(),
-        services.pseudonyms(),
-        services.accessAdmin(),
-        services.csvJobs(),
+        api,
         parts.fhir(),
         lifecycle.startup().future(),
         lifecycle.stopping().future(),
