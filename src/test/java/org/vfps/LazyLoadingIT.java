@@ -6,7 +6,6 @@ import io.vertx.grpc.common.GrpcStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,15 +88,7 @@ class LazyLoadingIT {
     builder.environment().put("MetricsPort", "0");
     builder.environment().put("Init__v1__Namespaces__0__Name", "lazy");
     builder.environment().put("Init__v1__Namespaces__0__PseudonymLength", "16");
-    Process service =
-        resources.own(
-            builder.start(),
-            process -> {
-              process.destroy();
-              process.waitFor(10, TimeUnit.SECONDS);
-              process.destroyForcibly();
-            });
-    awaitStartLine(service, log);
+    ServiceProcess.startAndAwait(resources, builder, log);
     try (GrpcTestClient grpc = new GrpcTestClient(grpcPort)) {
       GrpcTestClient.Reply<?> created =
           grpc.call(
@@ -138,15 +129,5 @@ class LazyLoadingIT {
         .filter(Matcher::find)
         .map(matcher -> matcher.group(1))
         .toList();
-  }
-
-  private static void awaitStartLine(Process service, Path log) throws Exception {
-    for (int attempt = 0; attempt < 600 && service.isAlive(); attempt++) {
-      if (Files.readString(log).contains(" started in ")) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(100);
-    }
-    throw new AssertionError("the service did not start: " + Files.readString(log));
   }
 }
