@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.grpc.common.GrpcStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +24,7 @@ import org.vfps.storage.Migrations;
  * gRPC, loads none of the classes that only those features need, and the FHIR edge loads only
  * HAPI's JSON parser. The JVM's own class-loading log ({@code -Xlog:class+load}) is the witness, so
  * the check holds whatever path (a static field, a service registration, a verifier's look-up)
- * would pull a class in.
+ * would pull a class in. And the same jar with clustering, tracing and metrics on still has them.
  */
 class LazyLoadingIT {
 
@@ -64,26 +66,17 @@ class LazyLoadingIT {
 
   private static List<String> loadedBeforeFirstAnswer;
 
+  private static ConnectionSettings database;
+
   @BeforeAll
   static void startWithOptionalFeaturesOffAndCreateOnePseudonym() throws Exception {
-    ConnectionSettings database = TestPostgres.freshDatabase();
+    database = TestPostgres.freshDatabase();
     Migrations.migrate(database);
     int grpcPort = TestService.freePort();
     Path classLog =
         resources.own(Files.createTempFile("vfps-classes", ".log"), Files::deleteIfExists);
     Path log = resources.own(Files.createTempFile("vfps-lazy", ".log"), Files::deleteIfExists);
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:class+load:file=" + classLog,
-                "-jar",
-                System.getProperty("vfps.jar", "target/vfps.jar"),
-                "serve")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().clear();
-    builder.environment().put("ConnectionStrings__PostgreSQL", TestPostgres.uri(database));
-    builder.environment().put("Http__Port", Integer.toString(TestService.freePort()));
+    ProcessBuilder builder = jarService(log, "-Xlog:class+load:file=" + classLog);
     builder.environment().put("Grpc__Port", Integer.toString(grpcPort));
     builder.environment().put("MetricsPort", "0");
     builder.environment().put("Init__v1__Namespaces__0__Name", "lazy");
@@ -121,6 +114,44 @@ class LazyLoadingIT {
   void loadsHapisJsonParserForTheFhirEdge() {
     // the witness works: the FHIR edge's parser is made at start, so it is in the log
     assertThat(loadedBeforeFirstAnswer).contains("ca.uhn.fhir.parser.JsonParser");
+  }
+
+  @Test
+  void theJarStillClustersTracesAndMetersWhenTheyAreOn() throws Exception {
+    // the jar leaves the libraries' Vert.x service registrations out: what is on must not need them
+    Path log = resources.own(Files.createTempFile("vfps-on", ".log"), Files::deleteIfExists);
+    ProcessBuilder builder = jarService(log);
+    int metricsPort = TestService.freePort();
+    builder.environment().put("Grpc__Port", Integer.toString(TestService.freePort()));
+    builder.environment().put("MetricsPort", Integer.toString(metricsPort));
+    builder.environment().put("Cluster__IsEnabled", "true");
+    builder.environment().put("Cluster__Name", "lazy-" + UUID.randomUUID());
+    builder.environment().put("Cluster__Host", "127.0.0.1");
+    builder.environment().put("Cluster__Members", "127.0.0.1");
+    builder.environment().put("Cluster__Port", Integer.toString(TestService.freePort()));
+    builder.environment().put("Cluster__EventBus__Port", Integer.toString(TestService.freePort()));
+    builder.environment().put("Tracing__IsEnabled", "true");
+
+    ServiceProcess.startAndAwait(resources, builder, log);
+
+    assertThat(Files.readString(log)).contains("with 1 members", "tracing OTLP to ");
+    try (HttpTestClient metrics = new HttpTestClient(metricsPort)) {
+      assertThat(metrics.get("/metrics").body()).contains("vertx_eventbus_handlers");
+    }
+  }
+
+  /** {@code java OPTIONS -jar vfps.jar serve} on the test database, with a free HTTP port. */
+  private static ProcessBuilder jarService(Path log, String... javaOptions) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(javaOptions));
+    command.addAll(List.of("-jar", System.getProperty("vfps.jar", "target/vfps.jar"), "serve"));
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().clear();
+    builder.environment().put("ConnectionStrings__PostgreSQL", TestPostgres.uri(database));
+    builder.environment().put("Http__Port", Integer.toString(TestService.freePort()));
+    return builder;
   }
 
   private static List<String> loadedClasses(List<String> lines) {
