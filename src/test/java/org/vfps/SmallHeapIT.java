@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,21 +59,7 @@ class SmallHeapIT {
     builder.environment().put("Http__Port", Integer.toString(httpPort));
     builder.environment().put("Grpc__Port", Integer.toString(grpcPort));
     builder.environment().put("MetricsPort", Integer.toString(TestService.freePort()));
-    service =
-        resources.own(
-            builder.start(),
-            process -> {
-              process.destroy();
-              process.waitFor(10, TimeUnit.SECONDS);
-              process.destroyForcibly();
-            });
-    for (int attempt = 0; attempt < 600 && service.isAlive(); attempt++) {
-      if (Files.readString(log).contains(" started in ")) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(100);
-    }
-    throw new AssertionError("the service did not start: " + Files.readString(log));
+    service = ServiceProcess.startAndAwait(resources, builder, log);
   }
 
   @Test
