@@ -10,6 +10,8 @@
 #   loadtest/cold-start.sh            # both modes
 #   RUNS=15 MODES=aot loadtest/cold-start.sh
 #   RUNS=3 PROFILE=yes loadtest/cold-start.sh
+#   SERIES=20 MODES=aot loadtest/cold-start.sh
+#   SERIES=20 MODES=aot JAVA_OPTS=-XX:CompileThresholdScaling=10 loadtest/cold-start.sh
 #
 # Needs a local PostgreSQL (database vfps_coldstart is created through `runuser -u postgres psql`,
 # or ADMIN_PSQL), ghz and grpcurl on PATH, the jar and cache from ./mvnw package on JDK 25, python3.
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 RUNS=${RUNS:-9}
+SERIES=${SERIES:-0}
 MODES=${MODES:-jar aot}
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export JAVA_HOME
@@ -59,6 +62,54 @@ create() { # name -> ghz JSON
   ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
     -n 1 -c 1 -d "{\"namespace\": \"cold\", \"originalValue\": \"$1\"}" -O json "127.0.0.1:$PORT"
 }
+
+series() { # mode run: SERIES Creates on one connection; prints a CSV line of their latencies
+  ghz --insecure --protoset "$work/vfps.protoset" --call vfps.api.v1.PseudonymService/Create \
+    -n "$SERIES" -c 1 -O json "127.0.0.1:$PORT" \
+    -d "{\"namespace\": \"cold\", \"originalValue\": \"series-$1-$2-{{.RequestNumber}}\"}" |
+    python3 -c '
+import json, sys
+data = json.load(sys.stdin)
+if (data.get("statusCodeDistribution") or {}).get("OK") != int(sys.argv[2]):
+    raise SystemExit("a Create failed: " + str(data.get("errorDistribution")))
+calls = sorted(data["details"], key=lambda call: call["timestamp"])
+print(sys.argv[1] + "," + ",".join("%.1f" % (call["latency"] / 1e6) for call in calls))
+' "$1" "$SERIES"
+}
+
+if [ "$SERIES" -gt 0 ]; then
+  : >"$work/series.csv"
+  for mode in $MODES; do
+    for run in $(seq 1 "$RUNS"); do
+      start "$mode"
+      until port_open 127.0.0.1 "$PORT"; do sleep 0.005; done
+      series "$mode" "$run" >>"$work/series.csv"
+      stop
+    done
+  done
+  python3 - "$work/series.csv" "$RUNS" "$SERIES" <<'PY'
+import csv, statistics, sys
+rows = list(csv.reader(open(sys.argv[1])))
+print(f"\n{sys.argv[3]} Creates one after the other on one connection, from the moment gRPC listens;"
+      f" latency in ms, median and slowest of {sys.argv[2]} runs\n")
+modes = list(dict.fromkeys(row[0] for row in rows))
+label = lambda mode: "java -jar" if mode == "jar" else "bin/vfps (AOT cache)"
+print("| request | " + " | ".join(f"{label(m)}: median | slowest" for m in modes) + " |")
+print("|---:|" + "---:|---:|" * len(modes))
+for i in range(int(sys.argv[3])):
+    cells = []
+    for mode in modes:
+        values = [float(row[i + 1]) for row in rows if row[0] == mode]
+        cells += [f"{statistics.median(values):.1f}", f"{max(values):.1f}"]
+    print(f"| {i + 1} | " + " | ".join(cells) + " |")
+for mode in modes:
+    later = [float(v) for row in rows if row[0] == mode for v in row[2:]]
+    over = sum(v >= 10 for v in later)
+    print(f"\n{label(mode)}: requests 2 to {sys.argv[3]}: median {statistics.median(later):.1f} ms,"
+          f" {over} of {len(later)} took 10 ms or more")
+PY
+  exit 0
+fi
 
 echo "mode,listening_ms,first_answer_ms,first_request_ms,second_request_ms" >"$work/runs.csv"
 for mode in $MODES; do
