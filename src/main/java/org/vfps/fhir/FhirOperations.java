@@ -1,11 +1,9 @@
 package org.vfps.fhir;
 
 import ca.uhn.fhir.context.FhirContext;
-import ca.uhn.fhir.parser.IParser;
 import ca.uhn.fhir.parser.StrictErrorHandler;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.time.Clock;
 import java.util.Arrays;
@@ -41,6 +39,10 @@ public final class FhirOperations {
 
   private static final String BUNDLE = "Bundle";
 
+  /** The whole-system interactions of the base {@code /v1/fhir}. */
+  static final List<SystemRestfulInteraction> BASE_INTERACTIONS =
+      List.of(SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION);
+
   private final FhirContext fhir;
   private final Clock clock;
   private final PseudonymCalls calls;
@@ -62,44 +64,11 @@ public final class FhirOperations {
     this.warnings = warnings;
   }
 
-  /**
-   * Creates the HAPI context and runs its slow first parse (the model scan, about a second) on a
-   * worker thread, so that no event loop and no first request waits for it.
-   */
-  public static Future<FhirOperations> start(
-      Vertx vertx, PseudonymService pseudonyms, EdgeWarnings warnings) {
-    return vertx.executeBlocking(
-        () -> {
-          FhirOperations operations =
-              new FhirOperations(
-                  newContext(), pseudonyms, Clock.systemUTC(), pseudonyms.maxBatchSize(), warnings);
-          operations.warmUp();
-          return operations;
-        });
-  }
-
   /** The R4 context, strict: a body with unknown elements or wrong JSON types is malformed. */
   static FhirContext newContext() {
     FhirContext fhir = FhirContext.forR4();
     fhir.setParserErrorHandler(new StrictErrorHandler());
     return fhir;
-  }
-
-  private void warmUp() {
-    IParser parser = fhir.newJsonParser();
-    Bundle parsed =
-        parser.parseResource(
-            Bundle.class,
-            """
-            {"resourceType": "Bundle", "type": "batch", "entry": [{
-              "request": {"method": "POST", "url": "$pseudonymize"},
-              "resource": {"resourceType": "Parameters", "parameter": [
-                {"name": "context", "valueIdentifier": {"value": "warm-up"}},
-                {"name": "original", "valueString": "warm-up"}]}}]}
-            """);
-    parser.encodeResourceToString(parsed);
-    metadata(null);
-    reply(FhirErrors.outcome(400, IssueType.PROCESSING, "warm-up", null));
   }
 
   /**
@@ -156,10 +125,7 @@ public final class FhirOperations {
    * @param elements the {@code _elements} parameter, may be null
    */
   public FhirReply metadata(String elements) {
-    return capabilities(
-        elements,
-        List.of(SystemOperation.values()),
-        List.of(SystemRestfulInteraction.BATCH, SystemRestfulInteraction.TRANSACTION));
+    return capabilities(elements, List.of(SystemOperation.values()), BASE_INTERACTIONS);
   }
 
   /**

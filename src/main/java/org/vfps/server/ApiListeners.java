@@ -12,6 +12,7 @@ import org.vfps.config.AuthorizationConfig;
 import org.vfps.config.ConnectionConfig;
 import org.vfps.config.VfpsConfig;
 import org.vfps.connection.ConnectionLimits;
+import org.vfps.fhir.FhirModel;
 import org.vfps.fhir.FhirOperations;
 import org.vfps.grpc.CallObserver;
 import org.vfps.grpc.GrpcApiVerticle;
@@ -39,16 +40,43 @@ final class ApiListeners {
 
   /** What the API listeners (gRPC, HTTP) are built from. */
   record Edges(
-      VfpsConfig config, Vertx vertx, ServerTls tls, Services services, Lifecycle lifecycle) {}
-
-  /** What the HTTP listener serves besides the services, loaded once gRPC serves. */
-  private record HttpParts(ApiContract contract, FhirOperations fhir) {}
+      VfpsConfig config,
+      Vertx vertx,
+      ServerTls tls,
+      Services services,
+      Lifecycle lifecycle,
+      HttpFoundations foundations) {}
 
   /**
-   * Starts the listeners. The REST contract and HAPI's first parse each take most of a second of
-   * CPU: they start once gRPC serves, on workers side by side, so they do not slow the way to the
-   * first Create.
+   * The REST contract and HAPI's model, whose loading takes most of a second of CPU each. They load
+   * from Vert.x's start on, beside the database's first connection, and the listeners open once
+   * they are loaded: on two cores, loading them once gRPC served made its first clients wait up to
+   * several times as long as later ones.
    */
+  record HttpFoundations(Future<ApiContract> contract, Future<FhirModel> fhir) {
+
+    /** Starts loading both. */
+    static HttpFoundations load(Vertx vertx) {
+      BuildInfo build = BuildInfo.current();
+      return new HttpFoundations(
+          ApiContract.load(vertx, build.version(), build.revision()), FhirModel.load(vertx));
+    }
+
+    /** What the HTTP listener serves besides the services, once both are loaded. */
+    Future<HttpParts> parts(Services services) {
+      return Future.all(contract, fhir)
+          .map(
+              both ->
+                  new HttpParts(
+                      contract.result(),
+                      fhir.result().operations(services.pseudonyms(), services.warnings())));
+    }
+  }
+
+  /** What the HTTP listener serves besides the services. */
+  private record HttpParts(ApiContract contract, FhirOperations fhir) {}
+
+  /** Starts the listeners once the HTTP foundations are loaded: metrics, gRPC, then HTTP. */
   static Future<Listening> listen(Edges edges, MeterHooks meters, Tracing tracing) {
     Services services = edges.services();
     // one table for both edges and all their instances: it holds no state of its own
@@ -58,14 +86,14 @@ final class ApiListeners {
             services.pseudonyms(),
             services.accessAdmin(),
             services.csvJobs());
+    Future<HttpParts> parts = edges.foundations().parts(services);
     Future<Integer> metricsPort =
-        meters.listen(edges.vertx(), edges.config(), edges.services().database());
+        parts.compose(loaded -> meters.listen(edges.vertx(), edges.config(), services.database()));
     Future<List<GrpcApiVerticle>> grpc =
         metricsPort.compose(
             port -> listenGrpc(edges, api, Instrumentation.callObserver(meters, tracing)));
     Future<List<HttpApiVerticle>> http =
-        grpc.compose(serving -> httpParts(edges.vertx(), edges.services()))
-            .compose(parts -> listenHttp(edges, api, parts));
+        grpc.compose(serving -> listenHttp(edges, api, parts.result()));
     return Future.all(metricsPort, grpc, http)
         .map(all -> new Listening(grpc.result(), http.result(), metricsPort.result()));
   }
@@ -107,14 +135,6 @@ final class ApiListeners {
             grpcConnections(config.connections()),
             services.admission(),
             services.warnings()));
-  }
-
-  private static Future<HttpParts> httpParts(Vertx vertx, Services services) {
-    BuildInfo build = BuildInfo.current();
-    Future<ApiContract> contract = ApiContract.load(vertx, build.version(), build.revision());
-    Future<FhirOperations> fhir =
-        FhirOperations.start(vertx, services.pseudonyms(), services.warnings());
-    return Future.all(contract, fhir).map(both -> new HttpParts(contract.result(), fhir.result()));
   }
 
   private static Future<List<HttpApiVerticle>> listenHttp(

@@ -65,6 +65,7 @@ public final class VfpsServer implements AutoCloseable {
           teardown.add(
               "The tracer", Tracing.start(config.tracing(), build.version()), Tracing::close);
       VertxRuntime runtime = VertxRuntime.start(config.cluster(), meters, tracing, teardown);
+      ApiListeners.HttpFoundations foundations = ApiListeners.HttpFoundations.load(runtime.vertx());
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(runtime.vertx(), config.tls());
       Caches caches = Caches.of(config.caching());
@@ -80,7 +81,8 @@ public final class VfpsServer implements AutoCloseable {
               .compose(
                   services ->
                       ApiListeners.listen(
-                          new ApiListeners.Edges(config, runtime.vertx(), tls, services, lifecycle),
+                          new ApiListeners.Edges(
+                              config, runtime.vertx(), tls, services, lifecycle, foundations),
                           meters,
                           tracing))
               .await();
