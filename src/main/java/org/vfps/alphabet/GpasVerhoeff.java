@@ -17,12 +17,6 @@ record GpasVerhoeff(Alphabet alphabet) implements CheckDigit {
 
   @Override
   public char compute(String drawn) {
-    int[] values = CheckDigit.values(alphabet, drawn);
-    int product = 0;
-    for (int position = 0; position < values.length; position++) {
-      int value = values[values.length - 1 - position];
-      product = Verhoeff.MULTIPLY[product][Verhoeff.PERMUTE[position % Verhoeff.PERIOD][value]];
-    }
-    return alphabet.symbol(product);
+    return alphabet.symbol(Verhoeff.product(CheckDigit.values(alphabet, drawn), 0));
   }
 }

@@ -10,7 +10,7 @@ package org.vfps.alphabet;
 record Verhoeff(Alphabet alphabet) implements CheckDigit {
 
   /** The group's multiplication, {@code MULTIPLY[a][b]}: rotations 0-4, reflections 5-9. */
-  static final int[][] MULTIPLY = {
+  private static final int[][] MULTIPLY = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
     {1, 2, 3, 4, 0, 6, 7, 8, 9, 5},
     {2, 3, 4, 0, 1, 7, 8, 9, 5, 6},
@@ -26,10 +26,10 @@ record Verhoeff(Alphabet alphabet) implements CheckDigit {
   /** The permutation applied once per position; its eighth power is the identity. */
   private static final int[] STEP = {1, 5, 7, 6, 2, 8, 3, 0, 9, 4};
 
-  static final int PERIOD = 8;
+  private static final int PERIOD = 8;
 
-  /** {@code PERMUTE[k]} is {@link #STEP} applied k times; gPAS's variant uses them too. */
-  static final int[][] PERMUTE = powersOfStep();
+  /** {@code PERMUTE[k]} is {@link #STEP} applied k times. */
+  private static final int[][] PERMUTE = powersOfStep();
 
   /** The inverse of each element of the group. */
   private static final int[] INVERSE = {0, 4, 3, 2, 1, 5, 6, 7, 8, 9};
@@ -41,14 +41,22 @@ record Verhoeff(Alphabet alphabet) implements CheckDigit {
 
   @Override
   public char compute(String drawn) {
-    int[] values = CheckDigit.values(alphabet, drawn);
-    int product = 0;
     // the check digit will take position 0, so the last drawn digit has position 1
-    for (int position = 1; position <= values.length; position++) {
-      int digit = values[values.length - position];
-      product = MULTIPLY[product][PERMUTE[position % PERIOD][digit]];
+    return alphabet.symbol(INVERSE[product(CheckDigit.values(alphabet, drawn), 1)]);
+  }
+
+  /**
+   * The product of the group over {@code values} from the last to the first, each permuted by its
+   * position: the last value's is {@code positionOfLast}, and each one to the left is one more. The
+   * standard scheme starts at 1, gPAS's variant at 0.
+   */
+  static int product(int[] values, int positionOfLast) {
+    int product = 0;
+    for (int i = 0; i < values.length; i++) {
+      int value = values[values.length - 1 - i];
+      product = MULTIPLY[product][PERMUTE[(positionOfLast + i) % PERIOD][value]];
     }
-    return alphabet.symbol(INVERSE[product]);
+    return product;
   }
 
   private static int[][] powersOfStep() {
