@@ -1,6 +1,7 @@
 package org.vfps.access;
 
 import java.util.Optional;
+import org.vfps.error.ConstantNumbers;
 
 /**
  * Whom a database grant is for, with the number the .NET vfps stores in {@code
@@ -13,6 +14,9 @@ public enum GranteeType {
   EMAIL(1),
   /** A service account's name; matches that account's tokens only. */
   SERVICE_ACCOUNT(2);
+
+  private static final ConstantNumbers<GranteeType> STORED =
+      new ConstantNumbers<>(values(), GranteeType::stored);
 
   private final int stored;
 
@@ -27,11 +31,6 @@ public enum GranteeType {
 
   /** The type of a stored number; empty for a number no release writes. */
   public static Optional<GranteeType> ofStored(int stored) {
-    for (GranteeType type : values()) {
-      if (type.stored == stored) {
-        return Optional.of(type);
-      }
-    }
-    return Optional.empty();
+    return STORED.constantOf(stored);
   }
 }

@@ -3,6 +3,7 @@ package org.vfps.namespace;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.vfps.error.ConstantNumbers;
 
 /**
  * How a namespace generates the core of its pseudonyms. The numbers are the wire and database
@@ -32,6 +33,8 @@ public enum GenerationMethod {
 
   private static final String PROTO_PREFIX = "PSEUDONYM_GENERATION_METHOD_";
   private static final GenerationMethod[] BY_NUMBER = values();
+  private static final ConstantNumbers<GenerationMethod> NUMBERS =
+      new ConstantNumbers<>(BY_NUMBER, GenerationMethod::number);
 
   private final int number;
   private final String dotnetName;
@@ -68,12 +71,7 @@ public enum GenerationMethod {
 
   /** The method with this number, or empty for a number no method has. */
   public static Optional<GenerationMethod> fromNumber(int number) {
-    for (GenerationMethod method : BY_NUMBER) {
-      if (method.number == number) {
-        return Optional.of(method);
-      }
-    }
-    return Optional.empty();
+    return NUMBERS.constantOf(number);
   }
 
   /**

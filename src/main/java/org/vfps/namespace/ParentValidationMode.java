@@ -1,6 +1,7 @@
 package org.vfps.namespace;
 
 import java.util.Optional;
+import org.vfps.error.ConstantNumbers;
 
 /**
  * What a namespace checks against its parent before it gives an original value a pseudonym. The
@@ -12,7 +13,8 @@ public enum ParentValidationMode {
   /** The original value must be a pseudonym value stored in the parent namespace. */
   ENSURE_EXISTS(1);
 
-  private static final ParentValidationMode[] BY_NUMBER = values();
+  private static final ConstantNumbers<ParentValidationMode> NUMBERS =
+      new ConstantNumbers<>(values(), ParentValidationMode::number);
 
   private final int number;
 
@@ -27,8 +29,6 @@ public enum ParentValidationMode {
 
   /** The mode with this number, or empty for a number no mode has. */
   public static Optional<ParentValidationMode> fromNumber(int number) {
-    return number >= 0 && number < BY_NUMBER.length
-        ? Optional.of(BY_NUMBER[number])
-        : Optional.empty();
+    return NUMBERS.constantOf(number);
   }
 }
