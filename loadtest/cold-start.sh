@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cold start, measured: RUNS times (default 9) start the service against an already migrated
 # database, wait until gRPC listens, send a first and a second Create, stop it. Prints the median
-# time from exec to listening and to the first answer, and the median latency of the first and
+# time from exec to listening, to the first answer and to ready (the log's start line, written when
+# /readyz and gRPC health turn ready), and the median latency of the first and
 # second request, for the plain jar and for the jar with the build's AOT cache (bin/vfps).
 # PROFILE=yes adds one start per mode under async-profiler (CPU samples of every thread from the
 # JVM's start to the first answer; scripts/lib.sh fetches the profiler) and prints where that CPU
@@ -111,7 +112,7 @@ PY
   exit 0
 fi
 
-echo "mode,listening_ms,first_answer_ms,first_request_ms,second_request_ms" >"$work/runs.csv"
+echo "mode,listening_ms,first_answer_ms,ready_ms,first_request_ms,second_request_ms" >"$work/runs.csv"
 for mode in $MODES; do
   for run in $(seq 1 "$RUNS"); do
     t0=$(now_ms)
@@ -122,16 +123,22 @@ for mode in $MODES; do
     first=$(create "run-$mode-$run-a")
     answered=$(($(now_ms) - t0))
     second=$(create "run-$mode-$run-b")
+    # ready may come after the second answer: the start line tells when
+    wait_for 60 0.01 "$pid" grep -q " started in " "$work/vfps.log"
     stop
-    python3 - "$mode" "$listening" "$answered" "$first" "$second" >>"$work/runs.csv" <<'PY'
-import json, sys
-mode, listening, answered, first, second = sys.argv[1:]
+    python3 - "$mode" "$listening" "$answered" "$first" "$second" "$t0" "$work/vfps.log" \
+      >>"$work/runs.csv" <<'PY'
+import datetime, json, sys
+mode, listening, answered, first, second, t0, log = sys.argv[1:]
+started = next(line for line in open(log) if " started in " in line)
+stamp = datetime.datetime.fromisoformat(started.split()[0].replace("Z", "+00:00"))
+ready = round(stamp.timestamp() * 1000) - int(t0)
 def latency(report):
     data = json.loads(report)
     if (data.get("statusCodeDistribution") or {}).get("OK") != 1:
         raise SystemExit(f"a Create failed: {data.get('errorDistribution')}")
     return data["average"] / 1e6
-print(f"{mode},{listening},{answered},{latency(first):.1f},{latency(second):.1f}")
+print(f"{mode},{listening},{answered},{ready},{latency(first):.1f},{latency(second):.1f}")
 PY
   done
 done
@@ -139,14 +146,14 @@ done
 python3 - "$work/runs.csv" "$RUNS" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-print(f"\nmedians of {sys.argv[2]} runs (ms): exec -> listening, exec -> first answer, first and second Create latency\n")
-print("| mode | listening | first answer | first request | second request |")
-print("|---|---:|---:|---:|---:|")
+print(f"\nmedians of {sys.argv[2]} runs (ms): exec -> listening, -> first answer, -> ready; first and second Create latency\n")
+print("| mode | listening | first answer | ready | first request | second request |")
+print("|---|---:|---:|---:|---:|---:|")
 for mode in dict.fromkeys(r["mode"] for r in rows):
     runs = [r for r in rows if r["mode"] == mode]
     med = lambda key: statistics.median(float(r[key]) for r in runs)
     label = "java -jar" if mode == "jar" else "bin/vfps (AOT cache)"
-    print(f"| {label} | {med('listening_ms'):.0f} | {med('first_answer_ms'):.0f} | "
+    print(f"| {label} | {med('listening_ms'):.0f} | {med('first_answer_ms'):.0f} | {med('ready_ms'):.0f} | "
           f"{med('first_request_ms'):.1f} | {med('second_request_ms'):.1f} |")
 PY
 
