@@ -53,7 +53,7 @@ class SealedStartupIT {
     Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw----r--"));
     assertRefused(withKeyFile(TestPostgres.uri(), keyFile), "rw----r--");
 
-    String secret = keys.getString("indexSecret");
+    String secret = keys.getJsonArray("indexSecrets").getJsonObject(0).getString("secret");
     String dataKey = keys.getJsonArray("dataKeys").getJsonObject(0).getString("key");
     for (ILoggingEvent event : log.atLeast(Level.TRACE)) {
       assertThat(event.getFormattedMessage()).doesNotContain(secret).doesNotContain(dataKey);
