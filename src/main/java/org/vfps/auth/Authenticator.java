@@ -106,6 +106,15 @@ public interface Authenticator {
     return true;
   }
 
+  /**
+   * Ends, never failing, once the first try to load the OIDC provider's keys has ended, loaded or
+   * not, or after a few seconds without an answer: the start opens the listeners then, so that the
+   * first bearer tokens find the keys where the provider answers.
+   */
+  default Future<Void> started() {
+    return Future.succeededFuture();
+  }
+
   /** Whether this authenticator checks credentials at all (false for {@link #OFF}). */
   default boolean enabled() {
     return false;

@@ -67,9 +67,12 @@ final class BearerTokens {
     this.checks = new ProviderTokenChecks(keys, config.audience(), clock);
   }
 
-  /** Starts loading the provider's keys; returns at once. */
-  void start() {
-    keys.start();
+  /**
+   * Starts loading the provider's keys; returns at once. The future ends with the first try,
+   * failing if it did not load them (they are tried again).
+   */
+  Future<Void> start() {
+    return keys.start();
   }
 
   /** Whether the provider's keys are loaded. */

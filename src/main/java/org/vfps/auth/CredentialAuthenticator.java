@@ -1,8 +1,10 @@
 package org.vfps.auth;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import org.vfps.access.Access;
 import org.vfps.access.AccessTokenSecret;
@@ -27,12 +29,19 @@ final class CredentialAuthenticator implements Authenticator {
   private static final String BEARER = "Bearer ";
   private static final String BASIC = "Basic ";
 
+  /**
+   * How long the start waits for the first answer of the OIDC provider: a provider that does not
+   * answer delays no start by more, and its keys are tried again in the background.
+   */
+  private static final Duration FIRST_TRY_PATIENCE = Duration.ofSeconds(3);
+
   private final BearerTokens bearerTokens;
   private final AccessTokenChecks accessTokens;
   private final ClientAccounts clientAccounts;
   private final SignIn signIn;
   private final Audit audit;
   private final Access access;
+  private final Future<Void> started;
 
   CredentialAuthenticator(
       Authenticator.Dependencies dependencies, ProviderKeys.Timing timing, Clock clock) {
@@ -61,9 +70,10 @@ final class CredentialAuthenticator implements Authenticator {
             : null;
     this.audit = dependencies.audit();
     this.access = dependencies.access();
-    if (bearerTokens != null) {
-      bearerTokens.start();
-    }
+    this.started =
+        bearerTokens != null
+            ? firstTry(vertx, bearerTokens.start())
+            : Future.<Void>succeededFuture();
     if (accessTokens != null) {
       accessTokens.start();
     }
@@ -161,6 +171,19 @@ final class CredentialAuthenticator implements Authenticator {
   @Override
   public boolean ready() {
     return bearerTokens == null || bearerTokens.ready();
+  }
+
+  @Override
+  public Future<Void> started() {
+    return started;
+  }
+
+  /** The first try's end, or {@link #FIRST_TRY_PATIENCE} if that comes sooner; never fails. */
+  private static Future<Void> firstTry(Vertx vertx, Future<Void> first) {
+    Promise<Void> ended = Promise.promise();
+    first.onComplete(tried -> ended.tryComplete());
+    vertx.setTimer(FIRST_TRY_PATIENCE.toMillis(), id -> ended.tryComplete());
+    return ended.future();
   }
 
   @Override

@@ -76,7 +76,10 @@ final class ApiListeners {
   /** What the HTTP listener serves besides the services. */
   private record HttpParts(ApiContract contract, FhirOperations fhir) {}
 
-  /** Starts the listeners once the HTTP foundations are loaded: metrics, gRPC, then HTTP. */
+  /**
+   * Starts the listeners, metrics, gRPC, then HTTP, once the HTTP foundations are loaded and the
+   * authenticator has {@linkplain org.vfps.auth.Authenticator#started() started}.
+   */
   static Future<Listening> listen(Edges edges, MeterHooks meters, Tracing tracing) {
     Services services = edges.services();
     // one table for both edges and all their instances: it holds no state of its own
@@ -86,7 +89,11 @@ final class ApiListeners {
             services.pseudonyms(),
             services.accessAdmin(),
             services.csvJobs());
-    Future<HttpParts> parts = edges.foundations().parts(services);
+    Future<HttpParts> parts =
+        edges
+            .foundations()
+            .parts(services)
+            .compose(loaded -> services.authenticator().started().map(loaded));
     Future<Integer> metricsPort =
         parts.compose(loaded -> meters.listen(edges.vertx(), edges.config(), services.database()));
     Future<List<GrpcApiVerticle>> grpc =
