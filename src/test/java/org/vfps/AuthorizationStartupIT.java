@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.health.v1.HealthCheckRequest;
+import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +43,7 @@ class AuthorizationStartupIT {
         HttpTestClient.Response unready = http.get("/readyz");
         assertThat(unready.status()).isEqualTo(503);
         assertThat(unready.body()).contains("\"id\":\"authorization\",\"status\":\"DOWN\"");
+        assertThat(health(grpc)).isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
         assertThat(create(grpc, namespace, token)).isEqualTo(GrpcStatus.UNAVAILABLE);
         assertThat(create(grpc, namespace, "Bearer garbage")).isEqualTo(GrpcStatus.UNAUTHENTICATED);
         // client accounts need no provider
@@ -64,8 +67,14 @@ class AuthorizationStartupIT {
             .atMost(Duration.ofSeconds(60))
             .until(() -> http.get("/readyz").status(), status -> status == 200);
         assertThat(create(grpc, namespace, token)).isEqualTo(GrpcStatus.OK);
+        assertThat(health(grpc)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
       }
     }
+  }
+
+  private static HealthCheckResponse.ServingStatus health(GrpcTestClient grpc) {
+    return grpc.ok(GrpcTestClient.HEALTH_CHECK, HealthCheckRequest.getDefaultInstance())
+        .getStatus();
   }
 
   private static GrpcStatus create(GrpcTestClient grpc, String namespace, String authorization) {

@@ -109,10 +109,12 @@ final class ApiListeners {
       Edges edges, List<ApiService> api, CallObserver observer) {
     Lifecycle lifecycle = edges.lifecycle();
     Database database = edges.services().database();
-    // gRPC serves from before the HTTP side is up, but is ready only with it, as /readyz
+    // ready as /readyz: started (HTTP up too), not stopping, bearer tokens checkable, database up
     Supplier<Future<Boolean>> ready =
         () ->
-            lifecycle.startup().future().succeeded() && !lifecycle.stopping().future().isComplete()
+            lifecycle.startup().future().succeeded()
+                    && !lifecycle.stopping().future().isComplete()
+                    && edges.services().authenticator().ready()
                 ? database.healthy()
                 : Future.succeededFuture(false);
     int port = edges.config().server().grpcPort();

@@ -7,11 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.json.JsonObject;
-import io.vertx.grpc.common.GrpcMessageDecoder;
-import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
-import io.vertx.grpc.common.ServiceMethod;
-import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.nio.charset.StandardCharsets;
@@ -42,13 +38,6 @@ import org.vfps.server.VfpsServer;
 
 /** The service rides out a lost database: UNAVAILABLE while it is away, serving once it is back. */
 class DatabaseOutageIT {
-
-  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_CHECK =
-      ServiceMethod.client(
-          ServiceName.create("grpc.health.v1", "Health"),
-          "Check",
-          GrpcMessageEncoder.encoder(),
-          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
 
   /** The outage is logged, and this test says how: kept off the build's output. */
   @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
@@ -254,6 +243,8 @@ class DatabaseOutageIT {
   }
 
   private static HealthCheckResponse.ServingStatus health(GrpcTestClient client) {
-    return client.ok(HEALTH_CHECK, HealthCheckRequest.getDefaultInstance()).getStatus();
+    return client
+        .ok(GrpcTestClient.HEALTH_CHECK, HealthCheckRequest.getDefaultInstance())
+        .getStatus();
   }
 }
