@@ -1,6 +1,7 @@
 package org.vfps;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.grpc.common.GrpcStatus;
 import java.nio.file.Files;
@@ -24,7 +25,10 @@ import org.vfps.storage.Migrations;
  * gRPC, loads none of the classes that only those features need, and the FHIR edge loads only
  * HAPI's JSON parser. The JVM's own class-loading log ({@code -Xlog:class+load}) is the witness, so
  * the check holds whatever path (a static field, a service registration, a verifier's look-up)
- * would pull a class in. And the same jar with clustering, tracing and metrics on still has them.
+ * would pull a class in. Started with the AOT cache the build recorded for it, a JVM loads every
+ * class the cache holds, so the cache holds none of them either but those of metrics, which the
+ * default configuration turns on. And the same jar with clustering, tracing and metrics on still
+ * has them.
  */
 class LazyLoadingIT {
 
@@ -34,31 +38,38 @@ class LazyLoadingIT {
    */
   static final List<Unused> UNUSED =
       List.of(
-          new Unused("software.amazon.", "the AWS SDK: CSV jobs' S3 bucket (S3__IsEnabled)"),
-          new Unused("org.vfps.objectstore.S3ObjectStore", "CSV jobs' S3 bucket"),
-          new Unused("org.vfps.objectstore.EmbeddedObjectStore", "the embedded S3 store"),
-          new Unused("org.vfps.job.CsvJobWorkers", "CSV job workers, started with a store"),
-          new Unused("org.vfps.job.CsvJobRunner", "CSV job runs, started by the workers"),
-          new Unused("org.vfps.voprf.", "VOPRF namespaces (Voprf__*) and the VOPRF server"),
-          new Unused("com.hazelcast.", "clustering (Cluster__IsEnabled)"),
-          new Unused("io.vertx.spi.cluster.", "clustering: Vert.x's Hazelcast cluster manager"),
-          new Unused("org.vfps.cluster.HazelcastCluster", "clustering: forming the cluster"),
-          new Unused("io.opentelemetry.", "tracing (Tracing__IsEnabled)"),
-          new Unused("io.vertx.tracing.", "tracing: Vert.x's OpenTelemetry tracer"),
-          new Unused("org.vfps.tracing.SdkTracing", "tracing: vfps's SDK set-up"),
-          new Unused("io.micrometer.", "metrics (MetricsPort)"),
-          new Unused("io.vertx.micrometer.", "metrics: Vert.x's meters"),
-          new Unused("io.zonky.", "the embedded PostgreSQL (no connection string)"),
-          new Unused("org.vfps.storage.EmbeddedDatabase", "the embedded PostgreSQL"),
-          new Unused("org.flywaydb.", "migrations (ForceRunDatabaseMigrations, vfps migrate)"),
-          new Unused("ca.uhn.fhir.parser.XmlParser", "FHIR XML: vfps speaks FHIR JSON only"),
-          new Unused("ca.uhn.fhir.parser.RDFParser", "FHIR RDF: vfps speaks FHIR JSON only"),
-          new Unused("com.ctc.wstx.", "woodstox, HAPI's XML parser"),
-          new Unused("org.codehaus.stax2.", "stax2, HAPI's XML parser"),
-          new Unused("org.apache.jena.", "Jena, HAPI's RDF parser"));
+          new Unused("software.amazon.", "the AWS SDK: CSV jobs' S3 bucket (S3__IsEnabled)", false),
+          new Unused("org.vfps.objectstore.S3ObjectStore", "CSV jobs' S3 bucket", false),
+          new Unused("org.vfps.objectstore.EmbeddedObjectStore", "the embedded S3 store", false),
+          new Unused("org.vfps.job.CsvJobWorkers", "CSV job workers, started with a store", false),
+          new Unused("org.vfps.job.CsvJobRunner", "CSV job runs, started by the workers", false),
+          new Unused("org.vfps.voprf.", "VOPRF namespaces (Voprf__*) and the VOPRF server", false),
+          new Unused("com.hazelcast.", "clustering (Cluster__IsEnabled)", false),
+          new Unused(
+              "io.vertx.spi.cluster.", "clustering: Vert.x's Hazelcast cluster manager", false),
+          new Unused("org.vfps.cluster.HazelcastCluster", "clustering: forming the cluster", false),
+          new Unused("io.opentelemetry.", "tracing (Tracing__IsEnabled)", false),
+          new Unused("io.vertx.tracing.", "tracing: Vert.x's OpenTelemetry tracer", false),
+          new Unused("org.vfps.tracing.SdkTracing", "tracing: vfps's SDK set-up", false),
+          new Unused("io.micrometer.", "metrics (MetricsPort)", true),
+          new Unused("io.vertx.micrometer.", "metrics: Vert.x's meters", true),
+          new Unused("io.zonky.", "the embedded PostgreSQL (no connection string)", false),
+          new Unused("org.vfps.storage.EmbeddedDatabase", "the embedded PostgreSQL", false),
+          new Unused(
+              "org.flywaydb.", "migrations (ForceRunDatabaseMigrations, vfps migrate)", false),
+          new Unused("org.postgresql.", "migrations: Flyway's JDBC driver", false),
+          new Unused("tools.jackson.", "migrations: Flyway's Jackson", false),
+          new Unused("ca.uhn.fhir.parser.XmlParser", "FHIR XML: vfps speaks FHIR JSON only", false),
+          new Unused("ca.uhn.fhir.parser.RDFParser", "FHIR RDF: vfps speaks FHIR JSON only", false),
+          new Unused("com.ctc.wstx.", "woodstox, HAPI's XML parser", false),
+          new Unused("org.codehaus.stax2.", "stax2, HAPI's XML parser", false),
+          new Unused("org.apache.jena.", "Jena, HAPI's RDF parser", false));
 
-  /** A class name prefix that the start must not load, and the feature that needs it. */
-  record Unused(String prefix, String neededFor) {}
+  /**
+   * A class name prefix that the start must not load, the feature that needs it, and whether that
+   * feature is on in the default configuration (which the AOT cache is recorded with).
+   */
+  record Unused(String prefix, String neededFor, boolean onByDefault) {}
 
   private static final Pattern LOADED = Pattern.compile("\\] (\\S+) source: ");
 
@@ -72,11 +83,51 @@ class LazyLoadingIT {
   static void startWithOptionalFeaturesOffAndCreateOnePseudonym() throws Exception {
     database = TestPostgres.freshDatabase();
     Migrations.migrate(database);
+    loadedBeforeFirstAnswer = loadedClasses(classLoadingUntilFirstCreate());
+  }
+
+  @Test
+  void loadsNoClassOfAFeatureThatIsOff() {
+    assertThat(classesOfFeaturesOff(loadedBeforeFirstAnswer, UNUSED))
+        .as("classes of features that are off")
+        .isEmpty();
+  }
+
+  @Test
+  void theAotCacheHoldsNoClassOfAFeatureThatIsOffByDefault() throws Exception {
+    // a JVM started with an AOT cache loads every class the cache holds, whatever it then uses
+    Path jar = Path.of(System.getProperty("vfps.jar", "target/vfps.jar"));
+    Path cache = jar.resolveSibling("vfps.aot");
+    assumeTrue(
+        Files.exists(cache)
+            && !Files.getLastModifiedTime(cache)
+                .toInstant()
+                .isBefore(Files.getLastModifiedTime(jar).toInstant()),
+        "the build recorded an AOT cache for this jar (JDK 25+, without -Dvfps.aot.skip)");
+
+    List<String> lines = classLoadingUntilFirstCreate("-XX:AOTCache=" + cache);
+
+    assertThat(lines)
+        .as("the JVM used the cache")
+        .anyMatch(line -> line.contains(" org.vfps.Main source: shared objects file"));
+    List<Unused> offByDefault = UNUSED.stream().filter(unused -> !unused.onByDefault()).toList();
+    assertThat(classesOfFeaturesOff(loadedClasses(lines), offByDefault))
+        .as("classes of features that are off by default, loaded from the AOT cache")
+        .isEmpty();
+  }
+
+  /**
+   * Starts the jar with the Java options and every optional feature off, creates one pseudonym over
+   * gRPC, and returns the JVM's class-loading log up to the answer.
+   */
+  private static List<String> classLoadingUntilFirstCreate(String... javaOptions) throws Exception {
     int grpcPort = TestService.freePort();
     Path classLog =
         resources.own(Files.createTempFile("vfps-classes", ".log"), Files::deleteIfExists);
     Path log = resources.own(Files.createTempFile("vfps-lazy", ".log"), Files::deleteIfExists);
-    ProcessBuilder builder = jarService(log, "-Xlog:class+load:file=" + classLog);
+    List<String> options = new ArrayList<>(List.of(javaOptions));
+    options.add("-Xlog:class+load:file=" + classLog);
+    ProcessBuilder builder = jarService(log, options.toArray(String[]::new));
     builder.environment().put("Grpc__Port", Integer.toString(grpcPort));
     builder.environment().put("MetricsPort", "0");
     builder.environment().put("Init__v1__Namespaces__0__Name", "lazy");
@@ -88,26 +139,22 @@ class LazyLoadingIT {
               PseudonymServiceGrpcClient.Create,
               PseudonymServiceCreateRequest.newBuilder()
                   .setNamespace("lazy")
-                  .setOriginalValue("patient-1")
+                  .setOriginalValue("patient-" + UUID.randomUUID())
                   .build());
       assertThat(created.status()).as(Files.readString(log)).isEqualTo(GrpcStatus.OK);
     }
     // the JVM writes each line as it loads the class, so the file holds all before the answer
-    loadedBeforeFirstAnswer = loadedClasses(Files.readAllLines(classLog));
+    return Files.readAllLines(classLog);
   }
 
-  @Test
-  void loadsNoClassOfAFeatureThatIsOff() {
-    List<String> loaded =
-        UNUSED.stream()
-            .flatMap(
-                unused ->
-                    loadedBeforeFirstAnswer.stream()
-                        .filter(name -> name.startsWith(unused.prefix()))
-                        .map(name -> name + " (" + unused.neededFor() + ")"))
-            .toList();
-
-    assertThat(loaded).as("classes of features that are off").isEmpty();
+  private static List<String> classesOfFeaturesOff(List<String> loaded, List<Unused> unused) {
+    return unused.stream()
+        .flatMap(
+            feature ->
+                loaded.stream()
+                    .filter(name -> name.startsWith(feature.prefix()))
+                    .map(name -> name + " (" + feature.neededFor() + ")"))
+        .toList();
   }
 
   @Test

@@ -29,9 +29,10 @@ import org.vfps.config.ConfigLoader;
 
 /**
  * The training run behind {@code vfps train}: starts the service, with metrics, on a {@link
- * TrainingDatabase} (embedded, in a scratch directory, reached over TLS with a password), makes the
- * calls clients make first over new connections (gRPC: create a namespace, create, repeat, look up
- * and list pseudonyms, a call that fails; REST the same; a FHIR {@code $create-pseudonym}; the
+ * TrainingDatabase} (embedded, in a scratch directory and a JVM of its own, migrated, reached over
+ * TLS with a password, so that the service starts as it does against a production database), makes
+ * the calls clients make first over new connections (gRPC: create a namespace, create, repeat, look
+ * up and list pseudonyms, a call that fails; REST the same; a FHIR {@code $create-pseudonym}; the
  * probes and a scrape), and stops. Run under {@code -XX:AOTCacheOutput=vfps.aot}, it records the
  * AOT cache that makes later starts and first requests fast; the build does this for the jar it
  * makes. A call that does not answer as it should fails the run, so the cache is never trained on a
@@ -48,15 +49,13 @@ public final class AotTraining {
 
   public static void run() throws Exception {
     Path scratch = Files.createTempDirectory("vfps-aot-training");
-    try (TrainingDatabase database = TrainingDatabase.start(scratch)) {
+    try (TrainingDatabase.Launched database = TrainingDatabase.launch(scratch)) {
       VfpsServer server =
           VfpsServer.start(
               ConfigLoader.load(
                   Map.of(
                       "ConnectionStrings__PostgreSQL",
                       database.connectionString(),
-                      "ForceRunDatabaseMigrations",
-                      "true",
                       "Grpc__Port",
                       "0",
                       "Http__Port",

@@ -2,9 +2,11 @@ package org.vfps.server;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -16,9 +18,12 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vfps.config.ConfigLoader;
+import org.vfps.storage.Migrations;
 
 /**
  * The database of the AOT training run: an embedded PostgreSQL that the service reaches the way it
@@ -27,10 +32,14 @@ import org.slf4j.LoggerFactory;
  * the JDK's TLS client and the SCRAM exchange as well, which otherwise load and link class by class
  * on every start against such a database (about 800 classes and a third of a second here).
  *
+ * <p>The training run {@link #launch launches} it, migrated, in a JVM of its own: a JVM started
+ * with an AOT cache loads every class the cache holds, so what only the embedded server, JDBC and
+ * Flyway need (about 1,700 classes) must not be recorded with the service.
+ *
  * <p>The server's certificate is a throwaway one that {@code keytool} makes for the run. Where the
  * JVM has no {@code keytool}, the run goes on without TLS and says so.
  */
-final class TrainingDatabase implements AutoCloseable {
+public final class TrainingDatabase implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(TrainingDatabase.class);
 
@@ -45,6 +54,9 @@ final class TrainingDatabase implements AutoCloseable {
       host all all 127.0.0.1/32 scram-sha-256
       host all all ::1/128 scram-sha-256
       """;
+
+  /** How long the launched JVM may take to start and migrate the database. */
+  private static final Duration LAUNCH_PATIENCE = Duration.ofMinutes(2);
 
   private final EmbeddedPostgres postgres;
   private final String password;
@@ -80,6 +92,75 @@ final class TrainingDatabase implements AutoCloseable {
       throw new IOException("Cannot prepare the training database: " + e.getMessage(), e);
     }
     return new TrainingDatabase(postgres, password);
+  }
+
+  /**
+   * {@code java -cp <class path> org.vfps.server.TrainingDatabase <scratch> <connection file>}:
+   * starts the database under {@code scratch}, migrates it, writes its connection string to the
+   * file (in {@code scratch}, which only its owner may read) and serves until its standard input
+   * closes.
+   */
+  public static void main(String[] args) throws Exception {
+    try (TrainingDatabase database = start(Path.of(args[0]))) {
+      Migrations.migrate(
+          ConfigLoader.load(Map.of("ConnectionStrings__PostgreSQL", database.connectionString()))
+              .database()
+              .connection()
+              .orElseThrow());
+      Path written = Path.of(args[1] + ".partial");
+      Files.writeString(written, database.connectionString());
+      Files.move(written, Path.of(args[1]), StandardCopyOption.ATOMIC_MOVE);
+      System.in.transferTo(OutputStream.nullOutputStream());
+    }
+  }
+
+  /** Starts the database, migrated, in a JVM of its own with this JVM's class path. */
+  static Launched launch(Path scratch) throws IOException, InterruptedException {
+    Path connectionFile = scratch.resolve("connection");
+    Process process =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                TrainingDatabase.class.getName(),
+                scratch.toString(),
+                connectionFile.toString())
+            .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    long deadline = System.nanoTime() + LAUNCH_PATIENCE.toNanos();
+    while (!Files.exists(connectionFile)) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.destroy();
+        throw new IOException(
+            "The training database did not start"
+                + (process.isAlive()
+                    ? " within " + LAUNCH_PATIENCE
+                    : ": exit " + process.exitValue()));
+      }
+      Thread.sleep(50);
+    }
+    String connectionString = Files.readString(connectionFile);
+    Files.delete(connectionFile);
+    return new Launched(process, connectionString);
+  }
+
+  /** The database in the JVM that {@link #launch} started; closing it stops both. */
+  record Launched(Process process, String connectionString) implements AutoCloseable {
+
+    @Override
+    public void close() throws IOException {
+      process.getOutputStream().close();
+      try {
+        if (!process.waitFor(LAUNCH_PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          throw new IOException("The training database did not stop");
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** The service's {@code ConnectionStrings__PostgreSQL}, with the default SSL mode. */
