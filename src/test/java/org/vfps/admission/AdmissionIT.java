@@ -196,13 +196,14 @@ class AdmissionIT {
 
   @Test
   void aReplyBuiltInMemoryBeyondTheByteBudgetIsRefusedAndItsBytesAreGivenBack() throws Exception {
-    int budget = 2_000;
+    int budget = 4_000;
     try (LockableService service =
         new LockableService(Map.of("Admission__MaxReplyBytes", Integer.toString(budget)))) {
       createNamespaces(service, "fits", 10);
       Reply<NamespaceServiceGetAllResponse> fits = getAll(service);
       assertThat(fits.status()).as(fits.message()).isEqualTo(GrpcStatus.OK);
-      assertThat(fits.body().getSerializedSize()).isBetween(budget / 2, budget);
+      // a reply holds its bytes twice until it is written: the encoding and the gRPC frame's copy
+      assertThat(fits.body().getSerializedSize()).isBetween(budget / 4, budget / 2);
       // were the bytes of the first not given back, the second would not fit
       assertThat(getAll(service).status()).isEqualTo(GrpcStatus.OK);
       assertThat(service.scrape().value("vfps_admission_reply_bytes")).isZero();
