@@ -38,7 +38,7 @@ LABEL org.opencontainers.image.title="vfps" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.licenses="Apache-2.0"
 # the small-container profile (1 CPU, 128 MiB); the chart sets its own copy (values.yaml javaOpts)
-ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError" \
+ENV JAVA_OPTS="-XX:+UseSerialGC -Xmx32m -Xmn6m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError" \
     MALLOC_ARENA_MAX=2 \
     VFPS_HOME=/opt/vfps \
     Database__Embedded__DataDirectory=/tmp/vfps/postgres

@@ -45,7 +45,7 @@ PGHOST_REHEARSAL=${PGHOST_REHEARSAL:-127.0.0.1}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
 # the chart's JVM profile (values.yaml javaOpts)
-JVM_PROFILE=${JVM_PROFILE:--XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
+JVM_PROFILE=${JVM_PROFILE:--XX:+UseSerialGC -Xmx32m -Xmn6m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError}
 export JAVA_OPTS="$JVM_PROFILE" MALLOC_ARENA_MAX=2
 if [ "$LIMITS" = yes ] && [ -z "$(cgroup_version)" ]; then
   LIMITS=no

@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 REQUESTS=${REQUESTS:-50000}
 CONCURRENCY=${CONCURRENCY:-50}
 # the JVM settings of the profile (docs/benchmarks.md, "The small container"); also in Dockerfile and the chart
-SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError"}
+SMALL_OPTS=${SMALL_OPTS:-"-XX:+UseSerialGC -Xmx32m -Xmn6m -Xss256k -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:+ExitOnOutOfMemoryError"}
 PORT=${PORT:-48281}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$HOME/go/bin:$PATH"
