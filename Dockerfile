@@ -47,11 +47,12 @@ COPY --from=build /src/target/vfps.jar /opt/vfps/vfps.jar
 # the jar's SBOM (CycloneDX): the libraries shaded into the jar, for the image's SBOM to list
 COPY --from=build /src/target/vfps-*.cdx.json /opt/vfps/vfps.cdx.json
 COPY bin/vfps bin/vfps-healthcheck /opt/vfps/bin/
-# The training run gets a larger heap than the profile's 32 MiB: the embedded PostgreSQL library
-# reads its whole 15 MB archive into the heap, twice, to unpack it. The heap's size is not part of
-# what the cache records (classes, their linking, profiles) nor of what the JVM checks when it
-# maps the cache; the unpacked binaries stay in the image (embedded-pg, read-only), so that a
-# replica started without a database unpacks nothing and fits the profile's heap.
+# The training run starts its embedded PostgreSQL in a JVM of its own, with that JVM's default
+# heap: the embedded PostgreSQL library reads its whole 15 MB archive into the heap, twice, to
+# unpack it. The recorded JVM gets a larger heap than the profile's 32 MiB too. The heap's size is
+# not part of what the cache records (classes, their linking, profiles) nor of what the JVM checks
+# when it maps the cache; the unpacked binaries stay in the image (embedded-pg, read-only), so that
+# a replica started without a database unpacks nothing and fits the profile's heap.
 RUN if [ "$AOT_CACHE" = false ]; then exit 0; fi; \
     if setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
          java $JAVA_OPTS -Xmx128m -Dsun.misc.unsafe.memory.access=allow \
