@@ -131,12 +131,10 @@ public final class TrainingDatabase implements AutoCloseable {
     long deadline = System.nanoTime() + LAUNCH_PATIENCE.toNanos();
     while (!Files.exists(connectionFile)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
+        String why =
+            process.isAlive() ? " within " + LAUNCH_PATIENCE : ": exit " + process.exitValue();
         process.destroy();
-        throw new IOException(
-            "The training database did not start"
-                + (process.isAlive()
-                    ? " within " + LAUNCH_PATIENCE
-                    : ": exit " + process.exitValue()));
+        throw new IOException("The training database did not start" + why);
       }
       Thread.sleep(50);
     }
