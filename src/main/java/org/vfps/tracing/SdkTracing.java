@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.vfps.config.TracingConfig;
 
 /**
@@ -52,6 +53,16 @@ final class SdkTracing {
   /** gRPC codes that are the server's fault (OpenTelemetry's semantic conventions). */
   private static final Set<Integer> SERVER_ERROR_CODES = Set.of(2, 4, 12, 13, 14, 15);
 
+  /**
+   * OpenTelemetry's loggers (java.util.logging), held so that the settings {@link #routeLogging}
+   * makes are not lost: the logging manager keeps loggers only while something refers to them.
+   */
+  private static final java.util.logging.Logger OPENTELEMETRY_LOG =
+      java.util.logging.Logger.getLogger("io.opentelemetry");
+
+  private static final java.util.logging.Logger HTTP_EXPORTER_LOG =
+      java.util.logging.Logger.getLogger("io.opentelemetry.exporter.internal.http.HttpExporter");
+
   private final OpenTelemetrySdk sdk;
   private final Tracer tracer;
 
@@ -66,6 +77,7 @@ final class SdkTracing {
    * @param version the service version, exported as {@code service.version}
    */
   static SdkTracing start(TracingConfig config, String version) {
+    routeLogging();
     if (config.otlpEndpoint().getPort() == 4317) {
       LOG.warn(
           "Tracing__Otlp__Endpoint {} names port 4317, where collectors take OTLP over gRPC; vfps"
@@ -86,10 +98,12 @@ final class SdkTracing {
             .setSampler(new UntracedPathsSampler(Sampler.parentBased(rootSampler(config))))
             .addSpanProcessor(
                 BatchSpanProcessor.builder(
-                        new UrlQueryDroppingExporter(
-                            OtlpHttpSpanExporter.builder()
-                                .setEndpoint(config.otlpEndpoint().toString())
-                                .build()))
+                        new ExportFailureReporter(
+                            new UrlQueryDroppingExporter(
+                                OtlpHttpSpanExporter.builder()
+                                    .setEndpoint(config.otlpEndpoint().toString())
+                                    .build()),
+                            config.otlpEndpoint()))
                     .build())
             .build();
     return new SdkTracing(
@@ -97,6 +111,22 @@ final class SdkTracing {
             .setTracerProvider(provider)
             .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
             .build());
+  }
+
+  /**
+   * Sends OpenTelemetry's log lines to logback, in the configured format and under logback's
+   * levels, instead of java.util.logging's console; turns off the exporter's line per failed export
+   * (a SEVERE with the whole stack trace), which {@link ExportFailureReporter} replaces.
+   */
+  static synchronized void routeLogging() {
+    HTTP_EXPORTER_LOG.setLevel(java.util.logging.Level.OFF);
+    OPENTELEMETRY_LOG.setUseParentHandlers(false);
+    for (java.util.logging.Handler handler : OPENTELEMETRY_LOG.getHandlers()) {
+      if (handler instanceof SLF4JBridgeHandler) {
+        return;
+      }
+    }
+    OPENTELEMETRY_LOG.addHandler(new SLF4JBridgeHandler());
   }
 
   static Sampler rootSampler(TracingConfig config) {

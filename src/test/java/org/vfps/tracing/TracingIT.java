@@ -2,6 +2,8 @@ package org.vfps.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.ServiceMethod;
@@ -19,8 +21,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.vfps.GrpcTestClient;
+import org.vfps.LogCapture;
 import org.vfps.TestPostgres;
 import org.vfps.TestService;
 import org.vfps.api.v1.NamespaceServiceCreateRequest;
@@ -48,14 +55,22 @@ class TracingIT {
     return HexFormat.of().formatHex(id);
   }
 
+  @RegisterExtension final LogCapture tracingLog = LogCapture.of("org.vfps.tracing");
+
+  @RegisterExtension final LogCapture openTelemetryLog = LogCapture.of("io.opentelemetry");
+
   private static VfpsServer start(OtlpReceiver receiver, String serviceName, String rootSampler) {
+    return start(receiver.endpoint(), serviceName, rootSampler);
+  }
+
+  private static VfpsServer start(String endpoint, String serviceName, String rootSampler) {
     Map<String, String> env = new HashMap<>();
     env.put("ConnectionStrings__PostgreSQL", TestPostgres.uri());
     env.put("MetricsPort", Integer.toString(TestService.freePort()));
     env.put("Tracing__IsEnabled", "true");
     env.put("Tracing__ServiceName", serviceName);
     env.put("Tracing__RootSampler", rootSampler);
-    env.put("Tracing__Otlp__Endpoint", receiver.endpoint());
+    env.put("Tracing__Otlp__Endpoint", endpoint);
     return TestService.start(env);
   }
 
@@ -161,6 +176,60 @@ class TracingIT {
         .extracting(span -> span.attributes().getOrDefault("db.query.text", ""))
         .doesNotContain("SELECT 1");
     assertThat(spans).allSatisfy(span -> assertThat(span.traceId()).isEqualTo(create.traceId()));
+  }
+
+  @Test
+  void aCollectorThatIsDownIsOneWarningWithoutAStackTraceAndOpenTelemetryLogsThroughLogback() {
+    String endpoint = "http://127.0.0.1:" + TestService.freePort() + "/v1/traces";
+    // what OpenTelemetry logs at WARNING and above through java.util.logging, bridged or not
+    List<LogRecord> severe = new CopyOnWriteArrayList<>();
+    Handler recorder =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+              severe.add(record);
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    java.util.logging.Logger openTelemetry = java.util.logging.Logger.getLogger("io.opentelemetry");
+    openTelemetry.addHandler(recorder);
+    try {
+      try (VfpsServer server =
+              start(endpoint, "vfps-tracing-" + UUID.randomUUID(), "AlwaysOnSampler");
+          GrpcTestClient client = new GrpcTestClient(server.grpcPort())) {
+        createNamespace(client, Map.of());
+      }
+      // closing the server exported what was buffered, to no one
+      java.util.logging.Logger.getLogger("io.opentelemetry.vfps-test")
+          .warning("a line of OpenTelemetry's");
+    } finally {
+      openTelemetry.removeHandler(recorder);
+    }
+
+    assertThat(tracingLog.atLeast(Level.WARN))
+        .singleElement()
+        .satisfies(
+            warning -> {
+              assertThat(warning.getFormattedMessage())
+                  .startsWith("Tracing: ")
+                  .contains("spans could not be sent to " + endpoint + " (ConnectException");
+              assertThat(warning.getThrowableProxy()).isNull();
+            });
+    // the exporter's own line per failure, a SEVERE with the stack trace, is off
+    assertThat(severe)
+        .extracting(LogRecord::getMessage)
+        .containsExactly("a line of OpenTelemetry's");
+    // and OpenTelemetry's other lines reach logback, in the configured format
+    assertThat(openTelemetryLog.atLeast(Level.WARN))
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .containsExactly("a line of OpenTelemetry's");
   }
 
   private static ReceivedSpan only(List<ReceivedSpan> spans, String name) {
