@@ -20,6 +20,7 @@ import org.vfps.api.v1.NamespaceServiceGrpcClient;
 import org.vfps.api.v1.PseudonymGenerationMethod;
 import org.vfps.api.v1.PseudonymServiceCreateRequest;
 import org.vfps.api.v1.PseudonymServiceGrpcClient;
+import org.vfps.config.ConnectionSettings;
 import org.vfps.server.StartupException;
 import org.vfps.server.VfpsServer;
 
@@ -27,6 +28,8 @@ class StartupIT {
 
   /** What the service logs at start, asserted where it matters instead of printed. */
   @RegisterExtension final LogCapture log = LogCapture.of("org.vfps");
+
+  @RegisterExtension final LogCapture vertxLog = LogCapture.of("io.vertx");
 
   @Test
   void initialNamespacesAreCreatedAndExistingOnesLeftAlone() {
@@ -92,6 +95,30 @@ class StartupIT {
     assertThatThrownBy(() -> TestService.start(Map.of("ConnectionStrings__PostgreSQL", uri)))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("migrate");
+  }
+
+  /**
+   * A database that refuses the start, whether the start migrates (JDBC) or not (the pool): the
+   * refusal in PostgreSQL's words with what to check, and no stack trace, since it is the
+   * operator's matter. (An unknown role is refused by both trust and password authentication.)
+   */
+  @Test
+  void aDatabaseThatRefusesTheStartIsNamedWithWhatToCheckWithoutAStackTrace() {
+    ConnectionSettings db = TestPostgres.database();
+    String server = db.host() + ":" + db.port();
+    String nobody = "vfps_nobody_" + UUID.randomUUID().toString().replace("-", "");
+    Map<String, String> refusals =
+        Map.of(
+            "postgresql://" + nobody + ":wrong@" + server + "/" + db.database(),
+            "Check the user and password of ConnectionStrings__PostgreSQL.",
+            "postgresql://" + db.user() + "@127.0.0.1:" + TestService.freePort() + "/vfps",
+            "Is PostgreSQL running, and do the host and port of ConnectionStrings__PostgreSQL"
+                + " name it?",
+            TestPostgres.uri(db).replace("/" + db.database(), "/" + nobody),
+            "Does the database ConnectionStrings__PostgreSQL names exist?");
+    refusals.forEach(TestService::assertDatabaseRefusesTheStart);
+    // the stopped start waited for its workers: none ended after the event loops
+    assertThat(vertxLog.atLeast(Level.ERROR)).isEmpty();
   }
 
   @Test

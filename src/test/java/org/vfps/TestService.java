@@ -1,11 +1,16 @@
 package org.vfps;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.vfps.config.ConfigLoader;
+import org.vfps.server.StartupException;
 import org.vfps.server.VfpsServer;
 
 /** Starts the whole service in the test JVM, configured through environment-style keys. */
@@ -70,6 +75,32 @@ public final class TestService {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Asserts that the database of {@code connectionString} refuses the start, whether it migrates
+   * (through JDBC) or not (through the pool): the start stops in words that end with {@code hint}
+   * and carries no cause, so that the log shows no stack trace (the refusal is the operator's
+   * matter).
+   */
+  public static void assertDatabaseRefusesTheStart(String connectionString, String hint) {
+    for (String migrating : List.of("false", "true")) {
+      assertThatThrownBy(
+              () ->
+                  start(
+                      Map.of(
+                          "ConnectionStrings__PostgreSQL",
+                          connectionString,
+                          "ForceRunDatabaseMigrations",
+                          migrating)))
+          .as("%s, ForceRunDatabaseMigrations=%s", hint, migrating)
+          .isInstanceOfSatisfying(
+              StartupException.class,
+              refused -> {
+                assertThat(refused.getMessage()).endsWith(hint);
+                assertThat(refused.getCause()).isNull();
+              });
     }
   }
 }

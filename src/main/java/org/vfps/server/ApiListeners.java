@@ -5,6 +5,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.vfps.auth.ServerTls;
@@ -60,6 +62,15 @@ final class ApiListeners {
       BuildInfo build = BuildInfo.current();
       return new HttpFoundations(
           ApiContract.load(vertx, build.version(), build.revision()), FhirModel.load(vertx));
+    }
+
+    /**
+     * Waits, at most ten seconds, until both have loaded or failed: a start that fails meanwhile
+     * closes Vert.x only then, since a worker that ends after its event loop has stopped cannot
+     * hand over its result (Vert.x logs that as an error).
+     */
+    void settle() throws TimeoutException {
+      Future.join(contract, fhir).<Void>mapEmpty().otherwiseEmpty().await(10, TimeUnit.SECONDS);
     }
 
     /** What the HTTP listener serves besides the services, once both are loaded. */

@@ -44,6 +44,10 @@ import org.vfps.voprf.client.VoprfGenerator;
  */
 final class ServiceWiring {
 
+  /** What to do when the first reads find a table missing. */
+  private static final String UNMIGRATED =
+      "Is the database migrated? Run 'vfps migrate' or set ForceRunDatabaseMigrations=true.";
+
   private final VfpsConfig config;
   private final Vertx vertx;
   private final VertxRuntime runtime;
@@ -327,13 +331,11 @@ final class ServiceWiring {
         .recover(
             failure ->
                 Future.failedFuture(
-                    new StartupException(
+                    StartupException.database(
                         "The cache invalidation log (tables vfps_cache_generation and"
-                            + " vfps_cache_invalidations) cannot be read: "
-                            + StartupException.rootMessage(failure)
-                            + ". Is the database migrated, and may the service's role read and"
-                            + " write them (see the production grants)?",
-                        failure)));
+                            + " vfps_cache_invalidations) cannot be read",
+                        failure,
+                        UNMIGRATED)));
   }
 
   /**
@@ -350,11 +352,8 @@ final class ServiceWiring {
         .recover(
             failure ->
                 Future.failedFuture(
-                    new StartupException(
-                        "The access grants and tokens cannot be read: "
-                            + StartupException.rootMessage(failure)
-                            + ". Is the database migrated?",
-                        failure)));
+                    StartupException.database(
+                        "The access grants and tokens cannot be read", failure, UNMIGRATED)));
   }
 
   /**
@@ -373,11 +372,6 @@ final class ServiceWiring {
         .recover(
             failure ->
                 Future.failedFuture(
-                    new StartupException(
-                        "The database is not ready: "
-                            + StartupException.rootMessage(failure)
-                            + ". Is it migrated? Run 'vfps migrate' or set"
-                            + " ForceRunDatabaseMigrations=true.",
-                        failure)));
+                    StartupException.database("The database is not ready", failure, UNMIGRATED)));
   }
 }

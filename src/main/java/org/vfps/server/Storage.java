@@ -50,16 +50,16 @@ record Storage(ConnectionSettings connection, String description) {
       int applied = Migrations.migrate(connection);
       LOG.info("Database schema is up to date ({} migrations applied)", applied);
     } catch (RuntimeException e) {
-      throw new StartupException(
+      throw StartupException.database(
           "Migrating the database at "
               + connection.host()
               + ":"
               + connection.port()
               + "/"
               + connection.database()
-              + " failed: "
-              + StartupException.rootMessage(e),
-          e);
+              + " failed",
+          e,
+          "May the role of ConnectionStrings__PostgreSQL create tables in its schema?");
     }
   }
 

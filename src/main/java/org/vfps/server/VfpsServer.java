@@ -65,7 +65,11 @@ public final class VfpsServer implements AutoCloseable {
           teardown.add(
               "The tracer", Tracing.start(config.tracing(), build.version()), Tracing::close);
       VertxRuntime runtime = VertxRuntime.start(config.cluster(), meters, tracing, teardown);
-      ApiListeners.HttpFoundations foundations = ApiListeners.HttpFoundations.load(runtime.vertx());
+      ApiListeners.HttpFoundations foundations =
+          teardown.add(
+              "The loading of the REST contract and the FHIR model",
+              ApiListeners.HttpFoundations.load(runtime.vertx()),
+              ApiListeners.HttpFoundations::settle);
       // after Vert.x, whose PEM parser checks the files as the listeners will read them
       ServerTls tls = ServerTls.load(runtime.vertx(), config.tls());
       Caches caches = Caches.of(config.caching());
