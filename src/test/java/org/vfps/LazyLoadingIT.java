@@ -52,6 +52,11 @@ class LazyLoadingIT {
           new Unused("io.vertx.tracing.", "tracing: Vert.x's OpenTelemetry tracer", false),
           new Unused("org.vfps.tracing.SdkTracing", "tracing: vfps's SDK set-up", false),
           new Unused("org.slf4j.bridge.", "tracing: OpenTelemetry's log lines to logback", false),
+          new Unused("io.vertx.grpc.client.", "Vert.x's gRPC client: the VOPRF client", false),
+          new Unused(
+              "io.vertx.core.http.impl.HttpClientImpl",
+              "Vert.x's HTTP client: an OIDC provider (Authorization__Authority), the VOPRF client",
+              false),
           new Unused("io.micrometer.", "metrics (MetricsPort)", true),
           new Unused("io.vertx.micrometer.", "metrics: Vert.x's meters", true),
           new Unused("io.zonky.", "the embedded PostgreSQL (no connection string)", false),

@@ -114,20 +114,12 @@ public final class TrainingDatabase implements AutoCloseable {
     }
   }
 
-  /** Starts the database, migrated, in a JVM of its own with this JVM's class path. */
+  /** Starts the database, migrated, in a {@link ChildJvm}. */
   static Launched launch(Path scratch) throws IOException, InterruptedException {
     Path connectionFile = scratch.resolve("connection");
     Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                TrainingDatabase.class.getName(),
-                scratch.toString(),
-                connectionFile.toString())
-            .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
+        ChildJvm.start(
+            TrainingDatabase.class.getName(), scratch.toString(), connectionFile.toString());
     long deadline = System.nanoTime() + LAUNCH_PATIENCE.toNanos();
     while (!Files.exists(connectionFile)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
