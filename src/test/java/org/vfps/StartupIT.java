@@ -114,7 +114,8 @@ class StartupIT {
             "postgresql://" + db.user() + "@127.0.0.1:" + TestService.freePort() + "/vfps",
             "Is PostgreSQL running, and do the host and port of ConnectionStrings__PostgreSQL"
                 + " name it?",
-            TestPostgres.uri(db).replace("/" + db.database(), "/" + nobody),
+            // the same server and role, another database name (the last part of the URI)
+            TestPostgres.uri(db).substring(0, TestPostgres.uri(db).lastIndexOf('/') + 1) + nobody,
             "Does the database ConnectionStrings__PostgreSQL names exist?");
     refusals.forEach(TestService::assertDatabaseRefusesTheStart);
     // the stopped start waited for its workers: none ended after the event loops
