@@ -12,10 +12,9 @@ import java.util.Set;
 public final class StartupException extends RuntimeException {
 
   /**
-   * SQL states of refusals that PostgreSQL explains and the operator mends, without a stack trace:
-   * classes {@code 08} (connection), {@code 28} (authorization), {@code 3D} (no such database),
-   * {@code 53} (resources) and {@code 57} (operator intervention), as two-character prefixes, and
-   * the states {@link #MISSING_STATES} and {@link #INSUFFICIENT_PRIVILEGE}.
+   * The classes of SQL states, beside those a hint names, of refusals that PostgreSQL explains and
+   * the operator mends: {@code 08} (connection), {@code 28} (authorization), {@code 3D} (no such
+   * database), {@code 53} (resources) and {@code 57} (operator intervention).
    */
   private static final Set<String> REFUSAL_CLASSES = Set.of("08", "28", "3D", "53", "57");
 
@@ -39,7 +38,14 @@ public final class StartupException extends RuntimeException {
   static StartupException database(String failed, Throwable failure, String unmigratedHint) {
     String state = sqlState(failure);
     String hint;
-    if (isConnectFailure(failure) || state.startsWith("08")) {
+    boolean unreachable =
+        causedBy(
+            failure,
+            ConnectException.class,
+            UnknownHostException.class,
+            NoRouteToHostException.class,
+            SocketTimeoutException.class);
+    if (unreachable || state.startsWith("08")) {
       hint =
           " Is PostgreSQL running, and do the host and port of ConnectionStrings__PostgreSQL name"
               + " it?";
@@ -60,7 +66,7 @@ public final class StartupException extends RuntimeException {
         !hint.isEmpty() || (state.length() >= 2 && REFUSAL_CLASSES.contains(state.substring(0, 2)));
     // no stack trace for a refusal: it is the operator's matter, not a bug
     String words = rootMessage(failure);
-    if (unknownHost(failure)) {
+    if (causedBy(failure, UnknownHostException.class)) {
       // JDBC's message is the bare host name
       words = "unknown host (" + words + ")";
     }
@@ -86,22 +92,13 @@ public final class StartupException extends RuntimeException {
     return "";
   }
 
-  private static boolean isConnectFailure(Throwable failure) {
+  /** Whether the failure or one of its causes is of one of these types. */
+  private static boolean causedBy(Throwable failure, Class<?>... types) {
     for (Throwable cause = failure; cause != null; cause = next(cause)) {
-      if (cause instanceof ConnectException
-          || cause instanceof UnknownHostException
-          || cause instanceof NoRouteToHostException
-          || cause instanceof SocketTimeoutException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean unknownHost(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = next(cause)) {
-      if (cause instanceof UnknownHostException) {
-        return true;
+      for (Class<?> type : types) {
+        if (type.isInstance(cause)) {
+          return true;
+        }
       }
     }
     return false;
