@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -120,6 +122,32 @@ class StartupIT {
     refusals.forEach(TestService::assertDatabaseRefusesTheStart);
     // the stopped start waited for its workers: none ended after the event loops
     assertThat(vertxLog.atLeast(Level.ERROR)).isEmpty();
+  }
+
+  /**
+   * A start refused after the metrics listener began counting (the gRPC port is taken): the refusal
+   * names the port, and the teardown stops the counting before it closes the pool, so no misleading
+   * "database is not available" warning follows the refusal.
+   */
+  @Test
+  void aPortInUseStopsTheStartWithoutALaterWarningAboutTheDatabase() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      Map<String, String> env =
+          Map.of(
+              "ConnectionStrings__PostgreSQL",
+              TestPostgres.uri(),
+              "Grpc__Port",
+              Integer.toString(taken.getLocalPort()),
+              "MetricsPort",
+              Integer.toString(TestService.freePort()));
+
+      assertThatThrownBy(() -> TestService.start(env))
+          .isInstanceOf(StartupException.class)
+          .hasMessageContaining("Grpc__Port");
+    }
+    assertThat(log.atLeast(Level.WARN))
+        .map(ILoggingEvent::getFormattedMessage)
+        .noneMatch(warning -> warning.contains("Counting pseudonyms"));
   }
 
   @Test

@@ -32,6 +32,8 @@ public final class MetricsVerticle extends VerticleBase {
   private final String namespaceDeletedAddress;
   private final Supplier<Future<List<TokenExpiryGauges.Expiry>>> tokenExpiries;
   private HttpServer server;
+  private Future<?> counting = Future.succeededFuture();
+  private Future<?> readingExpiries = Future.succeededFuture();
 
   /** How often the service-account tokens' expiries are read, as the .NET vfps reads them. */
   static final Duration TOKEN_EXPIRY_INTERVAL = Duration.ofSeconds(60);
@@ -91,21 +93,28 @@ public final class MetricsVerticle extends VerticleBase {
     return Future.all(server.listen(), deletions.completion());
   }
 
+  /** Stops once the reads in flight have ended, so that none fails on a pool closed under it. */
+  @Override
+  public Future<?> stop() {
+    return Future.join(counting, readingExpiries).otherwiseEmpty();
+  }
+
   /** The port the server listens on. */
   public int actualPort() {
     return server.actualPort();
   }
 
   private void readTokenExpiries() {
-    tokenExpiries
-        .get()
-        .onSuccess(meters.tokenExpiries()::read)
-        // the series keep their last values; the next read may succeed
-        .onFailure(
-            failure ->
-                LOG.warn(
-                    "Reading the service-account tokens' expiries failed: {}",
-                    failure.getMessage()));
+    readingExpiries =
+        tokenExpiries
+            .get()
+            .onSuccess(meters.tokenExpiries()::read)
+            // the series keep their last values; the next read may succeed
+            .onFailure(
+                failure ->
+                    LOG.warn(
+                        "Reading the service-account tokens' expiries failed: {}",
+                        failure.getMessage()));
   }
 
   private void countPseudonyms(PseudonymCountGauges gauges) {
@@ -114,13 +123,15 @@ public final class MetricsVerticle extends VerticleBase {
     }
     Future<Map<String, Long>> counts = pseudonymCounts.get();
     Future<Map<String, Double>> distinct = distinctPseudonyms.get();
-    Future.all(counts, distinct)
-        .onSuccess(both -> gauges.counted(counts.result(), distinct.result()))
-        .onFailure(
-            failure -> {
-              gauges.countFailed();
-              // the gauges keep their last values; the next count may succeed
-              LOG.warn("Counting pseudonyms for vfps_pseudonyms failed: {}", failure.getMessage());
-            });
+    counting =
+        Future.all(counts, distinct)
+            .onSuccess(both -> gauges.counted(counts.result(), distinct.result()))
+            .onFailure(
+                failure -> {
+                  gauges.countFailed();
+                  // the gauges keep their last values; the next count may succeed
+                  LOG.warn(
+                      "Counting pseudonyms for vfps_pseudonyms failed: {}", failure.getMessage());
+                });
   }
 }
