@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * not a fault of vfps, and a busy service must not write a stack trace per batch. (The OTLP
  * exporter's own report of each failure is turned off by {@link SdkTracing}.) Thread-safe.
  */
-final class ExportFailureReporter implements SpanExporter {
+final class ExportFailureReporter extends ForwardingSpanExporter {
 
   // Tracing's logger: operators find tracing's lines under that name
   private static final Logger LOG = LoggerFactory.getLogger(Tracing.class);
@@ -28,7 +28,6 @@ final class ExportFailureReporter implements SpanExporter {
   /** The least time between two warnings while exports keep failing. */
   static final Duration REPEAT = Duration.ofMinutes(1);
 
-  private final SpanExporter delegate;
   private final URI endpoint;
   private final LongSupplier nanoTime;
 
@@ -42,7 +41,7 @@ final class ExportFailureReporter implements SpanExporter {
   }
 
   ExportFailureReporter(SpanExporter delegate, URI endpoint, LongSupplier nanoTime) {
-    this.delegate = delegate;
+    super(delegate);
     this.endpoint = endpoint;
     this.nanoTime = nanoTime;
   }
@@ -114,15 +113,5 @@ final class ExportFailureReporter implements SpanExporter {
     String message = described.getMessage();
     return described.getClass().getSimpleName()
         + (message == null || message.isBlank() ? "" : ": " + message);
-  }
-
-  @Override
-  public CompletableResultCode flush() {
-    return delegate.flush();
-  }
-
-  @Override
-  public CompletableResultCode shutdown() {
-    return delegate.shutdown();
   }
 }

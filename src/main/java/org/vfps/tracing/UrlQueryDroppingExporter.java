@@ -14,16 +14,14 @@ import java.util.List;
  * vfps takes an original value in its query, but a client may send one there anyway, and the Vert.x
  * tracer copies the query into {@code url.query} and {@code http.url}.
  */
-final class UrlQueryDroppingExporter implements SpanExporter {
+final class UrlQueryDroppingExporter extends ForwardingSpanExporter {
 
   private static final AttributeKey<String> URL_QUERY = AttributeKey.stringKey("url.query");
   private static final List<AttributeKey<String>> URLS =
       List.of(AttributeKey.stringKey("http.url"), AttributeKey.stringKey("url.full"));
 
-  private final SpanExporter delegate;
-
   UrlQueryDroppingExporter(SpanExporter delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   @Override
@@ -55,15 +53,5 @@ final class UrlQueryDroppingExporter implements SpanExporter {
         return cleaned;
       }
     };
-  }
-
-  @Override
-  public CompletableResultCode flush() {
-    return delegate.flush();
-  }
-
-  @Override
-  public CompletableResultCode shutdown() {
-    return delegate.shutdown();
   }
 }
