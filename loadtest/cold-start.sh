@@ -7,10 +7,14 @@
 # PROFILE=yes adds one start per mode under async-profiler (CPU samples of every thread from the
 # JVM's start to the first answer; scripts/lib.sh fetches the profiler) and prints where that CPU
 # went by library, and how many classes were loaded by then (and how many came from the AOT cache).
+# PROFILE=requests adds one start per mode that waits until ready, sends a first Create, then
+# profiles the next five, each on a new connection as a new client's, and prints their latencies
+# and where their CPU went: what a replica that just turned ready spends on its first clients.
 #
 #   loadtest/cold-start.sh            # both modes
 #   RUNS=15 MODES=aot loadtest/cold-start.sh
 #   RUNS=3 PROFILE=yes loadtest/cold-start.sh
+#   RUNS=1 PROFILE=requests MODES=aot loadtest/cold-start.sh
 #   SERIES=20 MODES=aot loadtest/cold-start.sh
 #   SERIES=20 MODES=aot JAVA_OPTS=-XX:CompileThresholdScaling=10 loadtest/cold-start.sh
 #
@@ -173,5 +177,32 @@ if [ "${PROFILE:-no}" = yes ]; then
       "$([ "$mode" = aot ] && echo "bin/vfps (AOT cache)" || echo "java -jar"), exec to the first answer"
     echo
     echo "classes loaded by the first answer: $((loaded + ${shared:-0})), of them from the CDS or AOT cache: ${shared:-0}"
+  done
+fi
+if [ "${PROFILE:-no}" = requests ]; then
+  library=$(async_profiler_library)
+  for mode in $MODES; do
+    label=$([ "$mode" = aot ] && echo "bin/vfps (AOT cache)" || echo "java -jar")
+    # loaded at start, commanded through jcmd: the JDK warns about agents loaded later
+    start "$mode" "-agentpath:$library"
+    wait_for 60 0.05 "$pid" grep -q " started in " "$work/vfps.log"
+    create "requests-$mode-first" >/dev/null
+    "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"start,event=cpu,interval=1ms\"" >/dev/null
+    latencies=""
+    for i in 2 3 4 5 6; do
+      latencies="$latencies $(create "requests-$mode-$i" | python3 -c '
+import json, sys
+data = json.load(sys.stdin)
+if (data.get("statusCodeDistribution") or {}).get("OK") != 1:
+    raise SystemExit("a Create failed: " + str(data.get("errorDistribution")))
+print("%.1f" % (data["average"] / 1e6))
+')"
+    done
+    "$JAVA_HOME/bin/jcmd" "$pid" "JVMTI.agent_load $library \"stop,file=$work/$mode-requests.collapsed,collapsed\"" >/dev/null
+    stop
+    echo
+    echo "$label, once ready: Creates 2 to 6, each on a new connection, took$latencies ms"
+    python3 loadtest/profile.py --startup "$work/$mode-requests.collapsed" - \
+      "$label, the CPU of Creates 2 to 6 once ready (1 ms samples)"
   done
 fi
