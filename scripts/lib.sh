@@ -266,6 +266,18 @@ cgroup_anonymous() {
   fi
 }
 
+# cgroup_throttled NAME: the group's CPU periods so far, those in which it was throttled (it had
+# used its quota) and the time it was held back, in ns: "periods throttled ns"
+cgroup_throttled() {
+  if [ "$(cgroup_version)" = 1 ]; then
+    awk '/^nr_periods /{p=$2} /^nr_throttled /{t=$2} /^throttled_time /{n=$2} END {print p, t, n}' \
+      "/sys/fs/cgroup/cpu/$1/cpu.stat"
+  else
+    awk '/^nr_periods /{p=$2} /^nr_throttled /{t=$2} /^throttled_usec /{n=$2 * 1000} END {print p, t, n}' \
+      "/sys/fs/cgroup/$1/cpu.stat"
+  fi
+}
+
 # cgroup_oom_kills NAME: how many processes of the group the kernel's OOM killer killed
 cgroup_oom_kills() {
   if [ "$(cgroup_version)" = 1 ]; then
